@@ -1,0 +1,103 @@
+package io.ferry.dev;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Gives a {@code @QuarkusTest} the real parts a service runs on: a fresh PostgreSQL database (embedded, or on
+ * the server named by {@code FERRY_TEST_DB_URL}) and a key pair whose public half the service trusts for
+ * bearer tokens. One server and one key pair serve every test class of the JVM.
+ */
+public class FerryTestResource implements QuarkusTestResourceLifecycleManager {
+
+    public static final String DATABASE = "ferry_test";
+
+    private static PostgresServer server;
+    private static DevKeys keys;
+    private static boolean databaseCreated;
+
+    @Override
+    public synchronized Map<String, String> start() {
+        try {
+            PostgresServer db = server();
+            if (!databaseCreated) {
+                db.ensureDatabase(DATABASE, true);
+                databaseCreated = true;
+            }
+            return Map.of(
+                    "ferry.db.host", db.host(),
+                    "ferry.db.port", Integer.toString(db.port()),
+                    "ferry.db.name", DATABASE,
+                    "ferry.db.user", db.user(),
+                    "ferry.db.password", db.password(),
+                    "mp.jwt.verify.publickey.location", keys().publicKeyFile().toUri().toString(),
+                    "mp.jwt.verify.issuer", DevTokens.ISSUER,
+                    "mp.jwt.verify.audiences", DevTokens.AUDIENCE);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot prepare PostgreSQL and keys for the tests", e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        // The server outlives single test classes; it stops when the JVM ends.
+    }
+
+    /** The server the tests run against, for tests that need to stop and start it. */
+    public static synchronized PostgresServer server() throws IOException {
+        if (server == null) {
+            String external = System.getenv("FERRY_TEST_DB_URL");
+            if (external != null && !external.isBlank()) {
+                server = PostgresServer.external(external);
+            } else {
+                Path data = Files.createTempDirectory("ferry-test-pg");
+                server = PostgresServer.embedded(data, 0);
+                PostgresServer started = server;
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        started.close();
+                    } catch (IOException ignored) {
+                        // the JVM is ending anyway
+                    }
+                    deleteTree(data);
+                }));
+            }
+        }
+        return server;
+    }
+
+    public static synchronized DevKeys keys() {
+        if (keys == null) {
+            try {
+                keys = DevKeys.loadOrCreate(Files.createTempDirectory("ferry-test-keys"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return keys;
+    }
+
+    /** A bearer token signed by the key the service under test trusts. */
+    public static String token(DevTokens.Claims claims) {
+        return new DevTokens(keys()).mint(claims);
+    }
+
+    public static String token(String vo, String scope) {
+        return token(DevTokens.Claims.of("test-user", vo, scope));
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // best effort on exit
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.ferry.problem;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An RFC 7807 problem document. {@code code} is Ferry's stable, machine-readable error code
+ * (clients branch on it, never on {@code detail}); {@code errors} names the offending fields of a 400/422.
+ */
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+public record Problem(String type, String title, int status, String detail, String instance, String code,
+                      List<FieldError> errors, Map<String, Object> context) {
+
+    public static final String MEDIA_TYPE = "application/problem+json";
+
+    /** One offending input: where it is (a JSON path or parameter name) and what is wrong with it. */
+    public record FieldError(String field, String message) {
+    }
+
+    public static Problem of(int status, String code, String detail) {
+        return new Problem(typeFor(code), titleFor(status), status, detail, null, code, List.of(), Map.of());
+    }
+
+    public Problem withErrors(List<FieldError> fieldErrors) {
+        return new Problem(type, title, status, detail, instance, code, fieldErrors, context);
+    }
+
+    public Problem withContext(Map<String, Object> extra) {
+        return new Problem(type, title, status, detail, instance, code, errors, extra);
+    }
+
+    public Problem atInstance(String path) {
+        return new Problem(type, title, status, detail, path, code, errors, context);
+    }
+
+    static String typeFor(String code) {
+        return "https://ferry.io/problems/" + code.toLowerCase().replace('_', '-');
+    }
+
+    static String titleFor(int status) {
+        return switch (status) {
+            case 400 -> "Bad Request";
+            case 401 -> "Unauthorized";
+            case 403 -> "Forbidden";
+            case 404 -> "Not Found";
+            case 405 -> "Method Not Allowed";
+            case 406 -> "Not Acceptable";
+            case 409 -> "Conflict";
+            case 410 -> "Gone";
+            case 413 -> "Payload Too Large";
+            case 415 -> "Unsupported Media Type";
+            case 422 -> "Unprocessable Entity";
+            case 429 -> "Too Many Requests";
+            case 503 -> "Service Unavailable";
+            default -> status >= 500 ? "Internal Server Error" : "Error";
+        };
+    }
+}
