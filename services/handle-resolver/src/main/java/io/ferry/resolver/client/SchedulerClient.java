@@ -1,0 +1,19 @@
+package io.ferry.resolver.client;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import org.eclipse.microprofile.rest.client.annotation.RegisterClientHeaders;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+import java.util.List;
+
+/** transfer-scheduler, which owns the SE catalogue. */
+@RegisterRestClient(configKey = "transfer-scheduler")
+@RegisterClientHeaders(ServiceTokenHeaders.class)
+public interface SchedulerClient {
+
+    @GET
+    @Path("/config/se")
+    Uni<List<StorageEndpoint>> storageEndpoints();
+}

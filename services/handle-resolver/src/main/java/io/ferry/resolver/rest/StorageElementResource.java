@@ -1,0 +1,35 @@
+package io.ferry.resolver.rest;
+
+import io.ferry.resolver.service.SeCatalogue;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/** The SEs the resolver builds transport URLs for, with how fresh its copy is. Reads are anonymous. */
+@Path("/storage-elements")
+@Produces(MediaType.APPLICATION_JSON)
+public class StorageElementResource {
+
+    public static final String ADMIN = "handles:admin";
+
+    @Inject
+    SeCatalogue catalogue;
+
+    @GET
+    public Uni<SeCatalogue.Snapshot> list() {
+        return catalogue.current();
+    }
+
+    /** Re-reads the catalogue now, e.g. right after an SE was registered. */
+    @POST
+    @Path("refresh")
+    @RolesAllowed(ADMIN)
+    public Uni<SeCatalogue.Snapshot> refresh() {
+        return catalogue.refresh();
+    }
+}

@@ -1,0 +1,46 @@
+package io.ferry.resolver;
+
+import io.ferry.dev.FerryTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The resolver's copy of the SE catalogue: fetched with the service token, kept when the scheduler is away. */
+@QuarkusTest
+@QuarkusTestResource(FerryTestResource.class)
+@QuarkusTestResource(SchedulerStandIn.class)
+class SeCatalogueTest {
+
+    @Test
+    void catalogueIsFetchedWithTheServiceTokenAndKeptWhenTheSchedulerIsAway() {
+        SchedulerStandIn.up = true;
+        given().get("/storage-elements").then().statusCode(200)
+                .body("basis", equalTo("live")).body("endpoints[0].name", equalTo("RAL-ECHO"));
+        assertEquals("Bearer resolver-service-token", SchedulerStandIn.LAST_AUTHORIZATION.get());
+        SchedulerStandIn.up = false;
+        try {
+            given().get("/storage-elements").then().statusCode(200)
+                    .body("basis", equalTo("stale")).body("endpoints[0].baseUrls.https", equalTo("https://echo.ral.example/atlas"));
+        } finally {
+            SchedulerStandIn.up = true;
+        }
+    }
+
+    @Test
+    void forcedRefreshNeedsTheAdminScope() {
+        given().post("/storage-elements/refresh").then().statusCode(401).contentType("application/problem+json");
+        given().auth().oauth2(FerryTestResource.token("atlas", "handles:write")).post("/storage-elements/refresh")
+                .then().statusCode(403).contentType("application/problem+json");
+        given().auth().oauth2(FerryTestResource.token(null, "handles:admin")).post("/storage-elements/refresh")
+                .then().statusCode(200).body("basis", equalTo("live"));
+    }
+
+    @Test
+    void readinessIncludesTheDatabase() {
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    }
+}

@@ -1,0 +1,63 @@
+package io.ferry.rates.rest;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+
+import java.time.OffsetDateTime;
+
+/**
+ * One transfer attempt, in the shape agreed with transfer-scheduler (see the README, "Transfer record").
+ * Field names are snake_case on the wire; sizes are bytes, rates bytes/s, times UTC ISO-8601.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = false)
+public record TransferRecord(
+        @NotBlank @Size(max = 200) String id,
+        @Size(max = 100) String job_id,
+        @PositiveOrZero Long file_id,
+        @Min(1) @Max(1000) Integer attempt,
+        @NotBlank @Size(max = 100) String vo,
+        @Size(max = 100) String activity,
+        @NotBlank @Size(max = 100) String source_se,
+        @NotBlank @Size(max = 100) String dest_se,
+        @Size(max = 100) String source_site,
+        @Size(max = 100) String dest_site,
+        @Size(max = 4096) String source_url,
+        @Size(max = 4096) String dest_url,
+        @PositiveOrZero Long filesize,
+        @NotNull @PositiveOrZero Long bytes_transferred,
+        @Min(1) @Max(64) Integer streams,
+        OffsetDateTime submitted_at,
+        OffsetDateTime prepare_started_at,
+        OffsetDateTime prepare_ended_at,
+        OffsetDateTime transfer_started_at,
+        OffsetDateTime transfer_ended_at,
+        OffsetDateTime checksum_started_at,
+        OffsetDateTime checksum_ended_at,
+        @DecimalMin("0") Double throughput_bytes_per_s,
+        @NotNull @Pattern(regexp = "FINISHED|FAILED|CANCELED", message = "must be FINISHED, FAILED or CANCELED") String outcome,
+        @Size(max = 40) String error_code,
+        @Pattern(regexp = "prepare|transfer|checksum|queue", message = "must be prepare, transfer, checksum or queue") String error_phase,
+        @Size(max = 4000) String error_message,
+        Boolean retryable) {
+
+    /** When the attempt ended: the last timestamp it carries. Rollups bin records by this instant. */
+    public OffsetDateTime completedAt() {
+        OffsetDateTime last = null;
+        for (OffsetDateTime t : new OffsetDateTime[]{submitted_at, prepare_started_at, prepare_ended_at,
+                transfer_started_at, transfer_ended_at, checksum_started_at, checksum_ended_at}) {
+            if (t != null && (last == null || t.isAfter(last))) {
+                last = t;
+            }
+        }
+        return last;
+    }
+}

@@ -1,0 +1,24 @@
+package io.ferry.scheduler.rest;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+
+import java.util.Map;
+
+/**
+ * An SE as an administrator registers it. {@code baseUrls} maps a protocol (https, davs, http, file, root,
+ * gsiftp) to the URL prefix under which the SE's files live.
+ */
+public record StorageEndpointInput(
+        @NotBlank @Size(max = 100) @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9_.-]*", message = "must be a site name such as RAL-LCG2") String site,
+        @NotEmpty @Size(max = 8) Map<@Pattern(regexp = "https|davs|http|file|root|gsiftp|srm", message = "must be one of https, davs, http, file, root, gsiftp, srm") String,
+                @NotBlank @Size(max = 500) String> baseUrls,
+        Boolean needsPrepare,
+        Boolean thirdPartyCopy,
+        @Min(1) @Max(10000) Integer inboundMaxActive,
+        @Min(1) @Max(10000) Integer outboundMaxActive) {
+}

@@ -1,0 +1,61 @@
+package io.ferry.scheduler;
+
+import io.ferry.dev.FerryTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+/** The SE catalogue and FTS3 discovery, with the platform's auth and error behaviour. */
+@QuarkusTest
+@QuarkusTestResource(FerryTestResource.class)
+class StorageEndpointTest {
+
+    static final String PROBLEM = "application/problem+json";
+    static final String SE = "{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://echo.ral.example:1094/atlas/\"},"
+            + "\"needsPrepare\":false,\"inboundMaxActive\":100}";
+
+    @Test
+    void fts3ClientsDiscoverTheApiAnonymously() {
+        given().get("/").then().statusCode(200).body("api.major", equalTo(3));
+        given().get("/whoami").then().statusCode(401).contentType(PROBLEM);
+        given().auth().oauth2(FerryTestResource.token("atlas", "transfer:submit")).get("/whoami")
+                .then().statusCode(200).body("vos", hasItem("atlas")).body("user_dn", equalTo("test-user"));
+    }
+
+    @Test
+    void readinessIncludesTheDatabase() {
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
+    void onlyAdministratorsRegisterStorageEndpoints() {
+        given().contentType(ContentType.JSON).body(SE).put("/config/se/RAL-ECHO").then().statusCode(401).contentType(PROBLEM);
+        given().auth().oauth2(FerryTestResource.token("atlas", "transfer:submit")).contentType(ContentType.JSON).body(SE)
+                .put("/config/se/RAL-ECHO").then().statusCode(403).contentType(PROBLEM);
+        String admin = FerryTestResource.token(null, "transfer:admin");
+        given().auth().oauth2(admin).get("/config/se/RAL-ECHO").then().statusCode(404).contentType(PROBLEM);
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body(SE).put("/config/se/RAL-ECHO").then().statusCode(201)
+                .body("baseUrls.https", equalTo("https://echo.ral.example:1094/atlas"));
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body(SE).put("/config/se/RAL-ECHO").then().statusCode(200);
+        given().auth().oauth2(FerryTestResource.token("cms", "transfer:submit")).get("/config/se")
+                .then().statusCode(200).body("name", hasItem("RAL-ECHO"));
+    }
+
+    @Test
+    void badBaseUrlsAreRefusedWithTheirField() {
+        String admin = FerryTestResource.token(null, "transfer:admin");
+        given().auth().oauth2(admin).contentType(ContentType.JSON)
+                .body("{\"site\":\"CERN-PROD\",\"baseUrls\":{\"https\":\"http://eos.example/x\",\"file\":\"file:relative\"}}")
+                .put("/config/se/CERN-EOS").then().statusCode(400).contentType(PROBLEM)
+                .body("errors.field", hasItem("baseUrls.https")).body("errors.field", hasItem("baseUrls.file"));
+        given().auth().oauth2(admin).contentType(ContentType.JSON)
+                .body("{\"site\":\"CERN-PROD\",\"baseUrls\":{\"ftp\":\"ftp://eos.example/x\"}}")
+                .put("/config/se/CERN-EOS").then().statusCode(400).contentType(PROBLEM);
+        given().auth().oauth2(admin).get("/config/se/CERN-EOS").then().statusCode(404);
+    }
+}
