@@ -1,0 +1,200 @@
+package io.ferry.stack;
+
+import io.ferry.dev.DevKeys;
+import io.ferry.dev.DevTokens;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code ./ferry up | status | down | token}: runs the local stack in the foreground (Ctrl-C stops it), tells
+ * whether it is up, stops a stack started elsewhere, and mints dev tokens signed by the stack's key.
+ */
+public final class FerryCli {
+
+    private static final PrintStream OUT = System.out;
+    private static final PrintStream ERR = System.err;
+
+    private FerryCli() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String command = args.length == 0 ? "help" : args[0];
+        List<String> rest = List.of(args).subList(Math.min(1, args.length), args.length);
+        Path root = LocalStack.projectRoot();
+        int code = switch (command) {
+            case "up" -> up(root);
+            case "status" -> status(root);
+            case "down" -> down(root);
+            case "token" -> token(root, rest);
+            default -> {
+                OUT.println("usage: ferry up | status | down | token --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N]");
+                yield command.equals("help") ? 0 : 2;
+            }
+        };
+        System.exit(code);
+    }
+
+    static int up(Path root) throws Exception {
+        LocalStack.Options options = LocalStack.Options.defaults(root);
+        Path state = options.stateDirectory().resolve("stack.properties");
+        Optional<ProcessHandle> running = runningStack(state);
+        if (running.isPresent()) {
+            ERR.println("ferry: a stack is already running (pid " + running.get().pid() + "); `./ferry down` stops it");
+            return 2;
+        }
+        LocalStack stack = new LocalStack(options);
+        List<String> busy = stack.busyPorts();
+        if (!busy.isEmpty()) {
+            busy.forEach(b -> ERR.println("ferry: " + b));
+            ERR.println("ferry: free the port(s) or stop what holds them, then run ./ferry up again");
+            return 2;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            OUT.println("\nferry: stopping services and database ...");
+            try {
+                stack.close();
+                Files.deleteIfExists(state);
+            } catch (Exception e) {
+                ERR.println("ferry: while stopping: " + LocalStack.describe(e));
+            }
+            OUT.println("ferry: stopped");
+            stopped.countDown();
+        }));
+        OUT.println("ferry: starting " + (options.externalDbUrl() == null
+                ? "embedded PostgreSQL on port " + options.embeddedDbPort() + " (data in " + options.stateDirectory().resolve("pgdata") + ")"
+                : "on PostgreSQL at " + options.externalDbUrl().replaceAll("//[^@/]*@", "//***@")) + " and four services ...");
+        try {
+            stack.start(Duration.ofMinutes(3));
+        } catch (Exception e) {
+            ERR.println("ferry: start failed: " + LocalStack.describe(e));
+            return 1;
+        }
+        Properties props = new Properties();
+        props.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
+        stack.services().forEach(s -> props.setProperty(s.spec().name(), s.url()));
+        Files.createDirectories(state.getParent());
+        try (var w = Files.newBufferedWriter(state)) {
+            props.store(w, "the running local stack");
+        }
+        OUT.println();
+        OUT.println("Ferry is up:");
+        for (ServiceProcess s : stack.services()) {
+            OUT.printf("  %-20s %s   (ready: %s/q/health/ready, log: %s)%n", s.spec().name(), s.url(), s.url(), root.relativize(s.log()));
+        }
+        String token = stack.tokens().mint(DevTokens.Claims.of("dev-user", "atlas",
+                "transfer:submit transfer:admin profiles:write profiles:admin handles:write handles:admin rates:write").withSite("RAL-LCG2"));
+        OUT.println();
+        OUT.println("Dev token (vo atlas, site RAL-LCG2, every scope; `./ferry token` mints narrower ones):");
+        OUT.println("  export FERRY_TOKEN=" + token);
+        OUT.println("  curl -H \"Authorization: Bearer $FERRY_TOKEN\" " + stack.service(ServiceSpec.SCHEDULER).url() + "/whoami");
+        OUT.println();
+        OUT.println("Ctrl-C (or ./ferry down) stops everything.");
+        stopped.await();
+        return 0;
+    }
+
+    static int status(Path root) throws IOException {
+        Path state = root.resolve(".ferry/stack.properties");
+        Optional<ProcessHandle> running = runningStack(state);
+        if (running.isEmpty()) {
+            OUT.println("ferry: not running");
+            return 3;
+        }
+        Properties props = load(state);
+        OUT.println("ferry: stack running (pid " + running.get().pid() + ")");
+        boolean allReady = true;
+        for (ServiceSpec spec : ServiceSpec.ALL) {
+            String url = props.getProperty(spec.name());
+            if (url == null) {
+                continue;
+            }
+            int port = Integer.parseInt(url.substring(url.lastIndexOf(':') + 1));
+            ServiceProcess probe = new ServiceProcess(spec, port, null, null, Map.of());
+            int ready = probe.readiness();
+            allReady &= ready == 200;
+            OUT.printf("  %-20s %-24s %s%n", spec.name(), url, ready == 200 ? "READY" : ready < 0 ? "NOT ANSWERING" : "NOT READY (" + ready + ")");
+        }
+        return allReady ? 0 : 1;
+    }
+
+    static int down(Path root) throws Exception {
+        Path state = root.resolve(".ferry/stack.properties");
+        Optional<ProcessHandle> running = runningStack(state);
+        if (running.isEmpty()) {
+            OUT.println("ferry: not running");
+            Files.deleteIfExists(state);
+            return 0;
+        }
+        ProcessHandle stack = running.get();
+        OUT.println("ferry: stopping the stack (pid " + stack.pid() + ") ...");
+        stack.destroy();
+        try {
+            stack.onExit().get(90, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            ERR.println("ferry: the stack did not stop within 90 s; killing it");
+            stack.descendants().forEach(ProcessHandle::destroyForcibly);
+            stack.destroyForcibly();
+        }
+        Files.deleteIfExists(state);
+        OUT.println("ferry: stopped");
+        return 0;
+    }
+
+    static int token(Path root, List<String> args) throws IOException {
+        Map<String, String> opts = new HashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (!a.startsWith("--") || i + 1 >= args.size()) {
+                ERR.println("ferry token: expected --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N], got '" + a + "'");
+                return 2;
+            }
+            opts.put(a.substring(2), args.get(++i));
+        }
+        List<String> unknown = new ArrayList<>(opts.keySet());
+        unknown.removeAll(List.of("vo", "scope", "site", "sub", "hours"));
+        if (!unknown.isEmpty() || !opts.containsKey("scope")) {
+            ERR.println("ferry token: --scope is required; known options are --vo --scope --site --sub --hours");
+            return 2;
+        }
+        long hours;
+        try {
+            hours = Long.parseLong(opts.getOrDefault("hours", "12"));
+        } catch (NumberFormatException e) {
+            ERR.println("ferry token: --hours takes a whole number");
+            return 2;
+        }
+        DevKeys keys = DevKeys.loadOrCreate(root.resolve(".ferry/keys"));
+        DevTokens.Claims claims = new DevTokens.Claims(opts.getOrDefault("sub", "dev-user"), opts.get("vo"), opts.get("site"),
+                opts.get("scope"), Duration.ofHours(hours), DevTokens.ISSUER, DevTokens.AUDIENCE);
+        OUT.println(new DevTokens(keys).mint(claims));
+        return 0;
+    }
+
+    private static Optional<ProcessHandle> runningStack(Path state) throws IOException {
+        if (!Files.exists(state)) {
+            return Optional.empty();
+        }
+        String pid = load(state).getProperty("pid");
+        return pid == null ? Optional.empty() : ProcessHandle.of(Long.parseLong(pid)).filter(ProcessHandle::isAlive);
+    }
+
+    private static Properties load(Path file) throws IOException {
+        Properties p = new Properties();
+        try (var r = Files.newBufferedReader(file)) {
+            p.load(r);
+        }
+        return p;
+    }
+}

@@ -1,0 +1,176 @@
+package io.ferry.stack;
+
+import io.ferry.dev.DevKeys;
+import io.ferry.dev.DevTokens;
+import io.ferry.dev.FreePort;
+import io.ferry.dev.PostgresServer;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The whole of Ferry on one machine: PostgreSQL (embedded unless {@code FERRY_DB_URL} names a server), one
+ * database per service, a dev key pair, and the four packaged services as processes. Used by {@code ./ferry up}
+ * and by the integration tests.
+ */
+public final class LocalStack implements AutoCloseable {
+
+    /** How to run the stack; {@code ports} maps each service to its HTTP port. */
+    public record Options(Path projectRoot, Path stateDirectory, Map<ServiceSpec, Integer> ports, String externalDbUrl,
+                          int embeddedDbPort, Map<String, String> extraEnvironment) {
+
+        public static Options defaults(Path projectRoot) {
+            Map<ServiceSpec, Integer> ports = new LinkedHashMap<>();
+            ServiceSpec.ALL.forEach(s -> ports.put(s, s.defaultPort()));
+            String dbUrl = System.getenv("FERRY_DB_URL");
+            int pgPort = Integer.parseInt(System.getenv().getOrDefault("FERRY_EMBEDDED_DB_PORT", "55432"));
+            return new Options(projectRoot, projectRoot.resolve(".ferry"), ports,
+                    dbUrl == null || dbUrl.isBlank() ? null : dbUrl, pgPort, Map.of());
+        }
+    }
+
+    private final Options options;
+    private final List<ServiceProcess> services = new ArrayList<>();
+    private PostgresServer postgres;
+    private DevKeys keys;
+
+    public LocalStack(Options options) {
+        this.options = options;
+    }
+
+    /** Ports that are already taken, described for the user; empty when the stack can start. */
+    public List<String> busyPorts() {
+        List<String> busy = new ArrayList<>();
+        options.ports().forEach((spec, port) -> {
+            if (!FreePort.isFree(port)) {
+                busy.add("port " + port + " (" + spec.name() + ") is already in use");
+            }
+        });
+        if (options.externalDbUrl() == null && !FreePort.isFree(options.embeddedDbPort())) {
+            busy.add("port " + options.embeddedDbPort() + " (embedded PostgreSQL) is already in use;"
+                    + " set FERRY_EMBEDDED_DB_PORT or FERRY_DB_URL");
+        }
+        return busy;
+    }
+
+    public void start(Duration readyTimeout) throws Exception {
+        keys = DevKeys.loadOrCreate(options.stateDirectory().resolve("keys"));
+        postgres = options.externalDbUrl() != null
+                ? PostgresServer.external(options.externalDbUrl())
+                : PostgresServer.embedded(options.stateDirectory().resolve("pgdata"), options.embeddedDbPort());
+        for (ServiceSpec spec : options.ports().keySet()) {
+            postgres.ensureDatabase(spec.database(), false);
+        }
+        DevTokens tokens = new DevTokens(keys);
+        for (Map.Entry<ServiceSpec, Integer> e : options.ports().entrySet()) {
+            ServiceSpec spec = e.getKey();
+            Map<String, String> env = new HashMap<>(commonEnvironment());
+            env.put("QUARKUS_HTTP_PORT", Integer.toString(e.getValue()));
+            env.put("FERRY_DB_NAME", spec.database());
+            env.put(spec.serviceTokenVariable(), tokens.mint(new DevTokens.Claims("service:" + spec.name(), null, null,
+                    spec.serviceScopes(), Duration.ofDays(30), DevTokens.ISSUER, DevTokens.AUDIENCE)));
+            env.putAll(options.extraEnvironment());
+            Path jar = options.projectRoot().resolve("services").resolve(spec.name())
+                    .resolve("target/quarkus-app/quarkus-run.jar");
+            Path log = options.stateDirectory().resolve("logs").resolve(spec.name() + ".log");
+            services.add(new ServiceProcess(spec, e.getValue(), jar, log, env));
+        }
+        for (ServiceProcess s : services) {
+            s.start();
+        }
+        ExecutorService waiters = Executors.newFixedThreadPool(services.size());
+        try {
+            List<Future<?>> waits = new ArrayList<>();
+            for (ServiceProcess s : services) {
+                waits.add(waiters.submit(() -> {
+                    s.awaitReady(readyTimeout);
+                    return null;
+                }));
+            }
+            for (Future<?> w : waits) {
+                w.get();
+            }
+        } finally {
+            waiters.shutdownNow();
+        }
+    }
+
+    private Map<String, String> commonEnvironment() {
+        Map<String, String> env = new HashMap<>();
+        env.put("FERRY_DB_HOST", postgres.host());
+        env.put("FERRY_DB_PORT", Integer.toString(postgres.port()));
+        env.put("FERRY_DB_USER", postgres.user());
+        env.put("FERRY_DB_PASSWORD", postgres.password());
+        env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", keys.publicKeyFile().toUri().toString());
+        env.put("MP_JWT_VERIFY_ISSUER", DevTokens.ISSUER);
+        env.put("MP_JWT_VERIFY_AUDIENCES", DevTokens.AUDIENCE);
+        options.ports().forEach((spec, port) ->
+                env.put("FERRY_CLIENTS_" + spec.configPrefix().toUpperCase() + "_URL", "http://localhost:" + port));
+        return env;
+    }
+
+    public List<ServiceProcess> services() {
+        return List.copyOf(services);
+    }
+
+    public ServiceProcess service(ServiceSpec spec) {
+        return services.stream().filter(s -> s.spec().equals(spec)).findFirst().orElseThrow();
+    }
+
+    public PostgresServer postgres() {
+        return postgres;
+    }
+
+    public DevTokens tokens() {
+        return new DevTokens(keys);
+    }
+
+    /** Stops the services (in parallel, gracefully), then the embedded database. */
+    @Override
+    public void close() throws Exception {
+        List<Thread> stoppers = new ArrayList<>();
+        for (ServiceProcess s : services) {
+            Thread t = new Thread(() -> {
+                try {
+                    s.stop(Duration.ofSeconds(20));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            t.start();
+            stoppers.add(t);
+        }
+        for (Thread t : stoppers) {
+            t.join();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    /** Where the project's services live, for callers that only know the current directory. */
+    public static Path projectRoot() {
+        String configured = System.getProperty("ferry.root", System.getenv("FERRY_ROOT"));
+        return Path.of(configured == null ? "." : configured).toAbsolutePath().normalize();
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && (root instanceof java.util.concurrent.ExecutionException)) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.toString() : root.getMessage();
+    }
+}

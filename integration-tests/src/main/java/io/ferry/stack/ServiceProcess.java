@@ -1,0 +1,135 @@
+package io.ferry.stack;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** A packaged service running as its own JVM process, its output in a log file. */
+public final class ServiceProcess {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final ServiceSpec spec;
+    private final int port;
+    private final Path jar;
+    private final Path log;
+    private final Map<String, String> env;
+    private Process process;
+
+    public ServiceProcess(ServiceSpec spec, int port, Path jar, Path log, Map<String, String> env) {
+        this.spec = spec;
+        this.port = port;
+        this.jar = jar;
+        this.log = log;
+        this.env = env;
+    }
+
+    public ServiceSpec spec() {
+        return spec;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String url() {
+        return "http://localhost:" + port;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public synchronized void start() throws IOException {
+        if (!Files.isRegularFile(jar)) {
+            throw new IOException(spec.name() + " is not built: " + jar + " is missing (run ./mvnw -DskipTests package)");
+        }
+        Files.createDirectories(log.getParent());
+        List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-jar", jar.toString()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().putAll(env);
+        process = pb.start();
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** Stops the service: SIGTERM, then SIGKILL after {@code grace}. */
+    public synchronized void stop(Duration grace) throws InterruptedException {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        process = null;
+    }
+
+    /** Kills the service at once, as a crash would. */
+    public synchronized void kill() throws InterruptedException {
+        if (process != null) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            process = null;
+        }
+    }
+
+    /** The HTTP status of {@code /q/health/ready}, or -1 when nothing answers. */
+    public int readiness() {
+        return status("/q/health/ready");
+    }
+
+    public int status(String path) {
+        try {
+            HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(URI.create(url() + path))
+                    .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding());
+            return r.statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    /** Waits until readiness answers 200; fails early if the process dies. */
+    public void awaitReady(Duration timeout) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (!isAlive()) {
+                throw new IOException(spec.name() + " exited during start-up; see " + log + ":\n" + tail(40));
+            }
+            if (readiness() == 200) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new IOException(spec.name() + " not ready after " + timeout.toSeconds() + " s; see " + log + ":\n" + tail(40));
+    }
+
+    public String tail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(log);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}
