@@ -37,6 +37,19 @@ public class HostResource {
     @Inject
     HostService hosts;
 
+    @Inject
+    io.ferry.profiles.service.RenderService renderer;
+
+    @Inject
+    io.ferry.profiles.service.DriftService drift;
+
+    public record ObservationView(Long id, java.time.OffsetDateTime observedAt, java.time.OffsetDateTime receivedAt,
+                                  String receivedBy, int sysctlCount, Map<String, Map<String, Integer>> interfaces) {
+        static ObservationView of(io.ferry.profiles.repository.HostObservation o) {
+            return new ObservationView(o.id, o.observedAt, o.receivedAt, o.receivedBy, o.sysctls.size(), o.interfaces);
+        }
+    }
+
     @GET
     @Authenticated
     public Uni<List<HostView>> list(@QueryParam("site") String site, @QueryParam("label") List<String> labels) {
@@ -77,6 +90,42 @@ public class HostResource {
     @RolesAllowed(SiteAdmin.WRITE)
     public Uni<List<HostView>> importAll(@NotNull @Size(min = 1, max = 5000) List<@Valid @NotNull HostInput> inputs) {
         return hosts.importAll(inputs).map(l -> l.stream().map(HostView::of).toList());
+    }
+
+    /**
+     * The host's effective profile and the rule that chose it: {@code format=json} (default), {@code sysctl}
+     * (an /etc/sysctl.d file), {@code tuned} (tuned.conf) or {@code tuned-cr} (an OpenShift Tuned resource).
+     */
+    @GET
+    @Path("{name}/profile")
+    @Authenticated
+    @Produces({MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, "application/yaml"})
+    public Uni<Response> profile(@PathParam("name") String name, @QueryParam("format") String format) {
+        return renderer.render(name.toLowerCase(), format)
+                .map(r -> Response.ok(r.body()).type(r.mediaType()).build());
+    }
+
+    /** What the host really runs: the raw output of {@code sysctl -a} and {@code ip link}. */
+    @PUT
+    @Path("{name}/observed")
+    @RolesAllowed(SiteAdmin.WRITE)
+    public Uni<ObservationView> observe(@PathParam("name") String name, @Valid @NotNull ObservationInput input) {
+        return drift.record(name.toLowerCase(), input).map(ObservationView::of);
+    }
+
+    @GET
+    @Path("{name}/observed")
+    @Authenticated
+    public Uni<List<ObservationView>> observations(@PathParam("name") String name, @QueryParam("limit") Integer limit) {
+        int n = limit == null ? 20 : Math.max(1, Math.min(limit, 500));
+        return drift.history(name.toLowerCase(), n).map(l -> l.stream().map(ObservationView::of).toList());
+    }
+
+    @GET
+    @Path("{name}/drift")
+    @Authenticated
+    public Uni<io.ferry.profiles.service.DriftService.Drift> drift(@PathParam("name") String name) {
+        return drift.drift(name.toLowerCase());
     }
 
     private static Map<String, String> parseLabels(List<String> labels) {

@@ -1,5 +1,6 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.profiles.model.NicSpeed;
 import io.ferry.profiles.repository.Host;
 
 import java.time.OffsetDateTime;

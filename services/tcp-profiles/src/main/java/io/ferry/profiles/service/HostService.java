@@ -4,7 +4,7 @@ import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.profiles.repository.Host;
 import io.ferry.profiles.rest.HostInput;
-import io.ferry.profiles.rest.NicSpeed;
+import io.ferry.profiles.model.NicSpeed;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;

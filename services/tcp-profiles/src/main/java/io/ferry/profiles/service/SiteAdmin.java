@@ -30,6 +30,17 @@ public class SiteAdmin {
         return identity.hasRole(ADMIN);
     }
 
+    /** Global objects (no site) need {@code profiles:admin}; site objects need the caller to administer the site. */
+    public void requireOwner(String siteOrNull) {
+        if (siteOrNull == null) {
+            if (!isAdmin()) {
+                throw ProblemException.forbidden("global profiles and rules need the profiles:admin scope");
+            }
+            return;
+        }
+        requireSite(siteOrNull);
+    }
+
     /** Refuses with 403 unless the caller administers {@code site}. */
     public void requireSite(String site) {
         if (isAdmin()) {

@@ -1,4 +1,4 @@
-package io.ferry.profiles.rest;
+package io.ferry.profiles.model;
 
 import io.ferry.problem.ProblemException;
 

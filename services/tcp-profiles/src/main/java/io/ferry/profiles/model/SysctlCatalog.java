@@ -1,0 +1,177 @@
+package io.ferry.profiles.model;
+
+import io.ferry.problem.Problem;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The settings a Ferry profile may carry and what makes their values valid. Unknown keys are refused: a typo in
+ * a sysctl name would otherwise be silently ignored by the kernel and the host left untuned.
+ */
+public final class SysctlCatalog {
+
+    /** Linux caps socket buffers at INT_MAX. */
+    public static final long MAX_BUFFER = 2_147_483_647L;
+
+    enum Kind { BUFFER, BUFFER_TRIPLE, PAGES_TRIPLE, COUNT, BOOLEAN, MTU_PROBING, CONGESTION, QDISC }
+
+    private static final Map<String, Kind> KEYS = new TreeMap<>(Map.ofEntries(
+            Map.entry("net.core.rmem_max", Kind.BUFFER),
+            Map.entry("net.core.wmem_max", Kind.BUFFER),
+            Map.entry("net.core.rmem_default", Kind.BUFFER),
+            Map.entry("net.core.wmem_default", Kind.BUFFER),
+            Map.entry("net.core.optmem_max", Kind.BUFFER),
+            Map.entry("net.ipv4.tcp_rmem", Kind.BUFFER_TRIPLE),
+            Map.entry("net.ipv4.tcp_wmem", Kind.BUFFER_TRIPLE),
+            Map.entry("net.ipv4.tcp_mem", Kind.PAGES_TRIPLE),
+            Map.entry("net.ipv4.udp_mem", Kind.PAGES_TRIPLE),
+            Map.entry("net.ipv4.tcp_congestion_control", Kind.CONGESTION),
+            Map.entry("net.core.default_qdisc", Kind.QDISC),
+            Map.entry("net.ipv4.tcp_mtu_probing", Kind.MTU_PROBING),
+            Map.entry("net.core.netdev_max_backlog", Kind.COUNT),
+            Map.entry("net.core.netdev_budget", Kind.COUNT),
+            Map.entry("net.core.somaxconn", Kind.COUNT),
+            Map.entry("net.ipv4.tcp_max_syn_backlog", Kind.COUNT),
+            Map.entry("net.ipv4.tcp_no_metrics_save", Kind.BOOLEAN),
+            Map.entry("net.ipv4.tcp_window_scaling", Kind.BOOLEAN),
+            Map.entry("net.ipv4.tcp_timestamps", Kind.BOOLEAN),
+            Map.entry("net.ipv4.tcp_sack", Kind.BOOLEAN),
+            Map.entry("net.ipv4.tcp_moderate_rcvbuf", Kind.BOOLEAN),
+            Map.entry("net.ipv4.tcp_low_latency", Kind.BOOLEAN),
+            Map.entry("net.ipv4.tcp_slow_start_after_idle", Kind.BOOLEAN),
+            Map.entry("net.ipv4.tcp_adv_win_scale", Kind.COUNT),
+            Map.entry("net.ipv4.tcp_notsent_lowat", Kind.BUFFER)));
+
+    public static final Set<String> CONGESTION_CONTROLS = Set.of("reno", "cubic", "htcp", "bbr", "bbr2", "bic",
+            "hybla", "illinois", "scalable", "vegas", "westwood", "dctcp", "highspeed");
+    public static final Set<String> QDISCS = Set.of("fq", "fq_codel", "pfifo_fast", "cake", "sfq", "codel", "mq");
+    public static final Set<String> INTERFACE_KEYS = Set.of("txqueuelen", "mtu");
+
+    private SysctlCatalog() {
+    }
+
+    public static Set<String> knownKeys() {
+        return KEYS.keySet();
+    }
+
+    /** The errors of {@code settings}, each under the field that holds it; empty when valid. */
+    public static List<Problem.FieldError> validate(ProfileSettings settings) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        settings.sysctls().forEach((key, value) -> {
+            String field = "sysctls." + key;
+            Kind kind = KEYS.get(key);
+            if (kind == null) {
+                errors.add(new Problem.FieldError(field, "unknown sysctl; known keys: " + String.join(", ", KEYS.keySet())));
+                return;
+            }
+            String problem = check(kind, value == null ? "" : value.trim());
+            if (problem != null) {
+                errors.add(new Problem.FieldError(field, problem));
+            }
+        });
+        settings.interfaceSettings().forEach((key, value) -> {
+            String field = "interface." + key;
+            if (!INTERFACE_KEYS.contains(key)) {
+                errors.add(new Problem.FieldError(field, "unknown interface setting; known: txqueuelen, mtu"));
+            } else if (value == null) {
+                errors.add(new Problem.FieldError(field, "needs a number"));
+            } else if (key.equals("mtu") && (value < 576 || value > 9216)) {
+                errors.add(new Problem.FieldError(field, "MTU must be between 576 and 9216"));
+            } else if (key.equals("txqueuelen") && (value < 0 || value > 1_000_000)) {
+                errors.add(new Problem.FieldError(field, "txqueuelen must be between 0 and 1000000"));
+            }
+        });
+        checkDefaultAgainstMax(settings, "net.core.rmem_default", "net.core.rmem_max", errors);
+        checkDefaultAgainstMax(settings, "net.core.wmem_default", "net.core.wmem_max", errors);
+        return errors;
+    }
+
+    private static String check(Kind kind, String value) {
+        return switch (kind) {
+            case BUFFER -> buffer(value);
+            case COUNT -> {
+                Long n = parse(value);
+                yield n == null || n < 0 || n > Integer.MAX_VALUE ? "must be a whole number from 0 to 2147483647" : null;
+            }
+            case BOOLEAN -> value.equals("0") || value.equals("1") ? null : "must be 0 or 1";
+            case MTU_PROBING -> value.matches("[012]") ? null : "must be 0, 1 or 2";
+            case CONGESTION -> CONGESTION_CONTROLS.contains(value) ? null
+                    : "unknown congestion control; one of " + String.join(", ", new java.util.TreeSet<>(CONGESTION_CONTROLS));
+            case QDISC -> QDISCS.contains(value) ? null : "unknown qdisc; one of " + String.join(", ", new java.util.TreeSet<>(QDISCS));
+            case BUFFER_TRIPLE, PAGES_TRIPLE -> triple(value, kind == Kind.BUFFER_TRIPLE);
+        };
+    }
+
+    private static String buffer(String value) {
+        Long n = parse(value);
+        if (n == null) {
+            return "must be a number of bytes";
+        }
+        if (n < 0 || n > MAX_BUFFER) {
+            return "must be between 0 and 2147483647 bytes (2 GiB - 1)";
+        }
+        return null;
+    }
+
+    private static String triple(String value, boolean bytes) {
+        String[] parts = value.split("\\s+");
+        if (parts.length != 3) {
+            return "must be three numbers: min default max";
+        }
+        long[] n = new long[3];
+        for (int i = 0; i < 3; i++) {
+            Long v = parse(parts[i]);
+            if (v == null || v < 0) {
+                return "must be three non-negative numbers: min default max";
+            }
+            if (bytes && v > MAX_BUFFER) {
+                return "each value must be at most 2147483647 bytes (2 GiB - 1)";
+            }
+            n[i] = v;
+        }
+        if (n[0] > n[1] || n[1] > n[2]) {
+            return "must satisfy min <= default <= max, got " + value;
+        }
+        return null;
+    }
+
+    private static void checkDefaultAgainstMax(ProfileSettings s, String defaultKey, String maxKey, List<Problem.FieldError> errors) {
+        Long def = parse(s.sysctls().get(defaultKey));
+        Long max = parse(s.sysctls().get(maxKey));
+        if (def != null && max != null && def > max) {
+            errors.add(new Problem.FieldError("sysctls." + defaultKey, "must not exceed " + maxKey + " (" + max + ")"));
+        }
+    }
+
+    static Long parse(String s) {
+        if (s == null) {
+            return null;
+        }
+        try {
+            return Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The maximum (third) value of a triple such as tcp_rmem, or the value itself; null when absent. */
+    public static Long maxOf(String value) {
+        if (value == null) {
+            return null;
+        }
+        String[] parts = value.trim().split("\\s+");
+        return parse(parts[parts.length - 1]);
+    }
+
+    /** Values equal as the kernel reads them: whitespace and tabs in triples do not matter. */
+    public static boolean sameValue(String a, String b) {
+        if (a == null || b == null) {
+            return a == null && b == null;
+        }
+        return String.join(" ", a.trim().split("\\s+")).equals(String.join(" ", b.trim().split("\\s+")));
+    }
+}

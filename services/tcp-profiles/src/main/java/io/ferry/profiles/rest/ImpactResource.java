@@ -1,0 +1,27 @@
+package io.ferry.profiles.rest;
+
+import io.ferry.profiles.service.ImpactService;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/** {@code GET /impact?host=|site=&change=<time or profile@version>[&window=7d]}: did the change help? */
+@Path("/impact")
+@Produces(MediaType.APPLICATION_JSON)
+@Authenticated
+public class ImpactResource {
+
+    @Inject
+    ImpactService impact;
+
+    @GET
+    public Uni<ImpactService.Impact> impact(@QueryParam("host") String host, @QueryParam("site") String site,
+                                            @QueryParam("change") String change, @QueryParam("window") String window) {
+        return impact.impact(host == null ? null : host.toLowerCase(), site, change, window);
+    }
+}

@@ -1,0 +1,20 @@
+package io.ferry.profiles.rest;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+
+import java.util.Map;
+
+/**
+ * A new version of a profile. {@code include} names a parent profile whose settings this one inherits (this
+ * one's win); {@code site} makes it a site profile (omit for a global one, which needs profiles:admin).
+ */
+public record ProfileInput(
+        @Size(max = 500) String summary,
+        @Pattern(regexp = "[a-z0-9][a-z0-9._-]{0,99}", message = "must name a profile") String include,
+        @Size(max = 100) String site,
+        @Size(max = 100) Map<String, String> sysctls,
+        @JsonProperty("interface") @Size(max = 10) Map<String, Integer> interfaceSettings,
+        @Size(max = 1000) String comment) {
+}

@@ -1,0 +1,51 @@
+package io.ferry.profiles.rest;
+
+import io.ferry.problem.ProblemException;
+import io.ferry.profiles.model.BdpRecommender;
+import io.ferry.profiles.model.NicSpeed;
+import io.ferry.profiles.model.Recommendation;
+import io.ferry.profiles.model.Rtt;
+import io.ferry.profiles.model.SysctlCatalog;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code GET /recommendations?nic=10G&rtt=150ms[&streams=4][&mtu=9000][&congestion=bbr][&pool=internal][&receiver_nic=1G]}:
+ * a profile from the bandwidth-delay product. Anonymous.
+ */
+@Path("/recommendations")
+@Produces(MediaType.APPLICATION_JSON)
+public class RecommendationResource {
+
+    @GET
+    public Recommendation recommend(@QueryParam("nic") String nic, @QueryParam("rtt") String rtt,
+                                    @QueryParam("streams") Integer streams, @QueryParam("mtu") Integer mtu,
+                                    @QueryParam("congestion") String congestion, @QueryParam("pool") String pool,
+                                    @QueryParam("receiver_nic") String receiverNic) {
+        if (nic == null) {
+            throw ProblemException.badRequest("nic", "the NIC speed is required, e.g. nic=10G");
+        }
+        int nicMbps = NicSpeed.parseMbps("nic", nic);
+        double rttMs = Rtt.parseMillis("rtt", rtt);
+        if (streams != null && (streams < 1 || streams > 64)) {
+            throw ProblemException.badRequest("streams", "must be between 1 and 64");
+        }
+        if (mtu != null && (mtu < 576 || mtu > 9216)) {
+            throw ProblemException.badRequest("mtu", "must be between 576 and 9216");
+        }
+        if (congestion != null && !List.of("htcp", "bbr", "cubic").contains(congestion)) {
+            throw ProblemException.badRequest("congestion", "one of htcp, bbr, cubic");
+        }
+        Recommendation r = BdpRecommender.recommend(nicMbps, rttMs, streams, mtu, congestion);
+        List<Recommendation.Warning> warnings = new ArrayList<>(r.warnings());
+        warnings.addAll(HostWarnings.forContext(nicMbps, pool, receiverNic == null ? null : NicSpeed.parseMbps("receiver_nic", receiverNic),
+                r.settings().interfaceSettings().get("txqueuelen"), SysctlCatalog.maxOf(r.settings().sysctls().get("net.ipv4.tcp_rmem"))));
+        return new Recommendation(r.inputs(), r.bdpBytes(), r.perStreamBytes(), r.settings(), r.reasons(), warnings);
+    }
+}

@@ -1,0 +1,51 @@
+package io.ferry.profiles.rest;
+
+import io.ferry.profiles.service.AssignmentService;
+import io.ferry.profiles.service.SiteAdmin;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.util.List;
+
+/** Assignment rules {@code {profile, priority, match}}. */
+@Path("/rules")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class RuleResource {
+
+    @Inject
+    AssignmentService assignments;
+
+    @GET
+    @Authenticated
+    public Uni<List<RuleView>> list() {
+        return assignments.list().map(l -> l.stream().map(RuleView::of).toList());
+    }
+
+    @PUT
+    @Path("{name}")
+    @RolesAllowed(SiteAdmin.WRITE)
+    public Uni<RuleView> put(@PathParam("name") String name, @Valid @NotNull RuleInput input) {
+        return assignments.put(name, input).map(RuleView::of);
+    }
+
+    @DELETE
+    @Path("{name}")
+    @RolesAllowed(SiteAdmin.WRITE)
+    public Uni<Response> delete(@PathParam("name") String name) {
+        return assignments.delete(name).replaceWith(Response.noContent().build());
+    }
+}

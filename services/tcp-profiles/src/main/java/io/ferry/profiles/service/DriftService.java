@@ -1,0 +1,134 @@
+package io.ferry.profiles.service;
+
+import io.ferry.problem.ProblemException;
+import io.ferry.profiles.model.DriftCheck;
+import io.ferry.profiles.model.ObservedHost;
+import io.ferry.profiles.repository.Host;
+import io.ferry.profiles.repository.HostObservation;
+import io.ferry.profiles.rest.ObservationInput;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Observations of what hosts run, and their drift from the effective profile. */
+@ApplicationScoped
+public class DriftService {
+
+    public enum Status { IN_SYNC, DRIFTED, NO_OBSERVATION, NO_PROFILE }
+
+    public record Drift(String host, String site, Status status, String profile, Integer profileVersion, String rule,
+                        OffsetDateTime observedAt, List<DriftCheck.Difference> differences) {
+    }
+
+    public record SiteDrift(String site, Map<Status, Long> counts, List<Drift> hosts) {
+    }
+
+    @Inject
+    SiteAdmin caller;
+
+    @Inject
+    AssignmentService assignments;
+
+    @Inject
+    ProfileService profiles;
+
+    @WithSpan
+    @WithTransaction
+    public Uni<HostObservation> record(String hostName, ObservationInput in) {
+        if ((in.sysctlText() == null || in.sysctlText().isBlank()) && (in.ipLinkText() == null || in.ipLinkText().isBlank())) {
+            throw ProblemException.badRequest("sysctl", "send the output of `sysctl -a` and/or `ip link`");
+        }
+        Map<String, String> sysctls = ObservedHost.parseSysctl(in.sysctlText());
+        Map<String, Map<String, Integer>> interfaces = ObservedHost.parseIpLink(in.ipLinkText());
+        if (in.sysctlText() != null && !in.sysctlText().isBlank() && sysctls.isEmpty()) {
+            throw ProblemException.badRequest("sysctl", "no 'key = value' lines found; expected the output of `sysctl -a`");
+        }
+        if (in.ipLinkText() != null && !in.ipLinkText().isBlank() && interfaces.isEmpty()) {
+            throw ProblemException.badRequest("ip_link", "no interfaces found; expected the output of `ip link`");
+        }
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        if (in.observedAt() != null && in.observedAt().isAfter(now.plusMinutes(10))) {
+            throw ProblemException.badRequest("observed_at", "lies in the future");
+        }
+        return Host.<Host>findById(hostName)
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("host '" + hostName + "'"))
+                .flatMap(host -> {
+                    caller.requireSite(host.site);
+                    HostObservation o = new HostObservation();
+                    o.host = host.name;
+                    o.observedAt = in.observedAt() == null ? now : in.observedAt();
+                    o.sysctls = sysctls;
+                    o.interfaces = interfaces;
+                    o.rawSysctl = in.sysctlText();
+                    o.rawIpLink = in.ipLinkText();
+                    o.receivedBy = caller.subject();
+                    return o.persist();
+                });
+    }
+
+    @WithSession
+    public Uni<List<HostObservation>> history(String hostName, int limit) {
+        return Host.<Host>findById(hostName)
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("host '" + hostName + "'"))
+                .flatMap(h -> HostObservation.<HostObservation>find("host = ?1 order by observedAt desc, id desc", hostName)
+                        .page(0, limit).list());
+    }
+
+    /** The latest observation of a host, or null (call inside a session). */
+    public Uni<HostObservation> latest(String hostName) {
+        return HostObservation.<HostObservation>find("host = ?1 order by observedAt desc, id desc", hostName).firstResult();
+    }
+
+    @WithSpan
+    @WithSession
+    public Uni<Drift> drift(String hostName) {
+        return assignments.effective(hostName).flatMap(a -> latest(hostName).map(o -> driftOf(a, o)));
+    }
+
+    @WithSpan
+    @WithSession
+    public Uni<SiteDrift> siteDrift(String site) {
+        return Host.<Host>list("site = ?1 order by name", site).flatMap(hosts -> {
+            Uni<List<Drift>> all = Uni.createFrom().item(new ArrayList<>());
+            for (Host h : hosts) {
+                all = all.flatMap(list -> assignments.effective(h.name)
+                        .flatMap(a -> latest(h.name).map(o -> {
+                            list.add(driftOf(a, o));
+                            return list;
+                        })));
+            }
+            return all.map(list -> {
+                Map<Status, Long> counts = new LinkedHashMap<>();
+                for (Status s : Status.values()) {
+                    counts.put(s, list.stream().filter(d -> d.status() == s).count());
+                }
+                return new SiteDrift(site, counts, list);
+            });
+        });
+    }
+
+    static Drift driftOf(AssignmentService.Assignment a, HostObservation o) {
+        Host h = a.host();
+        if (a.profile() == null) {
+            return new Drift(h.name, h.site, Status.NO_PROFILE, null, null, null, o == null ? null : o.observedAt, List.of());
+        }
+        String profile = a.profile().profile().name;
+        int version = a.profile().version().version;
+        if (o == null) {
+            return new Drift(h.name, h.site, Status.NO_OBSERVATION, profile, version, a.rule().name, null, List.of());
+        }
+        List<DriftCheck.Difference> diffs = DriftCheck.compare(a.profile().settings(), new ObservedHost(o.sysctls, o.interfaces));
+        return new Drift(h.name, h.site, diffs.isEmpty() ? Status.IN_SYNC : Status.DRIFTED, profile, version,
+                a.rule().name, o.observedAt, diffs);
+    }
+}
