@@ -29,7 +29,7 @@ CREATE TABLE assignment_rule (
     profile    VARCHAR(100) NOT NULL REFERENCES profile (name),
     priority   INTEGER      NOT NULL,
     site       VARCHAR(100),
-    selector   JSONB        NOT NULL,
+    selector   TEXT         NOT NULL,  -- JSON: an object (AND) or a list (OR) of label conditions
     created_at TIMESTAMPTZ  NOT NULL DEFAULT now(),
     created_by VARCHAR(200) NOT NULL
 );

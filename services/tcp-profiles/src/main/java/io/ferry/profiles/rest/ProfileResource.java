@@ -91,6 +91,7 @@ public class ProfileResource {
     /** A new version with the settings of an earlier one. */
     @POST
     @Path("{name}/rollback")
+    @Consumes(MediaType.WILDCARD)
     @RolesAllowed(SiteAdmin.WRITE)
     public Uni<ProfileView> rollback(@PathParam("name") String name, @QueryParam("to") @NotNull @Min(1) Integer to,
                                      @QueryParam("comment") String comment) {

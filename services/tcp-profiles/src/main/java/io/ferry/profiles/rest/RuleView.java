@@ -9,6 +9,6 @@ public record RuleView(String name, String profile, int priority, String site, J
                        String createdBy) {
 
     public static RuleView of(AssignmentRule r) {
-        return new RuleView(r.name, r.profile, r.priority, r.site, r.selector, r.createdAt, r.createdBy);
+        return new RuleView(r.name, r.profile, r.priority, r.site, r.selector(), r.createdAt, r.createdBy);
     }
 }

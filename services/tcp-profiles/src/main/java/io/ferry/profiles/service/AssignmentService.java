@@ -66,7 +66,7 @@ public class AssignmentService {
                 r.profile = in.profile();
                 r.priority = in.priority();
                 r.site = site;
-                r.selector = in.match();
+                r.selector(in.match());
                 if (existing == null) {
                     r.createdAt = OffsetDateTime.now(ZoneOffset.UTC);
                 }
@@ -102,7 +102,7 @@ public class AssignmentService {
         AssignmentRule winner = null;
         List<String> warnings = new ArrayList<>();
         for (AssignmentRule r : rulesByPriority) {
-            boolean applies = (r.site == null || r.site.equals(host.site)) && Selector.matches(r.selector, target);
+            boolean applies = (r.site == null || r.site.equals(host.site)) && Selector.matches(r.selector(), target);
             if (!applies) {
                 continue;
             }

@@ -61,6 +61,6 @@ public class RenderService {
             ProfileVersion v = name.equals(r.profile().name) ? r.version() : r.layers().get(name);
             return new ProfileRenderer.Layer(name, v.version, v.summary, v.includeProfile, v.settings());
         }).toList();
-        return new ProfileRenderer.Subject(a.host().name, layers, r.settings(), a.rule().name, a.rule().priority, a.rule().selector);
+        return new ProfileRenderer.Subject(a.host().name, layers, r.settings(), a.rule().name, a.rule().priority, a.rule().selector());
     }
 }

@@ -1,0 +1,204 @@
+package io.ferry.profiles;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.ferry.dev.DevTokens;
+import io.ferry.dev.FerryTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import org.junit.jupiter.api.Test;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** A site admin's day: profiles with versions and includes, rules, rendering, drift, stream advice, impact. */
+@QuarkusTest
+@QuarkusTestResource(FerryTestResource.class)
+class ProfilesFlowTest {
+
+    static final String PROBLEM = "application/problem+json";
+
+    static String admin() {
+        return FerryTestResource.token(DevTokens.Claims.of("ops", null, "profiles:write profiles:admin"));
+    }
+
+    static String site(String site) {
+        return FerryTestResource.token(DevTokens.Claims.of("admin@" + site, null, "profiles:write").withSite(site));
+    }
+
+    static String resource(String name) throws Exception {
+        try (InputStream in = ProfilesFlowTest.class.getResourceAsStream("/observed/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    static final String BASE = "{\"summary\":\"fq, htcp, MTU probing\",\"sysctls\":{\"net.core.default_qdisc\":\"fq\","
+            + "\"net.ipv4.tcp_congestion_control\":\"htcp\",\"net.ipv4.tcp_mtu_probing\":\"1\"}}";
+
+    static String wan(String tcpMax, String comment) {
+        return "{\"summary\":\"RAL WAN disk servers\",\"site\":\"RAL-LCG2\",\"include\":\"flow-base\",\"comment\":\"" + comment + "\","
+                + "\"sysctls\":{\"net.core.rmem_max\":\"134217728\",\"net.core.wmem_max\":\"134217728\","
+                + "\"net.ipv4.tcp_rmem\":\"4096 87380 " + tcpMax + "\",\"net.ipv4.tcp_wmem\":\"4096 65536 " + tcpMax + "\"},"
+                + "\"interface\":{\"txqueuelen\":10000}}";
+    }
+
+    @Test
+    void profilesAreVersionedWithDiffsIncludesAndRollback() {
+        given().auth().oauth2(site("RAL-LCG2")).contentType(ContentType.JSON).body(BASE).put("/profiles/flow-base")
+                .then().statusCode(403).contentType(PROBLEM);
+        given().auth().oauth2(admin()).contentType(ContentType.JSON).body(BASE).put("/profiles/flow-base")
+                .then().statusCode(200).body("version", equalTo(1)).body("site", nullValue());
+
+        String ral = site("RAL-LCG2");
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body(wan("33554432", "first")).put("/profiles/flow-wan")
+                .then().statusCode(200).body("version", equalTo(1));
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body(wan("67108864", "fasterdata 10G/100ms")).put("/profiles/flow-wan")
+                .then().statusCode(200).body("version", equalTo(2))
+                .body("diff.'sysctls.net.ipv4.tcp_rmem'.from", equalTo("4096 87380 33554432"))
+                .body("diff.'sysctls.net.ipv4.tcp_rmem'.to", equalTo("4096 87380 67108864"))
+                .body("createdBy", equalTo("admin@RAL-LCG2"));
+        // The same body again is no change, so no new version.
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body(wan("67108864", "fasterdata 10G/100ms")).put("/profiles/flow-wan")
+                .then().statusCode(200).body("version", equalTo(2));
+        // Another site's admin cannot touch it.
+        given().auth().oauth2(site("FNAL")).contentType(ContentType.JSON).body(wan("1048576", "x")).put("/profiles/flow-wan")
+                .then().statusCode(403);
+
+        given().auth().oauth2(ral).get("/profiles/flow-wan/effective").then().statusCode(200)
+                .body("chain", equalTo(java.util.List.of("flow-wan", "flow-base")))
+                .body("sysctls.'net.core.default_qdisc'", equalTo("fq"))
+                .body("sysctls.'net.ipv4.tcp_rmem'", equalTo("4096 87380 67108864"));
+        given().auth().oauth2(ral).post("/profiles/flow-wan/rollback?to=1").then().statusCode(200)
+                .body("version", equalTo(3)).body("sysctls.'net.ipv4.tcp_rmem'", equalTo("4096 87380 33554432"))
+                .body("comment", equalTo("rollback to version 1"));
+        given().auth().oauth2(ral).get("/profiles/flow-wan/versions").then().statusCode(200).body("$", hasSize(3));
+
+        // Invalid settings: 400 naming each field, nothing stored.
+        given().auth().oauth2(ral).contentType(ContentType.JSON)
+                .body("{\"site\":\"RAL-LCG2\",\"sysctls\":{\"net.ipv4.tcp_rmem\":\"4096 99999999 1048576\",\"net.core.rmem_maxx\":\"1\","
+                        + "\"net.core.wmem_max\":\"4294967296\"}}")
+                .put("/profiles/flow-wan").then().statusCode(400).contentType(PROBLEM)
+                .body("errors.field", hasItem("sysctls.net.ipv4.tcp_rmem"))
+                .body("errors.field", hasItem("sysctls.net.core.rmem_maxx"))
+                .body("errors.field", hasItem("sysctls.net.core.wmem_max"));
+        given().auth().oauth2(ral).get("/profiles/flow-wan/versions").then().body("$", hasSize(3));
+
+        // A global profile may not include a site's; site profiles may not include each other in a circle.
+        given().auth().oauth2(admin()).contentType(ContentType.JSON)
+                .body("{\"include\":\"flow-wan\",\"sysctls\":{}}").put("/profiles/flow-base").then().statusCode(422)
+                .body("code", equalTo("INCLUDE_FOREIGN"));
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body("{\"site\":\"RAL-LCG2\",\"include\":\"flow-wan\"}")
+                .put("/profiles/flow-a").then().statusCode(200);
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body(wan("67108864", "loop").replace("\"flow-base\"", "\"flow-a\""))
+                .put("/profiles/flow-wan").then().statusCode(422).body("code", equalTo("INCLUDE_CYCLE"));
+        given().auth().oauth2(ral).delete("/profiles/flow-wan").then().statusCode(409).body("code", equalTo("PROFILE_IN_USE"));
+    }
+
+    @Test
+    void hostsGetTheirProfileByRuleRenderedForTheirTools() throws Exception {
+        String ral = site("RAL-LCG2");
+        given().auth().oauth2(admin()).contentType(ContentType.JSON).body(BASE).put("/profiles/rule-base").then().statusCode(200);
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body(wan("67108864", "r").replace("\"flow-base\"", "\"rule-base\""))
+                .put("/profiles/rule-wan").then().statusCode(200);
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body("{\"name\":\"gridftp07.ral.example\",\"site\":\"RAL-LCG2\","
+                        + "\"storageElement\":\"RAL-RULES\",\"nicSpeed\":\"10G\",\"labels\":{\"pool\":\"wan-in\",\"role\":\"disk-server\"}}")
+                .post("/hosts").then().statusCode(201);
+        // No rule yet.
+        given().auth().oauth2(ral).get("/hosts/gridftp07.ral.example/profile").then().statusCode(404).body("code", equalTo("NO_MATCHING_RULE"));
+
+        given().auth().oauth2(ral).contentType(ContentType.JSON)
+                .body("{\"profile\":\"rule-wan\",\"priority\":10,\"site\":\"RAL-LCG2\",\"match\":{\"pool\":[\"wan-in\",\"wan-out\"]}}")
+                .put("/rules/ral-wan").then().statusCode(200);
+        given().auth().oauth2(admin()).contentType(ContentType.JSON)
+                .body("{\"profile\":\"rule-base\",\"priority\":10,\"match\":{\"role\":\"disk-server\"}}")
+                .put("/rules/all-disk-servers").then().statusCode(200);
+        given().auth().oauth2(admin()).contentType(ContentType.JSON)
+                .body("{\"profile\":\"rule-base\",\"priority\":50,\"match\":[{\"role\":\"*\"}]}")
+                .put("/rules/fallback").then().statusCode(200);
+        // A site admin cannot write global rules; malformed selectors are 400.
+        given().auth().oauth2(ral).contentType(ContentType.JSON)
+                .body("{\"profile\":\"rule-base\",\"priority\":1,\"match\":{\"role\":\"*\"}}").put("/rules/grab").then().statusCode(403);
+        given().auth().oauth2(admin()).contentType(ContentType.JSON)
+                .body("{\"profile\":\"rule-base\",\"priority\":1,\"match\":{\"role\":7}}").put("/rules/broken")
+                .then().statusCode(400).body("errors.field", hasItem("match.role"));
+
+        given().auth().oauth2(ral).get("/hosts/gridftp07.ral.example/profile").then().statusCode(200)
+                .body("profile", equalTo("rule-wan")).body("rule", equalTo("ral-wan"))
+                .body("chain", equalTo(java.util.List.of("rule-wan", "rule-base")))
+                .body("warnings[0]", containsString("all-disk-servers"))
+                .body("sysctls.'net.ipv4.tcp_congestion_control'", equalTo("htcp"));
+        given().auth().oauth2(ral).get("/hosts/gridftp07.ral.example/profile?format=sysctl").then().statusCode(200)
+                .contentType(containsString("text/plain")).body(containsString("net.core.rmem_max = 134217728"))
+                .body(containsString("net.core.default_qdisc = fq"));
+        given().auth().oauth2(ral).get("/hosts/gridftp07.ral.example/profile?format=tuned").then().statusCode(200)
+                .body(containsString("include=ferry-rule-base")).body(containsString("[net]\ntxqueuelen=10000"));
+        String cr = given().auth().oauth2(ral).get("/hosts/gridftp07.ral.example/profile?format=tuned-cr").then().statusCode(200)
+                .extract().asString();
+        JsonNode tuned = new ObjectMapper(new YAMLFactory()).readTree(cr);
+        assertEquals("Tuned", tuned.get("kind").asText());
+        assertEquals("pool", tuned.at("/spec/recommend/0/match/0/label").asText());
+        given().auth().oauth2(ral).get("/hosts/gridftp07.ral.example/profile?format=xml").then().statusCode(400);
+
+        // Drift against the real `sysctl -a` and `ip link` of the build machine.
+        given().auth().oauth2(ral).get("/hosts/gridftp07.ral.example/drift").then().statusCode(200).body("status", equalTo("NO_OBSERVATION"));
+        given().auth().oauth2(ral).contentType(ContentType.JSON)
+                .body(Map.of("sysctl", resource("sysctl-a.txt"), "ip_link", resource("ip-link.txt")))
+                .put("/hosts/gridftp07.ral.example/observed").then().statusCode(200).body("interfaces.eth0.mtu", equalTo(1400));
+        given().auth().oauth2(site("FNAL")).contentType(ContentType.JSON).body(Map.of("sysctl", "net.core.rmem_max = 1"))
+                .put("/hosts/gridftp07.ral.example/observed").then().statusCode(403);
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body(Map.of("sysctl", "this is not sysctl output"))
+                .put("/hosts/gridftp07.ral.example/observed").then().statusCode(400);
+        given().auth().oauth2(ral).get("/hosts/gridftp07.ral.example/observed").then().statusCode(200).body("$", hasSize(1));
+        given().auth().oauth2(ral).get("/hosts/gridftp07.ral.example/drift").then().statusCode(200)
+                .body("status", equalTo("DRIFTED")).body("profile", equalTo("rule-wan"))
+                .body("differences.setting", hasItem("sysctls.net.core.rmem_max"))
+                .body("differences.setting", hasItem("interface.txqueuelen"))
+                .body("differences.find { it.setting == 'sysctls.net.core.rmem_max' }.observed", equalTo("4194304"));
+        given().auth().oauth2(ral).get("/drift?site=RAL-LCG2").then().statusCode(200)
+                .body("counts.DRIFTED", org.hamcrest.Matchers.greaterThanOrEqualTo(1))
+                .body("hosts.host", hasItem("gridftp07.ral.example"));
+
+        // Stream advice reads the window the host really runs: 4 MiB send buffer here, so a 10G x 150 ms path
+        // (187.5 MB in flight) needs far more than 16 streams: clamped to 16.
+        given().get("/advice/streams?source_host=gridftp07.ral.example&destination_se=NOWHERE&rtt=150ms").then().statusCode(200)
+                .body("streams", equalTo(16)).body("windowBytes", equalTo(4194304))
+                .body("source.windowBasis", containsString("observed"))
+                .body("reasoning[2]", containsString("clamped to 16"));
+        given().get("/advice/streams?source_host=gridftp07.ral.example&destination_se=NOWHERE&rtt=1ms").then().statusCode(200)
+                .body("streams", equalTo(1));
+        given().get("/advice/streams?source_se=A&destination_se=B&rtt=fast").then().statusCode(400).contentType(PROBLEM);
+
+        // Impact degrades clearly while rate-aggregator is away.
+        given().auth().oauth2(ral).get("/impact?host=gridftp07.ral.example&change=rule-wan@1").then().statusCode(200)
+                .body("available", equalTo(false)).body("message", containsString("rate-aggregator"));
+        given().auth().oauth2(ral).get("/impact?host=gridftp07.ral.example&change=yesterday").then().statusCode(400);
+    }
+
+    @Test
+    void recommendationsAreAnonymousAndExplainThemselves() {
+        given().get("/recommendations?nic=10G&rtt=150ms&streams=4&mtu=9000").then().statusCode(200)
+                .body("bdpBytes", equalTo(187500000)).body("perStreamBytes", equalTo(46875000))
+                .body("settings.sysctls.'net.ipv4.tcp_rmem'", equalTo("4096 87380 67108864"))
+                .body("reasons.'net.ipv4.tcp_rmem'", containsString("BDP"))
+                .body("warnings", hasSize(0));
+        given().get("/recommendations?nic=10G&rtt=2ms&pool=internal&receiver_nic=1G").then().statusCode(200)
+                .body("warnings.code", hasItem("INTERNAL_POOL"))
+                .body("warnings.code", hasItem("TXQUEUE_TOWARDS_SLOWER_RECEIVERS"))
+                .body("warnings.code", hasItem("BUFFERS_ABOVE_NEED"));
+        given().get("/recommendations?nic=10Q&rtt=150ms").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("nic"));
+        given().get("/recommendations?nic=10G").then().statusCode(400).body("errors.field", hasItem("rtt"));
+        given().get("/recommendations?nic=10G&rtt=10ms&streams=0").then().statusCode(400).body("code", not(equalTo("INTERNAL_ERROR")));
+    }
+}
