@@ -197,6 +197,19 @@ class ProfilesFlowTest {
                 .body("warnings.code", hasItem("INTERNAL_POOL"))
                 .body("warnings.code", hasItem("TXQUEUE_TOWARDS_SLOWER_RECEIVERS"))
                 .body("warnings.code", hasItem("BUFFERS_ABOVE_NEED"));
+        // Per host: sized for its longest path; peers known to the inventory bring their NIC speed.
+        String ral = site("RAL-LCG2");
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body("{\"name\":\"wanout01.ral.example\",\"site\":\"RAL-LCG2\","
+                + "\"nicSpeed\":\"10G\",\"labels\":{\"pool\":\"wan-out\"}}").post("/hosts").then().statusCode(201);
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body("{\"name\":\"t2.example.edu\",\"site\":\"US-T2\","
+                + "\"nicSpeed\":\"1G\"}").post("/hosts").then().statusCode(403);
+        given().get("/hosts/wanout01.ral.example/recommendation?peers=cmsstor.fnal.example:110ms,eos.cern.example:12ms")
+                .then().statusCode(200).body("rttBasis", equalTo("given"))
+                .body("recommendation.inputs.rttMs", equalTo(110.0f))
+                // 10G at 110 ms is past fasterdata's 100 ms tier: 68.75 MB per stream -> 128 MiB
+                .body("recommendation.settings.sysctls.'net.ipv4.tcp_rmem'", equalTo("4096 87380 134217728"));
+        given().get("/hosts/wanout01.ral.example/recommendation").then().statusCode(422).body("code", equalTo("NO_RTT"));
+        given().get("/hosts/wanout01.ral.example/recommendation?peers=nonsense").then().statusCode(400);
         given().get("/recommendations?nic=10Q&rtt=150ms").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("nic"));
         given().get("/recommendations?nic=10G").then().statusCode(400).body("errors.field", hasItem("rtt"));
         given().get("/recommendations?nic=10G&rtt=10ms&streams=0").then().statusCode(400).body("code", not(equalTo("INTERNAL_ERROR")));

@@ -13,6 +13,11 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 @RegisterClientHeaders(ServiceTokenHeaders.class)
 public interface AggregatorClient {
 
+    /** The latest RTT from {@code host} to each peer it was measured against. */
+    @GET
+    @Path("/measurements/latest")
+    Uni<JsonNode> latestMeasurements(@QueryParam("host") String host);
+
     @GET
     @Path("/compare")
     Uni<JsonNode> compare(@QueryParam("se") String storageElement, @QueryParam("site") String site,

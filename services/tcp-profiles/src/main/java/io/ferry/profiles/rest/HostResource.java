@@ -43,6 +43,9 @@ public class HostResource {
     @Inject
     io.ferry.profiles.service.DriftService drift;
 
+    @Inject
+    io.ferry.profiles.service.HostRecommender recommender;
+
     public record ObservationView(Long id, java.time.OffsetDateTime observedAt, java.time.OffsetDateTime receivedAt,
                                   String receivedBy, int sysctlCount, Map<String, Map<String, Integer>> interfaces) {
         static ObservationView of(io.ferry.profiles.repository.HostObservation o) {
@@ -126,6 +129,20 @@ public class HostResource {
     @Authenticated
     public Uni<io.ferry.profiles.service.DriftService.Drift> drift(@PathParam("name") String name) {
         return drift.drift(name.toLowerCase());
+    }
+
+    /**
+     * A recommendation for this host, sized for the longest path it serves: {@code peers=host:rtt,...}, or the
+     * RTTs rate-aggregator measured from it. Anonymous, like {@code /recommendations}.
+     */
+    @GET
+    @Path("{name}/recommendation")
+    public Uni<io.ferry.profiles.service.HostRecommender.HostRecommendation> recommendation(
+            @PathParam("name") String name, @QueryParam("peers") String peers, @QueryParam("streams") Integer streams) {
+        if (streams != null && (streams < 1 || streams > 64)) {
+            throw ProblemException.badRequest("streams", "must be between 1 and 64");
+        }
+        return recommender.recommend(name.toLowerCase(), peers, streams);
     }
 
     private static Map<String, String> parseLabels(List<String> labels) {

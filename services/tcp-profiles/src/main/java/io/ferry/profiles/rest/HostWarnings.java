@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Warnings that depend on where a host sits rather than on the path: its pool and its receivers. */
-final class HostWarnings {
+public final class HostWarnings {
 
     private HostWarnings() {
     }
 
-    static List<Recommendation.Warning> forContext(int nicMbps, String pool, Integer receiverNicMbps, Integer txqueuelen,
+    public static List<Recommendation.Warning> forContext(int nicMbps, String pool, Integer receiverNicMbps, Integer txqueuelen,
                                                     Long bufferMax) {
         List<Recommendation.Warning> out = new ArrayList<>();
         if ("internal".equals(pool)) {
