@@ -24,13 +24,21 @@ public class TransferRecordStore {
             + "prepare_ended_at, transfer_started_at, transfer_ended_at, checksum_started_at, checksum_ended_at, "
             + "throughput_bytes_per_s, outcome, error_code, error_phase, error_message, retryable, completed_at";
 
-    static final String INSERT = "INSERT INTO transfer_record (" + COLUMNS + ") SELECT * FROM unnest("
+    /**
+     * Stores the new records and, in the same statement, adds them to the 5 min / 1 h / 1 d rollups of their link,
+     * site pair and VO/activity. Only rows that were really inserted reach the rollups, so re-delivery and
+     * out-of-order arrival both leave the rollups equal to a recomputation from the raw records.
+     */
+    static final String INSERT = "WITH ins AS (INSERT INTO transfer_record (" + COLUMNS + ") SELECT * FROM unnest("
             + "$1::varchar[], $2::varchar[], $3::bigint[], $4::int[], $5::varchar[], $6::varchar[], $7::varchar[], "
             + "$8::varchar[], $9::varchar[], $10::varchar[], $11::text[], $12::text[], $13::bigint[], $14::bigint[], "
             + "$15::int[], $16::timestamptz[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], "
             + "$20::timestamptz[], $21::timestamptz[], $22::timestamptz[], $23::float8[], $24::varchar[], "
             + "$25::varchar[], $26::varchar[], $27::text[], $28::bool[], $29::timestamptz[]) "
-            + "ON CONFLICT (id) DO NOTHING RETURNING id";
+            + "ON CONFLICT (id) DO NOTHING RETURNING *), "
+            + RollupSql.FACTS_FROM_INS + ", "
+            + "up AS (" + RollupSql.UPSERT_FROM_FACTS + ") "
+            + "SELECT id FROM ins";
 
     @Inject
     Pool pool;

@@ -23,6 +23,20 @@ public class RecordResource {
     @Inject
     RecordIngest ingest;
 
+    @Inject
+    io.ferry.rates.service.CsvImport csv;
+
+    /** Historical transfer logs as CSV (see {@link io.ferry.rates.service.CsvImport} for the columns). */
+    @POST
+    @Path("csv")
+    @RolesAllowed(WRITE)
+    @Consumes({"text/csv", MediaType.TEXT_PLAIN})
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Response> importCsv(String body, @jakarta.ws.rs.QueryParam("vo") String vo,
+                                   @jakarta.ws.rs.QueryParam("activity") String activity) {
+        return csv.importCsv(body, vo, activity).map(r -> Response.status(r.rejected().isEmpty() ? 200 : 207).entity(r).build());
+    }
+
     /** 200 when every item was taken (new or already known), 207 when some were rejected (listed per item). */
     @POST
     @RolesAllowed(WRITE)

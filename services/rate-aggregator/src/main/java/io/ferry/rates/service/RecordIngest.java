@@ -45,40 +45,58 @@ public class RecordIngest {
     private final Counter accepted;
     private final Counter rejectedCounter;
     private final Counter duplicates;
+    private final io.micrometer.core.instrument.DistributionSummary lag;
 
     @Inject
     public RecordIngest(MeterRegistry registry) {
         this.accepted = registry.counter("ferry.records.ingested", "result", "accepted");
         this.rejectedCounter = registry.counter("ferry.records.ingested", "result", "rejected");
         this.duplicates = registry.counter("ferry.records.ingested", "result", "duplicate");
+        // How long after a transfer ended its record arrived: the scheduler's outbox delay plus any backlog.
+        this.lag = io.micrometer.core.instrument.DistributionSummary.builder("ferry.records.ingest.lag")
+                .baseUnit("seconds").description("time from a transfer's end to its record's ingest")
+                .publishPercentiles(0.5, 0.99).register(registry);
+    }
+
+    /** One item of a batch: a record to check, or the errors that already rule it out. */
+    public record Item(TransferRecord record, String id, List<Problem.FieldError> errors) {
     }
 
     @WithSpan
     public Uni<Result> ingest(String body, boolean ndjson) {
-        List<JsonNode> items = parse(body, ndjson);
-        List<TransferRecord> valid = new ArrayList<>(items.size());
-        List<Rejected> rejected = new ArrayList<>();
-        for (int i = 0; i < items.size(); i++) {
-            JsonNode node = items.get(i);
+        List<JsonNode> nodes = parse(body, ndjson);
+        List<Item> items = new ArrayList<>(nodes.size());
+        for (JsonNode node : nodes) {
             String id = node != null && node.hasNonNull("id") ? node.get("id").asText() : null;
             if (node == null || !node.isObject()) {
-                rejected.add(new Rejected(i, id, List.of(new Problem.FieldError("", "not a JSON object"))));
+                items.add(new Item(null, id, List.of(new Problem.FieldError("", "not a JSON object"))));
                 continue;
             }
             try {
-                TransferRecord r = mapper.treeToValue(node, TransferRecord.class);
-                List<Problem.FieldError> errors = validator.check(r);
-                if (errors.isEmpty()) {
-                    valid.add(r);
-                } else {
-                    rejected.add(new Rejected(i, id, errors));
-                }
+                items.add(new Item(mapper.treeToValue(node, TransferRecord.class), id, List.of()));
             } catch (UnrecognizedPropertyException e) {
-                rejected.add(new Rejected(i, id, List.of(new Problem.FieldError(e.getPropertyName(), "unknown field"))));
+                items.add(new Item(null, id, List.of(new Problem.FieldError(e.getPropertyName(), "unknown field"))));
             } catch (JsonProcessingException e) {
                 String field = e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()
                         ? m.getPath().get(m.getPath().size() - 1).getFieldName() : "";
-                rejected.add(new Rejected(i, id, List.of(new Problem.FieldError(field, e.getOriginalMessage()))));
+                items.add(new Item(null, id, List.of(new Problem.FieldError(field, e.getOriginalMessage()))));
+            }
+        }
+        return store(items);
+    }
+
+    /** Validates each item, stores the valid ones once (with their rollups) and answers per item. */
+    @WithSpan
+    public Uni<Result> store(List<Item> items) {
+        List<TransferRecord> valid = new ArrayList<>(items.size());
+        List<Rejected> rejected = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            Item item = items.get(i);
+            List<Problem.FieldError> errors = item.record() == null ? item.errors() : validator.check(item.record());
+            if (errors.isEmpty()) {
+                valid.add(item.record());
+            } else {
+                rejected.add(new Rejected(i, item.id(), errors));
             }
         }
         if (valid.isEmpty() && !rejected.isEmpty()) {
@@ -91,10 +109,12 @@ public class RecordIngest {
         if (valid.isEmpty()) {
             return Uni.createFrom().item(new Result(0, 0, 0, List.of()));
         }
+        long now = System.currentTimeMillis();
         return store.insertNew(store.pool(), valid).map(inserted -> {
             accepted.increment(inserted.size());
             duplicates.increment(valid.size() - inserted.size());
             rejectedCounter.increment(rejected.size());
+            valid.forEach(r -> lag.record(Math.max(0, now - r.completedAt().toInstant().toEpochMilli()) / 1000.0));
             return new Result(items.size(), inserted.size(), valid.size() - inserted.size(), rejected);
         });
     }

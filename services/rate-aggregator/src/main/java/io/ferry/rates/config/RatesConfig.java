@@ -1,0 +1,39 @@
+package io.ferry.rates.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+
+/** rate-aggregator settings ({@code ferry.rates.*}; environment {@code FERRY_RATES_*}). */
+@ConfigMapping(prefix = "ferry.rates")
+public interface RatesConfig {
+
+    /** How long raw transfer records are kept; rollups outlive them. */
+    @WithDefault("30d")
+    Duration rawRetention();
+
+    /** How long 5-minute rollups are kept (hourly and daily ones are kept for good). */
+    @WithDefault("35d")
+    Duration fineRollupRetention();
+
+    Cost cost();
+
+    interface Cost {
+        /** Transfers needed on a link before its own history prices it. */
+        @WithDefault("3")
+        int minSamples();
+
+        /** How far back transfers and measurements are looked for. */
+        @WithDefault("7d")
+        String window();
+
+        /** Per-file overhead (prepare, checksum) when no transfer on the link tells it; sites measured 20-47 s. */
+        @WithDefault("30")
+        double defaultOverheadSeconds();
+
+        /** Throughput when neither transfers nor measurements know the link (bytes/s); sites saw ~7 MB/s averages. */
+        @WithDefault("7000000")
+        double defaultThroughput();
+    }
+}

@@ -1,0 +1,50 @@
+package io.ferry.rates.rest;
+
+import io.ferry.rates.service.SiteGroups;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.util.List;
+
+/** Site groups for channel-style views ({@code /links?by=group}). */
+@Path("/groups")
+@Produces(MediaType.APPLICATION_JSON)
+public class GroupResource {
+
+    public record GroupInput(@NotNull List<String> sites) {
+    }
+
+    @Inject
+    SiteGroups groups;
+
+    @GET
+    public Uni<List<SiteGroups.Group>> list() {
+        return groups.list();
+    }
+
+    @PUT
+    @Path("{name}")
+    @RolesAllowed(RecordResource.WRITE)
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<SiteGroups.Group> put(@PathParam("name") String name, @NotNull GroupInput input) {
+        return groups.put(name, input.sites());
+    }
+
+    @DELETE
+    @Path("{name}")
+    @RolesAllowed(RecordResource.WRITE)
+    public Uni<Response> delete(@PathParam("name") String name) {
+        return groups.delete(name).replaceWith(Response.noContent().build());
+    }
+}

@@ -1,0 +1,78 @@
+package io.ferry.rates.rest;
+
+import io.ferry.rates.service.CostMatrix;
+import io.ferry.rates.service.LinkQueries;
+import io.ferry.rates.service.RateSeries;
+import io.ferry.rates.service.RecordAnalysis;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/** Public monitoring reads: link tables, time series, the cost matrix, regressions and comparisons. */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+public class RatesResource {
+
+    @Inject
+    LinkQueries links;
+
+    @Inject
+    RateSeries series;
+
+    @Inject
+    CostMatrix cost;
+
+    @Inject
+    RecordAnalysis analysis;
+
+    /** {@code GET /links?window=24h&by=link|site|group|vo}: one row per link with its figures. */
+    @GET
+    @Path("links")
+    public Uni<LinkQueries.LinkTable> links(@QueryParam("window") String window, @QueryParam("by") String by) {
+        return links.links(by, window);
+    }
+
+    /** {@code GET /sites?window=7d}: files and bytes into and out of each site. */
+    @GET
+    @Path("sites")
+    public Uni<LinkQueries.SiteTable> sites(@QueryParam("window") String window) {
+        return links.sites(window);
+    }
+
+    /** {@code GET /rates?source=&destination=&window=6mo&bin=12h[&by=][&top=5][&k=3]}. */
+    @GET
+    @Path("rates")
+    public Uni<RateSeries.Series> rates(@QueryParam("source") String source, @QueryParam("destination") String destination,
+                                        @QueryParam("window") String window, @QueryParam("bin") String bin,
+                                        @QueryParam("by") String by, @QueryParam("top") Integer top, @QueryParam("k") Double k) {
+        return series.series(by, source, destination, window, bin, top, k);
+    }
+
+    /** {@code GET /cost?from=SE1,SE2&to=SE3,SE4&filesize=11MB}: expected seconds per file, each cell with its basis. */
+    @GET
+    @Path("cost")
+    public Uni<CostMatrix.Matrix> cost(@QueryParam("from") String from, @QueryParam("to") String to,
+                                       @QueryParam("filesize") String filesize) {
+        return cost.cost(from, to, filesize);
+    }
+
+    @GET
+    @Path("regression")
+    public Uni<RecordAnalysis.Regression> regression(@QueryParam("source") String source, @QueryParam("destination") String destination,
+                                                     @QueryParam("from") String from, @QueryParam("to") String to) {
+        return analysis.regression(source, destination, from, to);
+    }
+
+    /** {@code GET /compare?source=&destination=|se=|site=&at=&window=7d}: before/after with a Mann-Whitney U test. */
+    @GET
+    @Path("compare")
+    public Uni<RecordAnalysis.Comparison> compare(@QueryParam("source") String source, @QueryParam("destination") String destination,
+                                                  @QueryParam("se") String se, @QueryParam("site") String site,
+                                                  @QueryParam("at") String at, @QueryParam("window") String window) {
+        return analysis.compare(source, destination, se, site, at, window);
+    }
+}
