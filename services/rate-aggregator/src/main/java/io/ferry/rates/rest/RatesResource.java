@@ -29,6 +29,13 @@ public class RatesResource {
     @Inject
     RecordAnalysis analysis;
 
+    /** The dashboard lives at /dashboard/. */
+    @GET
+    @Produces(MediaType.TEXT_HTML)
+    public jakarta.ws.rs.core.Response root() {
+        return jakarta.ws.rs.core.Response.seeOther(java.net.URI.create("/dashboard/index.html")).build();
+    }
+
     /** {@code GET /links?window=24h&by=link|site|group|vo}: one row per link with its figures. */
     @GET
     @Path("links")

@@ -1,0 +1,111 @@
+// Ferry dashboard: reads the service's own public monitoring API and draws it with Chart.js (bundled).
+"use strict";
+
+const fmtRate = (bps) => bps == null ? "–" : (bps / 1e6).toFixed(1) + " MB/s";
+const palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"];
+const charts = {};
+const rendered = { charts: 0, grid: 0, sites: 0 };
+
+async function get(path) {
+  const r = await fetch(path);
+  if (!r.ok) throw new Error(path + " answered " + r.status);
+  return r.json();
+}
+
+function binFor(window) {
+  return window === "24h" ? "1h" : window === "7d" ? "6h" : "1d";
+}
+
+function draw(id, config) {
+  if (charts[id]) charts[id].destroy();
+  config.options = Object.assign({ animation: false, responsive: true }, config.options || {});
+  charts[id] = new Chart(document.getElementById(id), config);
+  const points = config.data.datasets.reduce((n, d) => n + d.data.length, 0);
+  document.getElementById(id).dataset.points = String(points);
+  rendered.charts++;
+}
+
+async function throughput(window, links) {
+  const top = links.slice(0, 5);
+  const series = await Promise.all(top.map((l) =>
+    get(`/rates?source=${encodeURIComponent(l.source)}&destination=${encodeURIComponent(l.destination)}&window=${window}&bin=${binFor(window)}&top=0`)));
+  const labels = [...new Set(series.flatMap((s) => s.bins.map((b) => b.start)))].sort();
+  const datasets = [];
+  series.forEach((s, i) => {
+    const byStart = new Map(s.bins.map((b) => [b.start, b]));
+    const name = `${s.source} → ${s.destination}`;
+    datasets.push({ label: name + " avg", borderColor: palette[i], data: labels.map((t) => byStart.get(t)?.avgFileThroughput ?? null), spanGaps: true });
+    datasets.push({ label: name + " peak", borderColor: palette[i], borderDash: [4, 4], data: labels.map((t) => byStart.get(t)?.peakFileThroughput ?? null), spanGaps: true });
+  });
+  draw("throughput", { type: "line", data: { labels: labels.map((t) => t.replace("T", " ").slice(0, 16)), datasets },
+    options: { scales: { y: { beginAtZero: true, title: { display: true, text: "per-file throughput, bytes/s" } } } } });
+}
+
+function colour(metric, row, maxRate) {
+  if (metric === "efficiency") {
+    const e = row.efficiency;
+    if (e == null) return "#eceff3";
+    return e >= 0.95 ? "#7bc67b" : e >= 0.8 ? "#f2d45c" : "#e8735f";
+  }
+  const share = maxRate > 0 ? (row.avgFileThroughput || 0) / maxRate : 0;
+  const light = Math.round(90 - 50 * share);
+  return `hsl(210, 70%, ${light}%)`;
+}
+
+function grid(metric, links) {
+  const sources = [...new Set(links.map((l) => l.source))].sort();
+  const destinations = [...new Set(links.map((l) => l.destination))].sort();
+  const byPair = new Map(links.map((l) => [l.source + "\u0000" + l.destination, l]));
+  const maxRate = Math.max(0, ...links.map((l) => l.avgFileThroughput || 0));
+  let html = "<table><thead><tr><th>from \\ to</th>" + destinations.map((d) => `<th>${d}</th>`).join("") + "</tr></thead><tbody>";
+  for (const s of sources) {
+    html += `<tr><th>${s}</th>`;
+    for (const d of destinations) {
+      const l = byPair.get(s + "\u0000" + d);
+      if (!l) { html += '<td class="empty"></td>'; continue; }
+      const text = metric === "efficiency" ? (l.efficiency == null ? "–" : (100 * l.efficiency).toFixed(0) + "%") : fmtRate(l.avgFileThroughput);
+      html += `<td class="cell" style="background:${colour(metric, l, maxRate)}" title="${l.filesDone} done, ${l.filesFailed} failed">${text}</td>`;
+      rendered.grid++;
+    }
+    html += "</tr>";
+  }
+  document.getElementById("grid").innerHTML = html + "</tbody></table>";
+}
+
+function overhead(links) {
+  const rows = links.filter((l) => l.overheadRatio != null).slice(0, 20);
+  draw("overhead", { type: "bar", data: { labels: rows.map((l) => `${l.source} → ${l.destination}`),
+    datasets: [{ label: "overhead ratio", backgroundColor: "#17324d", data: rows.map((l) => l.overheadRatio) }] },
+    options: { scales: { y: { beginAtZero: true, suggestedMin: 1 } } } });
+}
+
+function sites(table) {
+  const tb = (b) => (b / 1e12).toFixed(3);
+  document.querySelector("#sites tbody").innerHTML = table.sites.map((s) =>
+    `<tr><td>${s.site}</td><td>${s.filesIn}</td><td>${s.filesOut}</td><td>${tb(s.bytesIn)}</td><td>${tb(s.bytesOut)}</td><td>${s.failedIn}</td><td>${s.failedOut}</td></tr>`).join("");
+  rendered.sites = table.sites.length;
+}
+
+async function refresh() {
+  const window = document.getElementById("window").value;
+  const metric = document.getElementById("metric").value;
+  const status = document.getElementById("status");
+  rendered.charts = 0; rendered.grid = 0; rendered.sites = 0;
+  try {
+    const [links, siteTable] = await Promise.all([get(`/links?window=${window}`), get(`/sites?window=${window}`)]);
+    grid(metric, links.rows);
+    overhead(links.rows);
+    sites(siteTable);
+    await throughput(window, links.rows);
+    status.textContent = `${links.rows.length} links, updated ${new Date().toISOString().slice(11, 19)} UTC`;
+    document.body.dataset.rendered = `charts:${rendered.charts} grid:${rendered.grid} sites:${rendered.sites}`;
+  } catch (e) {
+    status.textContent = "error: " + e.message;
+    document.body.dataset.rendered = "error";
+  }
+}
+
+document.getElementById("window").addEventListener("change", refresh);
+document.getElementById("metric").addEventListener("change", refresh);
+refresh();
+setInterval(refresh, 60000);

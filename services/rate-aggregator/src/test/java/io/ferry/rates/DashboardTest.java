@@ -1,0 +1,100 @@
+package io.ferry.rates;
+
+import io.ferry.dev.FerryTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Loads the dashboard in headless Chromium (Debian's chromium) against seeded data, checks that the charts, the
+ * link grid and the site table rendered, and keeps a screenshot in target/dashboard.png.
+ */
+@QuarkusTest
+@QuarkusTestResource(FerryTestResource.class)
+class DashboardTest {
+
+    @TestHTTPResource("/dashboard/index.html")
+    URL dashboard;
+
+    static final String[] CHROMIUM_FLAGS = {"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+            "--virtual-time-budget=15000"};
+
+    @Test
+    void chartsGridAndSiteTableRenderFromTheApi() throws Exception {
+        seed();
+        given().get("/dashboard/index.html").then().statusCode(200).body(containsString("chart.umd.js"));
+        given().get("/webjars/chart.js/4.4.7/dist/chart.umd.js").then().statusCode(200);
+
+        Path profile = Files.createTempDirectory("chromium-profile");
+        String dom = chromium(profile, "--dump-dom", dashboard.toString());
+        Matcher m = Pattern.compile("data-rendered=\"charts:(\\d+) grid:(\\d+) sites:(\\d+)\"").matcher(dom);
+        assertTrue(m.find(), "the page did not finish rendering: " + dom.substring(0, Math.min(dom.length(), 2000)));
+        assertEquals(2, Integer.parseInt(m.group(1)), "throughput and overhead charts");
+        assertTrue(Integer.parseInt(m.group(2)) >= 3, "grid cells for the seeded links");
+        assertTrue(Integer.parseInt(m.group(3)) >= 3, "rows for the seeded sites");
+        Matcher points = Pattern.compile("id=\"throughput\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
+        assertTrue(points.find() && Integer.parseInt(points.group(1)) > 0, "the throughput chart has data points");
+
+        Path shot = Path.of("target", "dashboard.png").toAbsolutePath();
+        Files.deleteIfExists(shot);
+        chromium(profile, "--screenshot=" + shot, "--window-size=1400,1900", dashboard.toString());
+        assertTrue(Files.size(shot) > 20_000, "a screenshot with content was written to " + shot);
+    }
+
+    static String chromium(Path profile, String... args) throws Exception {
+        String binary = new File("/usr/bin/chromium").canExecute() ? "/usr/bin/chromium" : "chromium";
+        List<String> cmd = new ArrayList<>(List.of(binary, "--user-data-dir=" + profile));
+        cmd.addAll(List.of(CHROMIUM_FLAGS));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish");
+        assertEquals(0, p.exitValue(), "chromium failed (is Debian's chromium installed? .ci/run installs it)");
+        return out;
+    }
+
+    static void seed() {
+        Instant start = Instant.now().minus(20, ChronoUnit.HOURS);
+        String[][] links = {{"DASH-RAL", "DASH-CERN"}, {"DASH-CERN", "DASH-RAL"}, {"DASH-FNAL", "DASH-RAL"}};
+        List<String> rs = new ArrayList<>();
+        int n = 0;
+        for (String[] l : links) {
+            for (int h = 0; h < 18; h++) {
+                for (int f = 0; f < 3; f++) {
+                    Instant end = start.plusSeconds(3600L * h + 300L * f);
+                    double secs = 8 + (h % 5) + f;
+                    Instant ts = end.minusMillis((long) (secs * 1000));
+                    Instant ps = ts.minusSeconds(20 + f * 5L);
+                    boolean ok = (h + f + n) % 11 != 0;
+                    rs.add("{\"id\":\"dash-" + (n++) + "\",\"vo\":\"atlas\",\"source_se\":\"" + l[0] + "\",\"dest_se\":\"" + l[1]
+                            + "\",\"source_site\":\"" + l[0].substring(5) + "-SITE\",\"dest_site\":\"" + l[1].substring(5) + "-SITE\","
+                            + "\"filesize\":1500000000,\"bytes_transferred\":" + (ok ? 1500000000 : 0) + ",\"submitted_at\":\"" + ps
+                            + "\",\"prepare_started_at\":\"" + ps + "\",\"prepare_ended_at\":\"" + ts + "\",\"transfer_started_at\":\"" + ts
+                            + "\",\"transfer_ended_at\":\"" + end + "\",\"outcome\":\"" + (ok ? "FINISHED" : "FAILED") + "\"}");
+                }
+            }
+        }
+        given().auth().oauth2(FerryTestResource.token(null, "rates:write")).contentType(ContentType.JSON)
+                .body("[" + String.join(",", rs) + "]").post("/records").then().statusCode(200);
+    }
+}
