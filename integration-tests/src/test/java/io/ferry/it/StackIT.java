@@ -34,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StackIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private LocalStack stack;
 
     @BeforeAll
@@ -123,6 +124,65 @@ class StackIT {
     }
 
     @Test
+    @Order(3)
+    void theSchedulerTakesStreamAdviceFromTcpProfiles() throws Exception {
+        String admin = token(null, "transfer:admin");
+        for (String se : new String[]{"IT-SRC", "IT-DST"}) {
+            HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/" + se, admin,
+                    "{\"site\":\"IT-SITE\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"}}", Map.of());
+            assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
+        }
+        String siteAdmin = stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "profiles:write").withSite("IT-SITE"));
+        HttpResponse<String> host = send("POST", stack.service(ServiceSpec.PROFILES).url() + "/hosts", siteAdmin,
+                "{\"name\":\"src01.it.example\",\"site\":\"IT-SITE\",\"storageElement\":\"IT-SRC\",\"nicSpeed\":\"10G\"}", Map.of());
+        assertEquals(201, host.statusCode(), host.body());
+        HttpResponse<String> advice = send("GET", stack.service(ServiceSpec.PROFILES).url()
+                + "/advice/streams?source_se=IT-SRC&destination_se=IT-DST", null, null, Map.of());
+        assertEquals(200, advice.statusCode(), advice.body());
+        int advised = JSON.readTree(advice.body()).get("streams").asInt();
+        assertEquals(15, advised, "10G x 50 ms = 62.5 MB over the 4 MiB Linux default send window: " + advice.body());
+        HttpResponse<String> link = send("GET", stack.service(ServiceSpec.SCHEDULER).url() + "/config/links/IT-SRC/IT-DST", admin, null, Map.of());
+        assertEquals(200, link.statusCode(), link.body());
+        var streams = JSON.readTree(link.body()).get("streams");
+        assertEquals("tcp-profiles", streams.get("basis").asText(), link.body());
+        assertEquals(advised, streams.get("streams").asInt());
+    }
+
+    @Test
+    @Order(3)
+    void tcpProfilesMeasuresImpactWithTheRealAggregator() throws Exception {
+        java.time.Instant at = java.time.Instant.now().minus(java.time.Duration.ofDays(3)).truncatedTo(java.time.temporal.ChronoUnit.HOURS);
+        StringBuilder records = new StringBuilder("[");
+        for (int i = 0; i < 30; i++) {
+            double noise = 0.9 + 0.2 * (i % 5) / 4.0;
+            for (String side : new String[]{"before", "after"}) {
+                double rate = (side.equals("before") ? 6.2e6 : 12.9e6) * noise; // FNAL -> RAL before and after the TCP change
+                java.time.Instant end = side.equals("before") ? at.minusSeconds(1800L * (i + 1)) : at.plusSeconds(1800L * (i + 1));
+                java.time.Instant start = end.minusSeconds(100);
+                if (records.length() > 1) {
+                    records.append(',');
+                }
+                records.append("{\"id\":\"impact-").append(side).append('-').append(i).append("\",\"vo\":\"cms\",\"source_se\":\"IT-FNAL\",")
+                        .append("\"dest_se\":\"IT-SRC\",\"filesize\":").append((long) (rate * 100)).append(",\"bytes_transferred\":")
+                        .append((long) (rate * 100)).append(",\"transfer_started_at\":\"").append(start).append("\",\"transfer_ended_at\":\"")
+                        .append(end).append("\",\"outcome\":\"FINISHED\"}");
+            }
+        }
+        records.append(']');
+        HttpResponse<String> ingest = send("POST", stack.service(ServiceSpec.AGGREGATOR).url() + "/records",
+                token(null, "rates:write"), records.toString(), Map.of());
+        assertEquals(200, ingest.statusCode(), ingest.body());
+        HttpResponse<String> impact = send("GET", stack.service(ServiceSpec.PROFILES).url() + "/impact?host=src01.it.example&change="
+                + at + "&window=2d", token(null, "profiles:write"), null, Map.of());
+        assertEquals(200, impact.statusCode(), impact.body());
+        var body = JSON.readTree(impact.body());
+        assertTrue(body.get("available").asBoolean(), impact.body());
+        var comparison = body.at("/links/0/comparison");
+        assertEquals("improved", comparison.get("verdict").asText(), impact.body());
+        assertEquals(12.9 / 6.2, comparison.get("ratio").asDouble(), 0.01);
+    }
+
+    @Test
     @Order(4)
     void readinessFollowsTheDatabaseWithoutRestarts() throws Exception {
         Instant stopped = Instant.now();
@@ -136,6 +196,18 @@ class StackIT {
             assertTrue(s.isAlive(), s.spec().name() + " must not have restarted or died");
         }
         assertTrue(Duration.between(stopped, Instant.now()).toSeconds() < 60);
+    }
+
+    @Test
+    @Order(5)
+    void withoutTcpProfilesTheSchedulerFallsBackToOneStream() throws Exception {
+        stack.service(ServiceSpec.PROFILES).kill();
+        HttpResponse<String> link = send("GET", stack.service(ServiceSpec.SCHEDULER).url() + "/config/links/IT-DST/IT-SRC",
+                token(null, "transfer:admin"), null, Map.of());
+        assertEquals(200, link.statusCode(), link.body());
+        var streams = JSON.readTree(link.body()).get("streams");
+        assertEquals("fallback", streams.get("basis").asText(), link.body());
+        assertEquals(1, streams.get("streams").asInt());
     }
 
     private Duration awaitAll(IntPredicate wanted, Duration within) throws InterruptedException {

@@ -58,4 +58,28 @@ class StorageEndpointTest {
                 .put("/config/se/CERN-EOS").then().statusCode(400).contentType(PROBLEM);
         given().auth().oauth2(admin).get("/config/se/CERN-EOS").then().statusCode(404);
     }
+
+    @Test
+    void linksRunOnConfiguredStreamsOrAdviceOrOneStream() {
+        String admin = FerryTestResource.token(null, "transfer:admin");
+        given().auth().oauth2(admin).get("/config/links/NOPE-A/NOPE-B").then().statusCode(422).contentType(PROBLEM)
+                .body("code", equalTo("UNKNOWN_SE"));
+        for (String se : new String[]{"LINK-A", "LINK-B"}) {
+            given().auth().oauth2(admin).contentType(ContentType.JSON)
+                    .body("{\"site\":\"S\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"}}")
+                    .put("/config/se/" + se).then().statusCode(org.hamcrest.Matchers.anyOf(equalTo(200), equalTo(201)));
+        }
+        // tcp-profiles is not running here: the link gets one stream and says why.
+        given().auth().oauth2(admin).get("/config/links/LINK-A/LINK-B").then().statusCode(200)
+                .body("max_active", equalTo(60)).body("streams.streams", equalTo(1)).body("streams.basis", equalTo("fallback"));
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"max_active\":20,\"nostreams\":4}")
+                .put("/config/links/LINK-A/LINK-B").then().statusCode(200)
+                .body("max_active", equalTo(20)).body("streams.streams", equalTo(4)).body("streams.basis", equalTo("link config"));
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"min_active\":50}")
+                .put("/config/links/LINK-A/LINK-B").then().statusCode(400).body("errors.field", hasItem("min_active"));
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"nostreams\":40}")
+                .put("/config/links/LINK-A/LINK-B").then().statusCode(400);
+        given().auth().oauth2(FerryTestResource.token("atlas", "transfer:submit")).contentType(ContentType.JSON).body("{}")
+                .put("/config/links/LINK-A/LINK-B").then().statusCode(403);
+    }
 }

@@ -1,0 +1,99 @@
+package io.ferry.scheduler.service;
+
+import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.repository.LinkConfig;
+import io.ferry.scheduler.repository.StorageEndpoint;
+import io.ferry.scheduler.rest.LinkInput;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+/** Link configuration between registered SEs; a link without a row runs on defaults. */
+@ApplicationScoped
+public class LinkService {
+
+    public static final int DEFAULT_MIN_ACTIVE = 2;
+    public static final int DEFAULT_MAX_ACTIVE = 60;
+
+    @Inject
+    Caller caller;
+
+    @WithSession
+    public Uni<List<LinkConfig>> list() {
+        return LinkConfig.list("order by sourceSe, destSe");
+    }
+
+    /** The link's row, or the defaults it runs on when it has none (both SEs must be registered). */
+    @WithSession
+    public Uni<LinkConfig> get(String source, String dest) {
+        return requireRegistered(source, dest).flatMap(v -> LinkConfig.<LinkConfig>find("sourceSe = ?1 and destSe = ?2", source, dest)
+                .firstResult().map(l -> l != null ? l : defaults(source, dest)));
+    }
+
+    @WithSpan
+    @WithTransaction
+    public Uni<LinkConfig> put(String source, String dest, LinkInput in) {
+        return requireRegistered(source, dest).flatMap(v -> LinkConfig.<LinkConfig>find("sourceSe = ?1 and destSe = ?2", source, dest)
+                .firstResult().flatMap(existing -> {
+                    LinkConfig l = existing != null ? existing : defaults(source, dest);
+                    if (in.min_active() != null) {
+                        l.minActive = in.min_active();
+                    }
+                    if (in.max_active() != null) {
+                        l.maxActive = in.max_active();
+                    }
+                    if (l.minActive > l.maxActive) {
+                        throw ProblemException.badRequest("min_active", "must not exceed max_active (" + l.maxActive + ")");
+                    }
+                    l.nostreams = in.nostreams();
+                    if (in.optimizer_mode() != null) {
+                        l.optimizerMode = in.optimizer_mode();
+                    }
+                    l.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
+                    l.updatedBy = caller.subject();
+                    return l.persist();
+                }));
+    }
+
+    @WithSpan
+    @WithTransaction
+    public Uni<Void> delete(String source, String dest) {
+        return LinkConfig.delete("sourceSe = ?1 and destSe = ?2", source, dest).map(n -> {
+            if (n == 0) {
+                throw ProblemException.notFound("link " + source + " -> " + dest);
+            }
+            return null;
+        });
+    }
+
+    private Uni<Void> requireRegistered(String source, String dest) {
+        return StorageEndpoint.<StorageEndpoint>list("name in ?1", List.of(source, dest)).map(found -> {
+            List<String> known = found.stream().map(se -> se.name).toList();
+            List<String> unknown = java.util.stream.Stream.of(source, dest).filter(n -> !known.contains(n)).distinct().toList();
+            if (!unknown.isEmpty()) {
+                throw ProblemException.unprocessable("UNKNOWN_SE", "not registered storage endpoints: " + unknown,
+                        Map.of("unknown", unknown));
+            }
+            return null;
+        });
+    }
+
+    static LinkConfig defaults(String source, String dest) {
+        LinkConfig l = new LinkConfig();
+        l.sourceSe = source;
+        l.destSe = dest;
+        l.minActive = DEFAULT_MIN_ACTIVE;
+        l.maxActive = DEFAULT_MAX_ACTIVE;
+        l.optimizerMode = "adaptive";
+        l.updatedBy = "default";
+        return l;
+    }
+}

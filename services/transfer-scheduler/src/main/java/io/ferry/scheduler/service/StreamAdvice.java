@@ -1,0 +1,68 @@
+package io.ferry.scheduler.service;
+
+import io.ferry.scheduler.client.ProfilesClient;
+import io.ferry.scheduler.config.SchedulerConfig;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.logging.Logger;
+
+import java.time.Instant;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * TCP streams per file on a link: the link's configured count, else tcp-profiles' advice (cached for a while),
+ * else one stream, so transfers never wait on tcp-profiles.
+ */
+@ApplicationScoped
+public class StreamAdvice {
+
+    private static final Logger LOG = Logger.getLogger(StreamAdvice.class);
+
+    /** How many streams, and where the number came from ("link config", "tcp-profiles", "fallback"). */
+    public record Streams(int streams, String basis, String detail) {
+    }
+
+    private record Cached(Streams streams, Instant until) {
+    }
+
+    @Inject
+    @RestClient
+    ProfilesClient profiles;
+
+    @Inject
+    SchedulerConfig config;
+
+    private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+
+    @WithSpan
+    public Uni<Streams> forLink(String sourceSe, String destSe, Integer configured) {
+        if (configured != null) {
+            return Uni.createFrom().item(new Streams(clamp(configured), "link config", "nostreams set on the link"));
+        }
+        String key = sourceSe + "\u0000" + destSe;
+        Cached hit = cache.get(key);
+        if (hit != null && hit.until().isAfter(Instant.now())) {
+            return Uni.createFrom().item(hit.streams());
+        }
+        return profiles.streams(sourceSe, destSe)
+                .ifNoItem().after(config.advice().timeout()).fail()
+                .map(advice -> {
+                    java.util.List<String> why = new java.util.ArrayList<>();
+                    advice.path("reasoning").forEach(r -> why.add(r.asText()));
+                    Streams s = new Streams(clamp(advice.path("streams").asInt(1)), "tcp-profiles", String.join("; ", why));
+                    cache.put(key, new Cached(s, Instant.now().plus(config.advice().cacheFor())));
+                    return s;
+                })
+                .onFailure().recoverWithItem(e -> {
+                    LOG.debugf("no stream advice for %s -> %s: %s", sourceSe, destSe, e.toString());
+                    return new Streams(1, "fallback", "tcp-profiles did not answer (" + e.getClass().getSimpleName() + "); one stream");
+                });
+    }
+
+    static int clamp(int n) {
+        return Math.max(1, Math.min(16, n));
+    }
+}
