@@ -1,0 +1,174 @@
+package io.ferry.bench;
+
+import io.ferry.dev.DevTokens;
+import io.ferry.dev.FreePort;
+import io.ferry.stack.LocalStack;
+import io.ferry.stack.ServiceSpec;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * rate-aggregator benchmark: ingest N transfer records over HTTP (records/s), then 12-hour per-link queries
+ * through the rollups (p50/p99) against a plain SQL GROUP BY over the raw table, in the same run.
+ * Usage: bench/rates-bench.sh [records] [clients]
+ */
+public final class RatesBenchmark {
+
+    static final int LINKS = 300;
+    static final int BATCH = 5000;
+
+    public static void main(String[] args) throws Exception {
+        int records = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        int clients = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        Path state = LocalStack.projectRoot().resolve("integration-tests/target/bench-stack");
+        deleteTree(state);
+        int port = FreePort.find();
+        LocalStack stack = new LocalStack(new LocalStack.Options(LocalStack.projectRoot(), state, Map.of(ServiceSpec.AGGREGATOR, port),
+                null, FreePort.find(), Map.of("FERRY_DB_POOL_SIZE", "8")));
+        try (stack) {
+            stack.start(Duration.ofMinutes(3));
+            String base = "http://localhost:" + port;
+            String token = stack.tokens().mint(DevTokens.Claims.of("bench", null, "rates:write"));
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+            System.out.printf("generating %,d records over %d links ...%n", records, LINKS);
+            List<String> batches = generate(records);
+            warmUp(http, base, token);
+
+            long t0 = System.nanoTime();
+            ExecutorService pool = Executors.newFixedThreadPool(clients);
+            AtomicInteger next = new AtomicInteger();
+            List<Future<Integer>> results = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                results.add(pool.submit(() -> {
+                    int accepted = 0;
+                    for (int i = next.getAndIncrement(); i < batches.size(); i = next.getAndIncrement()) {
+                        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/records"))
+                                .header("Authorization", "Bearer " + token).header("Content-Type", "application/x-ndjson")
+                                .POST(HttpRequest.BodyPublishers.ofString(batches.get(i))).build(), HttpResponse.BodyHandlers.ofString());
+                        if (r.statusCode() != 200) {
+                            throw new IllegalStateException("ingest answered " + r.statusCode() + ": " + r.body());
+                        }
+                        accepted += BATCH;
+                    }
+                    return accepted;
+                }));
+            }
+            long total = 0;
+            for (Future<Integer> f : results) {
+                total += f.get();
+            }
+            pool.shutdown();
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            System.out.printf("INGEST   %,d records in %.1f s = %,.0f records/s (%d clients, %d per request, rollups maintained)%n",
+                    total, seconds, total / seconds, clients, BATCH);
+
+            Random rnd = new Random(7);
+            double[] api = new double[500];
+            for (int i = 0; i < api.length; i++) {
+                int link = rnd.nextInt(LINKS);
+                long q0 = System.nanoTime();
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/rates?source=SE-" + (link % 30)
+                        + "&destination=SE-" + (30 + link / 30) + "&window=12h&bin=1h&top=0")).build(), HttpResponse.BodyHandlers.ofString());
+                api[i] = (System.nanoTime() - q0) / 1e6;
+                if (r.statusCode() != 200) {
+                    throw new IllegalStateException("query answered " + r.statusCode());
+                }
+            }
+            double[] raw = new double[500];
+            String jdbc = stack.postgres().jdbcUrl("ferry_rates");
+            try (Connection c = DriverManager.getConnection(jdbc, stack.postgres().user(), stack.postgres().password());
+                 PreparedStatement ps = c.prepareStatement("SELECT date_bin('1 hour', completed_at, TIMESTAMPTZ '2000-01-01 00:00:00+00'), "
+                         + "count(*) FILTER (WHERE outcome = 'FINISHED'), count(*) FILTER (WHERE outcome = 'FAILED'), "
+                         + "sum(bytes_transferred), avg(throughput_bytes_per_s), max(throughput_bytes_per_s) FROM transfer_record "
+                         + "WHERE source_se = ? AND dest_se = ? AND completed_at >= now() - interval '12 hours' GROUP BY 1 ORDER BY 1")) {
+                for (int i = 0; i < raw.length; i++) {
+                    int link = rnd.nextInt(LINKS);
+                    long q0 = System.nanoTime();
+                    ps.setString(1, "SE-" + (link % 30));
+                    ps.setString(2, "SE-" + (30 + link / 30));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            rs.getLong(2);
+                        }
+                    }
+                    raw[i] = (System.nanoTime() - q0) / 1e6;
+                }
+            }
+            System.out.printf("QUERY    12 h per link via GET /rates (HTTP, rollups): p50 %.2f ms, p99 %.2f ms%n", pct(api, 50), pct(api, 99));
+            System.out.printf("BASELINE 12 h per link, plain SQL GROUP BY on raw (JDBC, no HTTP): p50 %.2f ms, p99 %.2f ms%n", pct(raw, 50), pct(raw, 99));
+            System.out.printf("RATIO    p99 API / p99 raw SQL = %.2f%n", pct(api, 99) / pct(raw, 99));
+        }
+    }
+
+    static void warmUp(HttpClient http, String base, String token) throws Exception {
+        for (int i = 0; i < 20; i++) {
+            http.send(HttpRequest.newBuilder(URI.create(base + "/links?window=1h")).build(), HttpResponse.BodyHandlers.discarding());
+        }
+    }
+
+    static List<String> generate(int n) {
+        Random rnd = new Random(42);
+        Instant now = Instant.now();
+        List<String> batches = new ArrayList<>();
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            int link = rnd.nextInt(LINKS);
+            Instant end = now.minusSeconds(60 + rnd.nextInt(25 * 86400));
+            int secs = 5 + rnd.nextInt(300);
+            long size = 1_000_000L + rnd.nextInt(3_000_000) * 1000L;
+            boolean ok = rnd.nextInt(20) != 0;
+            Instant start = end.minusSeconds(secs);
+            Instant prep = start.minusSeconds(rnd.nextInt(40));
+            b.append("{\"id\":\"b-").append(i).append("\",\"vo\":\"atlas\",\"source_se\":\"SE-").append(link % 30)
+                    .append("\",\"dest_se\":\"SE-").append(30 + link / 30).append("\",\"source_site\":\"SITE-").append(link % 30)
+                    .append("\",\"dest_site\":\"SITE-").append(30 + link / 30).append("\",\"filesize\":").append(size)
+                    .append(",\"bytes_transferred\":").append(ok ? size : 0).append(",\"submitted_at\":\"").append(prep)
+                    .append("\",\"prepare_started_at\":\"").append(prep).append("\",\"prepare_ended_at\":\"").append(start)
+                    .append("\",\"transfer_started_at\":\"").append(start).append("\",\"transfer_ended_at\":\"").append(end)
+                    .append("\",\"throughput_bytes_per_s\":").append(ok ? size / secs : 0)
+                    .append(",\"outcome\":\"").append(ok ? "FINISHED" : "FAILED").append("\"}\n");
+            if ((i + 1) % BATCH == 0) {
+                batches.add(b.toString());
+                b.setLength(0);
+            }
+        }
+        if (b.length() > 0) {
+            batches.add(b.toString());
+        }
+        return batches;
+    }
+
+    static double pct(double[] values, int p) {
+        double[] s = values.clone();
+        Arrays.sort(s);
+        return s[Math.min(s.length - 1, (int) Math.ceil(p / 100.0 * s.length) - 1)];
+    }
+
+    static void deleteTree(Path p) throws java.io.IOException {
+        if (java.nio.file.Files.exists(p)) {
+            try (var walk = java.nio.file.Files.walk(p)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+}
