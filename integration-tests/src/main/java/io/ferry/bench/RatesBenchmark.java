@@ -82,6 +82,14 @@ public final class RatesBenchmark {
             System.out.printf("INGEST   %,d records in %.1f s = %,.0f records/s (%d clients, %d per request, rollups maintained)%n",
                     total, seconds, total / seconds, clients, BATCH);
 
+            long f0 = System.nanoTime();
+            HttpResponse<String> flushed = http.send(HttpRequest.newBuilder(URI.create(base + "/rollups/flush"))
+                    .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            double catchUp = (System.nanoTime() - f0) / 1e9;
+            System.out.printf("ROLLUPS  current %.1f s after the last ingest answer (%s); ingest + rollups = %,.0f records/s%n",
+                    catchUp, flushed.body(), total / (seconds + catchUp));
+
             Random rnd = new Random(7);
             double[] api = new double[500];
             for (int i = 0; i < api.length; i++) {

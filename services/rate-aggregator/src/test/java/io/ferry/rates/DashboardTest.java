@@ -96,5 +96,6 @@ class DashboardTest {
         }
         given().auth().oauth2(FerryTestResource.token(null, "rates:write")).contentType(ContentType.JSON)
                 .body("[" + String.join(",", rs) + "]").post("/records").then().statusCode(200);
+        given().auth().oauth2(FerryTestResource.token(null, "rates:write")).post("/rollups/flush").then().statusCode(200);
     }
 }

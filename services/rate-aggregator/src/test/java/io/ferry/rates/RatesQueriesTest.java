@@ -52,6 +52,11 @@ class RatesQueriesTest {
     static void ingest(List<String> records) {
         given().auth().oauth2(writer()).contentType(ContentType.JSON).body("[" + String.join(",", records) + "]")
                 .post("/records").then().statusCode(200);
+        flush();
+    }
+
+    static void flush() {
+        given().auth().oauth2(writer()).post("/rollups/flush").then().statusCode(200);
     }
 
     @Test
@@ -175,6 +180,7 @@ class RatesQueriesTest {
                 .body("accepted", equalTo(0)).body("duplicates", equalTo(2));
         given().auth().oauth2(writer()).contentType("text/csv").body("when,bytes\nx,1\n").post("/records/csv?vo=cms")
                 .then().statusCode(400).body("detail", containsString("missing column"));
+        flush();
         given().get("/links?window=1d").then().statusCode(200)
                 .body("rows.find { it.source == 'CSV-RAL' }.filesFailed", greaterThanOrEqualTo(1))
                 .body("rows.find { it.source == 'CSV-RAL' }.overheadRatio", closeTo(1.25, 1e-6));

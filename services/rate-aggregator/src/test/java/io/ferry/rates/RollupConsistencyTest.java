@@ -85,6 +85,8 @@ class RollupConsistencyTest {
                     .post("/records").then().statusCode(200);
         }
         assertTrue(delivered > records.size());
+        given().auth().oauth2(token).post("/rollups/flush").then().statusCode(200)
+                .body("pendingAfter", org.hamcrest.Matchers.equalTo(0));
 
         Map<String, double[]> kept = rows("SELECT bin_seconds, bin_start, dim, k1, k2, files_done, files_failed, files_canceled, bytes, "
                 + "size_done, transfer_s, prepare_s, checksum_s, queue_s, throughput_sum, throughput_max FROM rollup");

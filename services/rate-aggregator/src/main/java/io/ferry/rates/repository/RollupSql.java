@@ -20,6 +20,12 @@ public final class RollupSql {
             + "  i.bytes_transferred / nullif(extract(epoch FROM i.transfer_ended_at - i.transfer_started_at), 0), 0) ELSE 0 END AS thr "
             + "FROM ins i)";
 
+    static final String FACT_COLUMNS = "completed_at, source_se, dest_se, source_site, dest_site, vo, activity, done, failed, "
+            + "canceled, bytes_transferred, filesize, t_s, p_s, c_s, q_s, thr";
+
+    /** Queues the facts of CTE {@code facts} for {@link #DRAIN}. */
+    public static final String QUEUE_FACTS = "INSERT INTO rollup_pending (" + FACT_COLUMNS + ") SELECT " + FACT_COLUMNS + " FROM facts";
+
     /** The increments of {@code facts} for every bin size and dimension, added to existing rollup rows. */
     public static final String UPSERT_FROM_FACTS = "INSERT INTO rollup (bin_seconds, bin_start, dim, k1, k2, files_done, "
             + "files_failed, files_canceled, bytes, size_done, transfer_s, prepare_s, checksum_s, queue_s, throughput_sum, throughput_max) "
@@ -42,4 +48,12 @@ public final class RollupSql {
             + "checksum_s = rollup.checksum_s + EXCLUDED.checksum_s, queue_s = rollup.queue_s + EXCLUDED.queue_s, "
             + "throughput_sum = rollup.throughput_sum + EXCLUDED.throughput_sum, "
             + "throughput_max = greatest(rollup.throughput_max, EXCLUDED.throughput_max)";
+
+    /**
+     * Takes up to $1 queued facts (skipping rows another replica holds), adds them to the rollups and answers how
+     * many it took: delete and upsert are one statement, so a fact is either still queued or counted, never both.
+     */
+    public static final String DRAIN = "WITH facts AS (DELETE FROM rollup_pending WHERE seq IN (SELECT seq FROM rollup_pending "
+            + "ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING *), up AS (" + UPSERT_FROM_FACTS + " RETURNING 1) "
+            + "SELECT count(*) FROM facts";
 }

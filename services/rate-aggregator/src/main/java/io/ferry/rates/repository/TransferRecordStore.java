@@ -25,9 +25,10 @@ public class TransferRecordStore {
             + "throughput_bytes_per_s, outcome, error_code, error_phase, error_message, retryable, completed_at";
 
     /**
-     * Stores the new records and, in the same statement, adds them to the 5 min / 1 h / 1 d rollups of their link,
-     * site pair and VO/activity. Only rows that were really inserted reach the rollups, so re-delivery and
-     * out-of-order arrival both leave the rollups equal to a recomputation from the raw records.
+     * Stores the new records and, in the same statement, queues their facts for the rollups (see RollupWorker).
+     * Only rows that were really inserted are queued, so re-delivery and out-of-order arrival both leave the
+     * rollups equal to a recomputation from the raw records. Folding facts in batches off the request path is
+     * what keeps ingest fast: a batch touches each rollup row once instead of once per record.
      */
     static final String INSERT = "WITH ins AS (INSERT INTO transfer_record (" + COLUMNS + ") SELECT * FROM unnest("
             + "$1::varchar[], $2::varchar[], $3::bigint[], $4::int[], $5::varchar[], $6::varchar[], $7::varchar[], "
@@ -37,7 +38,7 @@ public class TransferRecordStore {
             + "$25::varchar[], $26::varchar[], $27::text[], $28::bool[], $29::timestamptz[]) "
             + "ON CONFLICT (id) DO NOTHING RETURNING *), "
             + RollupSql.FACTS_FROM_INS + ", "
-            + "up AS (" + RollupSql.UPSERT_FROM_FACTS + ") "
+            + "queued AS (" + RollupSql.QUEUE_FACTS + ") "
             + "SELECT id FROM ins";
 
     @Inject

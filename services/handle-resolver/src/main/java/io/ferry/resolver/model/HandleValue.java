@@ -1,0 +1,20 @@
+package io.ferry.resolver.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * One typed value of a handle, in Handle.net's JSON shape: {@code ttl} is a number (seconds, relative) or an
+ * ISO-8601 string (absolute expiry); {@code data.format} is string, base64, hex, admin or vlist.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record HandleValue(Integer index, String type, Data data, JsonNode ttl, String timestamp) {
+
+    public record Data(String format, JsonNode value) {
+    }
+
+    public static final String HS_ADMIN = "HS_ADMIN";
+    public static final String HS_ALIAS = "HS_ALIAS";
+    public static final String URL = "URL";
+    public static final String LOC = "10320/loc";
+}

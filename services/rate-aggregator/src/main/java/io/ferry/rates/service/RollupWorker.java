@@ -1,0 +1,64 @@
+package io.ferry.rates.service;
+
+import io.ferry.rates.repository.RollupSql;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Folds queued record facts into the 5 min / 1 h / 1 d rollups, every second, in batches. Rollups therefore trail
+ * ingest by about a second; {@code POST /rollups/flush} folds everything queued right away.
+ */
+@ApplicationScoped
+public class RollupWorker {
+
+    private static final Logger LOG = Logger.getLogger(RollupWorker.class);
+    static final int BATCH = 50_000;
+
+    public record Drained(long facts, long pendingAfter) {
+    }
+
+    @Inject
+    Pool pool;
+
+    private final AtomicLong pending = new AtomicLong();
+
+    @Inject
+    void metrics(MeterRegistry registry) {
+        registry.gauge("ferry.rollup.pending", pending);
+    }
+
+    @Scheduled(every = "${ferry.rates.rollup-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> tick() {
+        return drainAll().replaceWithVoid().onFailure().recoverWithUni(e -> {
+            LOG.warnf("rollup fold failed, the facts stay queued: %s", e.toString());
+            return Uni.createFrom().voidItem();
+        });
+    }
+
+    /** Folds batches until the queue is empty; answers how many facts were folded. */
+    public Uni<Drained> drainAll() {
+        return drainFrom(0);
+    }
+
+    private Uni<Drained> drainFrom(long soFar) {
+        return pool.preparedQuery(RollupSql.DRAIN).execute(Tuple.of(BATCH)).flatMap(rows -> {
+            long n = rows.iterator().next().getLong(0);
+            if (n >= BATCH) {
+                return drainFrom(soFar + n);
+            }
+            return pool.query("SELECT count(*) FROM rollup_pending").execute().map(c -> {
+                long left = c.iterator().next().getLong(0);
+                pending.set(left);
+                return new Drained(soFar + n, left);
+            });
+        });
+    }
+}
