@@ -64,23 +64,13 @@ public class RecordIngest {
 
     @WithSpan
     public Uni<Result> ingest(String body, boolean ndjson) {
-        List<JsonNode> nodes = parse(body, ndjson);
+        if (ndjson) {
+            return store(parseNdjson(body));
+        }
+        List<JsonNode> nodes = parse(body, false);
         List<Item> items = new ArrayList<>(nodes.size());
         for (JsonNode node : nodes) {
-            String id = node != null && node.hasNonNull("id") ? node.get("id").asText() : null;
-            if (node == null || !node.isObject()) {
-                items.add(new Item(null, id, List.of(new Problem.FieldError("", "not a JSON object"))));
-                continue;
-            }
-            try {
-                items.add(new Item(mapper.treeToValue(node, TransferRecord.class), id, List.of()));
-            } catch (UnrecognizedPropertyException e) {
-                items.add(new Item(null, id, List.of(new Problem.FieldError(e.getPropertyName(), "unknown field"))));
-            } catch (JsonProcessingException e) {
-                String field = e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()
-                        ? m.getPath().get(m.getPath().size() - 1).getFieldName() : "";
-                items.add(new Item(null, id, List.of(new Problem.FieldError(field, e.getOriginalMessage()))));
-            }
+            items.add(itemOf(node));
         }
         return store(items);
     }
@@ -117,6 +107,62 @@ public class RecordIngest {
             valid.forEach(r -> lag.record(Math.max(0, now - r.completedAt().toInstant().toEpochMilli()) / 1000.0));
             return new Result(items.size(), inserted.size(), valid.size() - inserted.size(), rejected);
         });
+    }
+
+    /** NDJSON, the bulk path: each line is read straight into a record; only failing lines are re-read for errors. */
+    private List<Item> parseNdjson(String body) {
+        if (body == null || body.isBlank()) {
+            throw ProblemException.badRequest("body", "expected NDJSON transfer records, one per line");
+        }
+        com.fasterxml.jackson.databind.ObjectReader reader = mapper.readerFor(TransferRecord.class);
+        List<Item> items = new ArrayList<>();
+        int start = 0;
+        int len = body.length();
+        while (start < len) {
+            int end = body.indexOf('\n', start);
+            if (end < 0) {
+                end = len;
+            }
+            String line = body.substring(start, end);
+            start = end + 1;
+            if (line.isBlank()) {
+                continue;
+            }
+            if (items.size() >= MAX_ITEMS) {
+                throw ProblemException.badRequest("body", "at most " + MAX_ITEMS + " records per request");
+            }
+            try {
+                TransferRecord r = reader.readValue(line);
+                items.add(new Item(r, r.id(), List.of()));
+            } catch (JsonProcessingException e) {
+                items.add(itemOf(readTreeOrNull(line)));
+            }
+        }
+        return items;
+    }
+
+    private JsonNode readTreeOrNull(String line) {
+        try {
+            return mapper.readTree(line);
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    private Item itemOf(JsonNode node) {
+        String id = node != null && node.hasNonNull("id") ? node.get("id").asText() : null;
+        if (node == null || !node.isObject()) {
+            return new Item(null, id, List.of(new Problem.FieldError("", "not a JSON object")));
+        }
+        try {
+            return new Item(mapper.treeToValue(node, TransferRecord.class), id, List.of());
+        } catch (UnrecognizedPropertyException e) {
+            return new Item(null, id, List.of(new Problem.FieldError(e.getPropertyName(), "unknown field")));
+        } catch (JsonProcessingException e) {
+            String field = e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()
+                    ? m.getPath().get(m.getPath().size() - 1).getFieldName() : "";
+            return new Item(null, id, List.of(new Problem.FieldError(field, e.getOriginalMessage())));
+        }
     }
 
     private List<JsonNode> parse(String body, boolean ndjson) {

@@ -3,13 +3,10 @@ package io.ferry.rates.service;
 import io.ferry.problem.Problem;
 import io.ferry.rates.rest.TransferRecord;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import jakarta.validation.Validator;
 
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /** Checks a transfer record beyond its field syntax: phases must not run backwards, times must be plausible. */
@@ -18,14 +15,48 @@ public class RecordValidator {
 
     private static final Duration CLOCK_SKEW = Duration.ofHours(1);
 
-    @Inject
-    Validator validator;
-
     public List<Problem.FieldError> check(TransferRecord r) {
         List<Problem.FieldError> errors = new ArrayList<>();
-        validator.validate(r).stream()
-                .sorted(Comparator.comparing(v -> v.getPropertyPath().toString()))
-                .forEach(v -> errors.add(new Problem.FieldError(v.getPropertyPath().toString(), v.getMessage())));
+        // Field rules by hand: this runs for every record at tens of thousands per second, where reflective
+        // Bean Validation costs more than the insert. The annotations on TransferRecord document the same rules.
+        text(errors, "id", r.id(), true, 200);
+        text(errors, "job_id", r.job_id(), false, 100);
+        text(errors, "vo", r.vo(), true, 100);
+        text(errors, "activity", r.activity(), false, 100);
+        text(errors, "source_se", r.source_se(), true, 100);
+        text(errors, "dest_se", r.dest_se(), true, 100);
+        text(errors, "source_site", r.source_site(), false, 100);
+        text(errors, "dest_site", r.dest_site(), false, 100);
+        text(errors, "source_url", r.source_url(), false, 4096);
+        text(errors, "dest_url", r.dest_url(), false, 4096);
+        text(errors, "error_code", r.error_code(), false, 40);
+        text(errors, "error_message", r.error_message(), false, 4000);
+        if (r.file_id() != null && r.file_id() < 0) {
+            errors.add(new Problem.FieldError("file_id", "must be greater than or equal to 0"));
+        }
+        if (r.attempt() != null && (r.attempt() < 1 || r.attempt() > 1000)) {
+            errors.add(new Problem.FieldError("attempt", "must be between 1 and 1000"));
+        }
+        if (r.filesize() != null && r.filesize() < 0) {
+            errors.add(new Problem.FieldError("filesize", "must be greater than or equal to 0"));
+        }
+        if (r.bytes_transferred() == null) {
+            errors.add(new Problem.FieldError("bytes_transferred", "must not be null"));
+        } else if (r.bytes_transferred() < 0) {
+            errors.add(new Problem.FieldError("bytes_transferred", "must be greater than or equal to 0"));
+        }
+        if (r.streams() != null && (r.streams() < 1 || r.streams() > 64)) {
+            errors.add(new Problem.FieldError("streams", "must be between 1 and 64"));
+        }
+        if (r.throughput_bytes_per_s() != null && !(r.throughput_bytes_per_s() >= 0)) {
+            errors.add(new Problem.FieldError("throughput_bytes_per_s", "must be greater than or equal to 0"));
+        }
+        if (r.outcome() == null || !(r.outcome().equals("FINISHED") || r.outcome().equals("FAILED") || r.outcome().equals("CANCELED"))) {
+            errors.add(new Problem.FieldError("outcome", "must be FINISHED, FAILED or CANCELED"));
+        }
+        if (r.error_phase() != null && !java.util.Set.of("prepare", "transfer", "checksum", "queue").contains(r.error_phase())) {
+            errors.add(new Problem.FieldError("error_phase", "must be prepare, transfer, checksum or queue"));
+        }
         phase(errors, "prepare", r.prepare_started_at(), r.prepare_ended_at());
         phase(errors, "transfer", r.transfer_started_at(), r.transfer_ended_at());
         phase(errors, "checksum", r.checksum_started_at(), r.checksum_ended_at());
@@ -42,6 +73,16 @@ public class RecordValidator {
             errors.add(new Problem.FieldError("bytes_transferred", "exceeds filesize"));
         }
         return errors;
+    }
+
+    private static void text(List<Problem.FieldError> errors, String field, String value, boolean required, int max) {
+        if (value == null || value.isBlank()) {
+            if (required) {
+                errors.add(new Problem.FieldError(field, "must not be blank"));
+            }
+        } else if (value.length() > max) {
+            errors.add(new Problem.FieldError(field, "size must be between 0 and " + max));
+        }
     }
 
     private static void phase(List<Problem.FieldError> errors, String name, OffsetDateTime start, OffsetDateTime end) {

@@ -1,0 +1,132 @@
+package io.ferry.resolver.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** What makes handle values acceptable; the first offence is reported as Handle.net's 202 Invalid Value. */
+public final class ValueRules {
+
+    public static final int MAX_VALUES = 1000;
+    public static final int MAX_DATA_CHARS = 65_536;
+    static final Set<String> FORMATS = Set.of("string", "base64", "hex", "admin", "vlist");
+
+    private ValueRules() {
+    }
+
+    /** The problem with {@code values}, or null when they are valid. */
+    public static String check(List<HandleValue> values) {
+        if (values.size() > MAX_VALUES) {
+            return "at most " + MAX_VALUES + " values per handle";
+        }
+        Set<Integer> seen = new HashSet<>();
+        for (HandleValue v : values) {
+            String at = "value " + v.index();
+            if (v.index() == null || v.index() <= 0) {
+                return "every value needs a positive index";
+            }
+            if (!seen.add(v.index())) {
+                return "index " + v.index() + " appears twice";
+            }
+            if (v.type() == null || v.type().isBlank() || v.type().length() > 255) {
+                return at + ": type must be 1 to 255 characters";
+            }
+            if (v.data() == null || v.data().format() == null || !FORMATS.contains(v.data().format())) {
+                return at + ": data.format must be one of string, base64, hex, admin, vlist";
+            }
+            JsonNode value = v.data().value();
+            if (value == null || value.isNull()) {
+                return at + ": data.value is required";
+            }
+            if (value.toString().length() > MAX_DATA_CHARS) {
+                return at + ": data.value is larger than " + MAX_DATA_CHARS + " characters";
+            }
+            String problem = switch (v.data().format()) {
+                case "string" -> value.isTextual() ? null : "a string value must be a JSON string";
+                case "base64" -> base64(value);
+                case "hex" -> value.isTextual() && value.asText().matches("([0-9A-Fa-f]{2})*") ? null : "not hex";
+                case "admin" -> admin(value);
+                default -> vlist(value);
+            };
+            if (problem != null) {
+                return at + ": " + problem;
+            }
+            if (HandleValue.HS_ADMIN.equals(v.type()) && !"admin".equals(v.data().format())) {
+                return at + ": HS_ADMIN values take the admin format";
+            }
+            String ttl = ttl(v.ttl());
+            if (ttl != null) {
+                return at + ": " + ttl;
+            }
+        }
+        return null;
+    }
+
+    static String base64(JsonNode value) {
+        if (!value.isTextual()) {
+            return "a base64 value must be a JSON string";
+        }
+        try {
+            Base64.getDecoder().decode(value.asText());
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "not base64";
+        }
+    }
+
+    static String admin(JsonNode value) {
+        if (!value.isObject() || HandleName.parse(value.path("handle").asText("")) == null && !value.path("handle").asText("").matches("[A-Za-z0-9@._:-]{1,200}")) {
+            return "admin values need a handle (or token subject)";
+        }
+        if (!value.path("index").canConvertToInt()) {
+            return "admin values need an integer index";
+        }
+        return AdminPermissions.valid(value.path("permissions").asText(null)) ? null : "permissions must be 12 characters of 0 and 1";
+    }
+
+    static String vlist(JsonNode value) {
+        if (!value.isArray()) {
+            return "a vlist value is a list of {handle, index}";
+        }
+        for (JsonNode ref : value) {
+            if (HandleName.parse(ref.path("handle").asText("")) == null || !ref.path("index").canConvertToInt()) {
+                return "every vlist entry needs a handle and an integer index";
+            }
+        }
+        return null;
+    }
+
+    static String ttl(JsonNode ttl) {
+        if (ttl == null || ttl.isNull()) {
+            return null;
+        }
+        if (ttl.isIntegralNumber()) {
+            return ttl.asLong() >= 0 && ttl.asLong() <= Integer.MAX_VALUE ? null : "ttl seconds must be between 0 and 2147483647";
+        }
+        if (ttl.isTextual()) {
+            try {
+                OffsetDateTime.parse(ttl.asText());
+                return null;
+            } catch (DateTimeParseException e) {
+                return "ttl must be seconds or an ISO-8601 expiry time";
+            }
+        }
+        return "ttl must be seconds or an ISO-8601 expiry time";
+    }
+
+    /** Seconds until the earliest of the values' TTLs ends (relative seconds or absolute expiry), never negative. */
+    public static long minTtlSeconds(List<HandleValue> values, OffsetDateTime now) {
+        long min = Long.MAX_VALUE;
+        for (HandleValue v : values) {
+            JsonNode t = v.ttl();
+            long s = t == null ? 86400 : t.isTextual() ? java.time.Duration.between(now, OffsetDateTime.parse(t.asText())).getSeconds() : t.asLong();
+            min = Math.min(min, Math.max(0, s));
+        }
+        return min == Long.MAX_VALUE ? 86400 : min;
+    }
+}

@@ -1,0 +1,146 @@
+package io.ferry.resolver.repository;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.ferry.resolver.model.HandleValue;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Handles and their values in PostgreSQL, read with one indexed query per resolution (the hot path of the
+ * resolver and its proxy), written in transactions.
+ */
+@ApplicationScoped
+public class HandleStore {
+
+    /** A stored handle with its values, ordered by index. */
+    public record Stored(String handle, String prefix, OffsetDateTime tombstonedAt, String tombstoneReason, List<HandleValue> values) {
+    }
+
+    static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'");
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    ObjectMapper json;
+
+    public Pool pool() {
+        return pool;
+    }
+
+    public Uni<Optional<Stored>> find(SqlClient c, String handle) {
+        String sql = "SELECT h.handle, h.prefix, h.tombstoned_at, h.tombstone_reason, v.idx, v.type, v.data_format, v.data_value::text, "
+                + "v.ttl_type, v.ttl, v.timestamp FROM handle h LEFT JOIN handle_value v ON v.handle = h.handle "
+                + "WHERE lower(h.handle) = lower($1) ORDER BY v.idx";
+        return c.preparedQuery(sql).execute(Tuple.of(handle)).map(rows -> {
+            Stored stored = null;
+            List<HandleValue> values = new ArrayList<>();
+            for (Row r : rows) {
+                if (stored == null) {
+                    stored = new Stored(r.getString(0), r.getString(1), r.getOffsetDateTime(2), r.getString(3), values);
+                }
+                if (r.getInteger(4) != null) {
+                    values.add(value(r));
+                }
+            }
+            return Optional.ofNullable(stored);
+        });
+    }
+
+    public Uni<Optional<Stored>> find(String handle) {
+        return find(pool, handle);
+    }
+
+    public Uni<Boolean> prefixHomed(SqlClient c, String prefix) {
+        return c.preparedQuery("SELECT 1 FROM prefix WHERE lower(name) = lower($1)").execute(Tuple.of(prefix)).map(rows -> rows.size() > 0);
+    }
+
+    /** Creates the handle or replaces all of its values. */
+    public Uni<Void> replace(SqlClient c, String handle, String prefix, List<HandleValue> values) {
+        return c.preparedQuery("INSERT INTO handle (handle, prefix) VALUES ($1, $2) ON CONFLICT (handle) DO UPDATE SET updated_at = now()")
+                .execute(Tuple.of(handle, prefix))
+                .flatMap(x -> c.preparedQuery("DELETE FROM handle_value WHERE handle = $1").execute(Tuple.of(handle)))
+                .flatMap(x -> upsertValues(c, handle, values));
+    }
+
+    /** Adds or overwrites the given values (by index), leaving the others. */
+    public Uni<Void> upsertValues(SqlClient c, String handle, List<HandleValue> values) {
+        if (values.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Tuple> batch = new ArrayList<>();
+        for (HandleValue v : values) {
+            boolean absolute = v.ttl() != null && v.ttl().isTextual();
+            long ttl = absolute ? OffsetDateTime.parse(v.ttl().asText()).toEpochSecond() : v.ttl() == null ? 86400 : v.ttl().asLong();
+            batch.add(Tuple.from(List.of(handle, v.index(), v.type(), v.data().format(), v.data().value().toString(),
+                    (short) (absolute ? 1 : 0), ttl)));
+        }
+        return c.preparedQuery("INSERT INTO handle_value (handle, idx, type, data_format, data_value, ttl_type, ttl) "
+                        + "VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7) ON CONFLICT (handle, idx) DO UPDATE SET type = EXCLUDED.type, "
+                        + "data_format = EXCLUDED.data_format, data_value = EXCLUDED.data_value, ttl_type = EXCLUDED.ttl_type, "
+                        + "ttl = EXCLUDED.ttl, timestamp = now()")
+                .executeBatch(batch)
+                .flatMap(x -> c.preparedQuery("UPDATE handle SET updated_at = now() WHERE handle = $1").execute(Tuple.of(handle)))
+                .replaceWithVoid();
+    }
+
+    public Uni<Integer> deleteValues(SqlClient c, String handle, List<Integer> indices) {
+        return c.preparedQuery("DELETE FROM handle_value WHERE handle = $1 AND idx = ANY($2)")
+                .execute(Tuple.of(handle, indices.toArray(Integer[]::new))).map(rows -> rows.rowCount());
+    }
+
+    public Uni<Integer> delete(SqlClient c, String handle) {
+        return c.preparedQuery("DELETE FROM handle WHERE handle = $1").execute(Tuple.of(handle)).map(rows -> rows.rowCount());
+    }
+
+    public Uni<Void> tombstone(SqlClient c, String handle, String reason) {
+        return c.preparedQuery("UPDATE handle SET tombstoned_at = CASE WHEN $2::text IS NULL AND $3 THEN NULL ELSE now() END, "
+                        + "tombstone_reason = $2, updated_at = now() WHERE handle = $1")
+                .execute(Tuple.of(handle, reason, reason == null)).replaceWithVoid();
+    }
+
+    public Uni<List<String>> list(SqlClient c, String prefix, int page, int pageSize) {
+        return c.preparedQuery("SELECT handle FROM handle WHERE prefix = $1 ORDER BY handle LIMIT $2 OFFSET $3")
+                .execute(Tuple.of(prefix, pageSize, page * pageSize)).map(rows -> {
+                    List<String> out = new ArrayList<>();
+                    rows.forEach(r -> out.add(r.getString(0)));
+                    return out;
+                });
+    }
+
+    public Uni<Long> count(SqlClient c, String prefix) {
+        return c.preparedQuery("SELECT count(*) FROM handle WHERE prefix = $1").execute(Tuple.of(prefix))
+                .map(rows -> rows.iterator().next().getLong(0));
+    }
+
+    private HandleValue value(Row r) {
+        JsonNode data;
+        try {
+            data = json.readTree(r.getString(7));
+        } catch (JsonProcessingException e) {
+            data = TextNode.valueOf(r.getString(7));
+        }
+        long ttl = r.getLong(9);
+        JsonNode ttlNode = r.getShort(8) == 1
+                ? TextNode.valueOf(OffsetDateTime.ofInstant(java.time.Instant.ofEpochSecond(ttl), ZoneOffset.UTC).format(TIMESTAMP))
+                : ttl <= Integer.MAX_VALUE ? IntNode.valueOf((int) ttl) : com.fasterxml.jackson.databind.node.LongNode.valueOf(ttl);
+        return new HandleValue(r.getInteger(4), r.getString(5), new HandleValue.Data(r.getString(6), data), ttlNode,
+                r.getOffsetDateTime(10).withOffsetSameInstant(ZoneOffset.UTC).format(TIMESTAMP));
+    }
+}

@@ -1,0 +1,117 @@
+package io.ferry.resolver.rest;
+
+import io.ferry.resolver.model.HandleException;
+import io.ferry.resolver.service.HandleService;
+import io.ferry.resolver.service.PrefixService;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.CacheControl;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+
+/** Handle.net's JSON REST API: {@code /api/handles} and {@code /api/prefixes}. */
+@Path("/api")
+@Produces(MediaType.APPLICATION_JSON)
+public class HandleApiResource {
+
+    public record PrefixInput(List<String> admins) {
+    }
+
+    @Inject
+    HandleService handles;
+
+    @Inject
+    PrefixService prefixes;
+
+    @GET
+    @Path("handles/{prefix}/{suffix: .+}")
+    public Uni<Response> resolve(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix,
+                                 @QueryParam("type") List<String> types, @QueryParam("index") List<Integer> indices) {
+        return handles.resolve(prefix + "/" + suffix, types, indices).map(a -> cached(Response.status(a.status()).entity(a.body()), a.ttlSeconds()));
+    }
+
+    @PUT
+    @Path("handles/{prefix}/{suffix: .*}")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> put(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix, String body,
+                             @QueryParam("index") List<Integer> indices, @QueryParam("overwrite") @DefaultValue("true") boolean overwrite,
+                             @QueryParam("mintNewSuffix") @DefaultValue("false") boolean mint) {
+        String handle = suffix.isEmpty() ? prefix : prefix + "/" + suffix;
+        if (suffix.isEmpty() && !mint) {
+            throw HandleException.invalidHandle(handle);
+        }
+        return handles.put(handle, body, indices, overwrite, mint).map(a -> Response.status(a.status()).entity(a.body()).build());
+    }
+
+    @PUT
+    @Path("handles/{prefix}")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> mint(@PathParam("prefix") String prefix, String body,
+                              @QueryParam("mintNewSuffix") @DefaultValue("false") boolean mint) {
+        if (!mint) {
+            throw HandleException.invalidHandle(prefix);
+        }
+        return handles.put(prefix + "/", body, List.of(), true, true).map(a -> Response.status(a.status()).entity(a.body()).build());
+    }
+
+    @DELETE
+    @Path("handles/{prefix}/{suffix: .+}")
+    public Uni<Response> delete(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix,
+                                @QueryParam("index") List<Integer> indices) {
+        return handles.delete(prefix + "/" + suffix, indices).map(a -> Response.status(a.status()).entity(a.body()).build());
+    }
+
+    @GET
+    @Path("handles")
+    public Uni<HandleResponse> list(@QueryParam("prefix") String prefix, @QueryParam("page") @DefaultValue("0") int page,
+                                    @QueryParam("pageSize") @DefaultValue("100") int pageSize) {
+        if (prefix == null || prefix.isBlank()) {
+            throw HandleException.invalidHandle("");
+        }
+        if (page < 0 || pageSize < 1 || pageSize > 10_000) {
+            throw new HandleException(2, 400, prefix + "/", "page must be >= 0 and pageSize 1..10000");
+        }
+        return handles.list(prefix, page, pageSize);
+    }
+
+    @GET
+    @Path("prefixes")
+    public Uni<Response> prefixes() {
+        return prefixes.list().map(l -> Response.ok(java.util.Map.of("responseCode", 1, "prefixes", l)).build());
+    }
+
+    @POST
+    @Path("prefixes/{prefix}")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> home(@PathParam("prefix") String prefix, PrefixInput input) {
+        return prefixes.home(prefix, input == null || input.admins() == null ? List.of() : input.admins())
+                .map(v -> Response.ok(java.util.Map.of("responseCode", 1, "prefix", prefix)).build());
+    }
+
+    @DELETE
+    @Path("prefixes/{prefix}")
+    public Uni<Response> unhome(@PathParam("prefix") String prefix) {
+        return prefixes.unhome(prefix).map(v -> Response.ok(java.util.Map.of("responseCode", 1, "prefix", prefix)).build());
+    }
+
+    /** Caches answers no longer than the smallest TTL of the values they carry. */
+    static Response cached(Response.ResponseBuilder r, long ttlSeconds) {
+        CacheControl cc = new CacheControl();
+        cc.setMaxAge((int) Math.min(Integer.MAX_VALUE, ttlSeconds));
+        return r.cacheControl(cc).expires(Date.from(Instant.now().plusSeconds(ttlSeconds))).build();
+    }
+}

@@ -1,0 +1,48 @@
+package io.ferry.resolver.rest;
+
+import io.ferry.resolver.service.ProxyResolver;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.net.URI;
+
+/**
+ * Anonymous proxy resolution: {@code GET /{prefix}/{suffix}} redirects like hdl.handle.net / doi.org;
+ * {@code ?noredirect} shows the values (HTML, or JSON with {@code Accept: application/json}).
+ */
+@Path("/{prefix: [0-9][0-9A-Za-z]*(\\.[0-9A-Za-z]+)*}/{suffix: .+}")
+public class ProxyResource {
+
+    @Inject
+    ProxyResolver proxy;
+
+    @GET
+    @Produces({MediaType.TEXT_HTML, MediaType.APPLICATION_JSON})
+    public Uni<Response> resolve(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix,
+                                 @QueryParam("noredirect") String noRedirect, @QueryParam("urlappend") String urlAppend,
+                                 @QueryParam("locatt") String locatt, @HeaderParam("Accept") String accept) {
+        boolean json = accept != null && accept.contains(MediaType.APPLICATION_JSON) && !accept.contains(MediaType.TEXT_HTML);
+        return proxy.decide(prefix + "/" + suffix, noRedirect != null, urlAppend, locatt).map(d -> switch (d.kind()) {
+            case REDIRECT -> HandleApiResource.cached(Response.status(302).location(URI.create(d.location())), d.ttlSeconds());
+            case ALIAS -> HandleApiResource.cached(Response.status(301).location(URI.create("/" + d.location())), d.ttlSeconds());
+            case VALUES, NO_URL -> json
+                    ? HandleApiResource.cached(Response.ok(HandleResponse.ok(d.handle(), d.values())).type(MediaType.APPLICATION_JSON), d.ttlSeconds())
+                    : HandleApiResource.cached(Response.ok(ProxyPages.values(d)).type(MediaType.TEXT_HTML), d.ttlSeconds());
+            case GONE -> Response.status(410).type(json ? MediaType.APPLICATION_JSON : MediaType.TEXT_HTML)
+                    .entity(json ? HandleResponse.error(1, 410, d.handle(), "Gone: the object was deleted" + (d.reason() == null ? "" : " (" + d.reason() + ")"))
+                            : ProxyPages.gone(d)).build();
+            case NOT_FOUND, NOT_RESPONSIBLE -> Response.status(404).type(json ? MediaType.APPLICATION_JSON : MediaType.TEXT_HTML)
+                    .entity(json ? HandleResponse.error(d.kind() == ProxyResolver.Kind.NOT_FOUND ? 100 : 301, 404, d.handle(),
+                            d.kind() == ProxyResolver.Kind.NOT_FOUND ? "Handle Not Found" : "Server Not Responsible For Handle")
+                            : ProxyPages.notFound(d)).build();
+        });
+    }
+}

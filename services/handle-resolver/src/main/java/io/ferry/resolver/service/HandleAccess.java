@@ -1,0 +1,124 @@
+package io.ferry.resolver.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.resolver.model.AdminPermissions;
+import io.ferry.resolver.model.HandleException;
+import io.ferry.resolver.model.HandleName;
+import io.ferry.resolver.model.HandleValue;
+import io.ferry.resolver.repository.HandleStore;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Who may change a handle: a token with {@code handles:write} whose subject an HS_ADMIN value of the handle, or of
+ * its prefix (held by {@code 0.NA/<prefix>}), names with every permission the change needs. {@code handles:admin}
+ * may do anything. Failures answer with Handle.net's codes: 402 authentication needed, 401 authentication failed,
+ * 400 insufficient permissions.
+ */
+@ApplicationScoped
+public class HandleAccess {
+
+    public static final String WRITE = "handles:write";
+    public static final String ADMIN = "handles:admin";
+
+    /** An authenticated caller. */
+    public record Caller(String subject, boolean admin, boolean writer) {
+    }
+
+    @Inject
+    CurrentIdentityAssociation identities;
+
+    @Inject
+    HandleStore store;
+
+    /** The caller, or 402/401 when there is no token or a bad one. */
+    public Uni<Caller> caller(String handle) {
+        return identities.getDeferredIdentity()
+                .onFailure(AuthenticationFailedException.class).transform(e -> HandleException.authenticationFailed(handle))
+                .map(id -> {
+                    if (id == null || id.isAnonymous()) {
+                        throw HandleException.authenticationNeeded(handle);
+                    }
+                    return new Caller(id.getPrincipal().getName(), id.hasRole(ADMIN), id.hasRole(WRITE) || id.hasRole(ADMIN));
+                });
+    }
+
+    /** Passes when {@code caller} holds {@code needed} on the handle (values given, may be empty) or its prefix. */
+    public Uni<Void> require(SqlClient c, Caller caller, String handle, List<HandleValue> handleValues, Set<AdminPermissions> needed) {
+        if (caller.admin()) {
+            return Uni.createFrom().voidItem();
+        }
+        if (!caller.writer()) {
+            throw HandleException.notPermitted(handle, "the token lacks the " + WRITE + " scope");
+        }
+        if (grants(handleValues, caller.subject(), needed)) {
+            return Uni.createFrom().voidItem();
+        }
+        HandleName name = HandleName.parse(handle);
+        String prefixHandle = HandleName.prefixHandle(name.prefix());
+        return store.find(c, prefixHandle).map(prefix -> {
+            if (prefix.isPresent() && grants(prefix.get().values(), caller.subject(), needed)) {
+                return null;
+            }
+            throw HandleException.notPermitted(handle, "no HS_ADMIN of the handle or of " + prefixHandle + " grants "
+                    + caller.subject() + " " + needed);
+        });
+    }
+
+    static boolean grants(List<HandleValue> values, String subject, Set<AdminPermissions> needed) {
+        for (HandleValue v : values) {
+            if (!HandleValue.HS_ADMIN.equals(v.type()) || v.data() == null || v.data().value() == null) {
+                continue;
+            }
+            JsonNode admin = v.data().value();
+            if (!subject.equals(admin.path("handle").asText(null))) {
+                continue;
+            }
+            String bits = admin.path("permissions").asText("");
+            if (needed.stream().allMatch(p -> p.grantedBy(bits))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An HS_ADMIN value granting everything to {@code subject}, for handles created without one. */
+    public static HandleValue defaultAdmin(String subject, int index) {
+        var node = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                .put("handle", subject).put("index", 300).put("permissions", AdminPermissions.ALL);
+        return new HandleValue(index, HandleValue.HS_ADMIN, new HandleValue.Data("admin", node),
+                com.fasterxml.jackson.databind.node.IntNode.valueOf(86400), null);
+    }
+
+    /** Permissions a change of {@code before} into {@code after} needs (value and admin rights separately). */
+    public static Set<AdminPermissions> neededFor(List<HandleValue> before, List<HandleValue> after) {
+        Set<AdminPermissions> needed = EnumSet.noneOf(AdminPermissions.class);
+        List<Integer> afterIdx = new ArrayList<>();
+        for (HandleValue a : after) {
+            afterIdx.add(a.index());
+            HandleValue old = before.stream().filter(b -> b.index().equals(a.index())).findFirst().orElse(null);
+            boolean admin = HandleValue.HS_ADMIN.equals(a.type()) || (old != null && HandleValue.HS_ADMIN.equals(old.type()));
+            if (old == null) {
+                needed.add(admin ? AdminPermissions.ADD_ADMIN : AdminPermissions.ADD_VALUE);
+            } else if (!old.type().equals(a.type()) || !old.data().equals(a.data()) || !String.valueOf(old.ttl()).equals(String.valueOf(a.ttl()))) {
+                needed.add(admin ? AdminPermissions.MODIFY_ADMIN : AdminPermissions.MODIFY_VALUE);
+            }
+        }
+        for (HandleValue b : before) {
+            if (!afterIdx.contains(b.index())) {
+                needed.add(HandleValue.HS_ADMIN.equals(b.type()) ? AdminPermissions.REMOVE_ADMIN : AdminPermissions.REMOVE_VALUE);
+            }
+        }
+        return needed;
+    }
+
+}

@@ -1,0 +1,211 @@
+package io.ferry.resolver.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.resolver.model.AdminPermissions;
+import io.ferry.resolver.model.HandleException;
+import io.ferry.resolver.model.HandleName;
+import io.ferry.resolver.model.HandleValue;
+import io.ferry.resolver.model.ValueRules;
+import io.ferry.resolver.repository.HandleStore;
+import io.ferry.resolver.rest.HandleResponse;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Handle.net's JSON REST semantics: resolve, create or replace, add or modify values, delete, list. */
+@ApplicationScoped
+public class HandleService {
+
+    /** A resolution: the response body, its HTTP status and how long it may be cached. */
+    public record Answer(int status, HandleResponse body, long ttlSeconds) {
+    }
+
+    @Inject
+    HandleStore store;
+
+    @Inject
+    HandleAccess access;
+
+    @Inject
+    ObjectMapper json;
+
+    @WithSpan
+    public Uni<Answer> resolve(String handle, List<String> types, List<Integer> indices) {
+        HandleName name = HandleName.parse(handle);
+        if (name == null) {
+            throw HandleException.invalidHandle(handle);
+        }
+        return store.find(handle).flatMap(found -> {
+            if (found.isEmpty()) {
+                return store.prefixHomed(store.pool(), name.prefix()).map(homed -> {
+                    throw homed ? HandleException.notFound(handle) : HandleException.notResponsible(handle);
+                });
+            }
+            HandleStore.Stored h = found.get();
+            List<HandleValue> selected = h.values().stream().filter(v -> selected(v, types, indices)).toList();
+            long ttl = ValueRules.minTtlSeconds(selected, OffsetDateTime.now(ZoneOffset.UTC));
+            Map<String, Object> tombstone = h.tombstonedAt() == null ? null
+                    : Map.of("at", h.tombstonedAt().toString(), "reason", h.tombstoneReason() == null ? "" : h.tombstoneReason());
+            if (selected.isEmpty()) {
+                return Uni.createFrom().item(new Answer(200, new HandleResponse(200, h.handle(), List.of(), "Values Not Found",
+                        tombstone, null, null, null, null, null, null, null, null), ttl));
+            }
+            HandleResponse ok = HandleResponse.ok(h.handle(), selected);
+            return Uni.createFrom().item(new Answer(200, tombstone == null ? ok : new HandleResponse(1, h.handle(), selected, null,
+                    tombstone, null, null, null, null, null, null, null, null), ttl));
+        });
+    }
+
+    static boolean selected(HandleValue v, List<String> types, List<Integer> indices) {
+        boolean typeOk = types.isEmpty() || types.stream().anyMatch(t -> v.type().equalsIgnoreCase(t) || v.type().startsWith(t + "."));
+        boolean indexOk = indices.isEmpty() || indices.contains(v.index());
+        return (types.isEmpty() && indices.isEmpty()) || (!types.isEmpty() && typeOk) || (!indices.isEmpty() && indexOk);
+    }
+
+    /**
+     * PUT: without {@code indices}, creates the handle or replaces all its values ({@code overwrite=false} refuses
+     * an existing handle); with {@code indices}, adds or modifies just those values ({@code overwrite=false}
+     * refuses existing ones). {@code mintNewSuffix} appends a new unique suffix to the given handle.
+     */
+    @WithSpan
+    public Uni<Answer> put(String requested, String body, List<Integer> indices, boolean overwrite, boolean mintNewSuffix) {
+        String handle = mintNewSuffix ? mint(requested) : requested;
+        HandleName name = HandleName.parse(handle);
+        if (name == null) {
+            throw HandleException.invalidHandle(requested);
+        }
+        List<HandleValue> values = parseValues(handle, body);
+        String problem = ValueRules.check(values);
+        if (problem != null) {
+            throw HandleException.invalidValue(handle, problem);
+        }
+        List<HandleValue> incoming = indices.isEmpty() ? values : values.stream().filter(v -> indices.contains(v.index())).toList();
+        if (!indices.isEmpty() && incoming.isEmpty()) {
+            throw HandleException.invalidValue(handle, "the body has no values at the requested indices " + indices);
+        }
+        return access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.prefixHomed(c, name.prefix())
+                .flatMap(homed -> {
+                    if (!homed) {
+                        throw HandleException.notResponsible(handle);
+                    }
+                    return store.find(c, handle);
+                })
+                .flatMap(existing -> {
+                    if (existing.isEmpty()) {
+                        List<HandleValue> toStore = new ArrayList<>(incoming);
+                        if (toStore.stream().noneMatch(v -> HandleValue.HS_ADMIN.equals(v.type()))) {
+                            int free = 100;
+                            while (indexTaken(toStore, free)) {
+                                free++;
+                            }
+                            toStore.add(HandleAccess.defaultAdmin(caller.subject(), free));
+                        }
+                        return access.require(c, caller, handle, List.of(), EnumSet.of(AdminPermissions.ADD_HANDLE))
+                                .flatMap(v -> store.replace(c, handle, name.prefix(), toStore))
+                                .map(v -> new Answer(overwrite ? 200 : 201, HandleResponse.ok(handle, null), 0));
+                    }
+                    HandleStore.Stored h = existing.get();
+                    if (indices.isEmpty()) {
+                        if (!overwrite) {
+                            throw HandleException.alreadyExists(h.handle());
+                        }
+                        return access.require(c, caller, h.handle(), h.values(), HandleAccess.neededFor(h.values(), incoming))
+                                .flatMap(v -> store.replace(c, h.handle(), name.prefix(), incoming))
+                                .map(v -> new Answer(200, HandleResponse.ok(h.handle(), null), 0));
+                    }
+                    if (!overwrite) {
+                        for (HandleValue v : incoming) {
+                            if (indexTaken(h.values(), v.index())) {
+                                throw HandleException.valueExists(h.handle(), v.index());
+                            }
+                        }
+                    }
+                    List<HandleValue> after = new ArrayList<>(h.values().stream().filter(v -> !indices.contains(v.index())).toList());
+                    after.addAll(incoming);
+                    return access.require(c, caller, h.handle(), h.values(), HandleAccess.neededFor(h.values(), after))
+                            .flatMap(v -> store.upsertValues(c, h.handle(), incoming))
+                            .map(v -> new Answer(200, HandleResponse.ok(h.handle(), null), 0));
+                })));
+    }
+
+    /** DELETE: the whole handle, or only the values at {@code indices}. */
+    @WithSpan
+    public Uni<Answer> delete(String handle, List<Integer> indices) {
+        if (HandleName.parse(handle) == null) {
+            throw HandleException.invalidHandle(handle);
+        }
+        return access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.find(c, handle).flatMap(found -> {
+            HandleStore.Stored h = found.orElseThrow(() -> HandleException.notFound(handle));
+            if (indices.isEmpty()) {
+                return access.require(c, caller, h.handle(), h.values(), EnumSet.of(AdminPermissions.DELETE_HANDLE))
+                        .flatMap(v -> store.delete(c, h.handle()))
+                        .map(n -> new Answer(200, HandleResponse.ok(h.handle(), null), 0));
+            }
+            List<HandleValue> after = h.values().stream().filter(v -> !indices.contains(v.index())).toList();
+            if (after.size() == h.values().size()) {
+                throw new HandleException(200, 404, h.handle(), "Values Not Found at indices " + indices);
+            }
+            return access.require(c, caller, h.handle(), h.values(), HandleAccess.neededFor(h.values(), after))
+                    .flatMap(v -> store.deleteValues(c, h.handle(), indices))
+                    .map(n -> new Answer(200, HandleResponse.ok(h.handle(), null), 0));
+        })));
+    }
+
+    /** Lists the handles of a prefix (LIST_HANDLES on the prefix, or handles:admin). */
+    @WithSpan
+    public Uni<HandleResponse> list(String prefix, int page, int pageSize) {
+        String prefixHandle = HandleName.prefixHandle(prefix);
+        return access.caller(prefixHandle).flatMap(caller -> store.pool().withConnection(c -> store.prefixHomed(c, prefix).flatMap(homed -> {
+            if (!homed) {
+                throw HandleException.notResponsible(prefix + "/");
+            }
+            return access.require(c, caller, prefix + "/x", List.of(), EnumSet.of(AdminPermissions.LIST_HANDLES))
+                    .flatMap(v -> store.count(c, prefix))
+                    .flatMap(total -> store.list(c, prefix, page, pageSize).map(handles -> new HandleResponse(1, null, null, null,
+                            null, total.intValue(), page, pageSize, handles, null, null, null, null)));
+        })));
+    }
+
+    private List<HandleValue> parseValues(String handle, String body) {
+        JsonNode root;
+        try {
+            root = json.readTree(body == null ? "" : body);
+        } catch (JsonProcessingException e) {
+            throw HandleException.invalidValue(handle, "the body is not JSON: " + e.getOriginalMessage());
+        }
+        JsonNode list = root == null ? null : root.isArray() ? root : root.get("values");
+        if (list == null || !list.isArray()) {
+            throw HandleException.invalidValue(handle, "expected {\"values\": [...]}");
+        }
+        List<HandleValue> out = new ArrayList<>();
+        for (JsonNode v : list) {
+            try {
+                out.add(json.treeToValue(v, HandleValue.class));
+            } catch (JsonProcessingException e) {
+                throw HandleException.invalidValue(handle, e.getOriginalMessage());
+            }
+        }
+        return out;
+    }
+
+    private static boolean indexTaken(List<HandleValue> values, int index) {
+        return values.stream().anyMatch(v -> v.index() == index);
+    }
+
+    private static String mint(String requested) {
+        String base = requested.endsWith("/") ? requested : requested.contains("/") ? requested : requested + "/";
+        return base + UUID.randomUUID();
+    }
+
+}

@@ -1,0 +1,92 @@
+package io.ferry.resolver.service;
+
+import io.ferry.resolver.model.HandleException;
+import io.ferry.resolver.model.HandleName;
+import io.ferry.resolver.model.HandleValue;
+import io.ferry.resolver.repository.HandleStore;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Homing and unhoming prefixes ({@code handles:admin}). Homing creates the prefix handle {@code 0.NA/<prefix>}
+ * whose HS_ADMIN values (the caller, plus any admins named) may create handles under the prefix.
+ */
+@ApplicationScoped
+public class PrefixService {
+
+    @Inject
+    HandleStore store;
+
+    @Inject
+    HandleAccess access;
+
+    @WithSpan
+    public Uni<Void> home(String prefix, List<String> admins) {
+        if (HandleName.parse(prefix + "/x") == null) {
+            throw HandleException.invalidHandle(prefix);
+        }
+        String prefixHandle = HandleName.prefixHandle(prefix);
+        return access.caller(prefixHandle).flatMap(caller -> {
+            if (!caller.admin()) {
+                throw HandleException.notPermitted(prefixHandle, "homing a prefix needs the " + HandleAccess.ADMIN + " scope");
+            }
+            List<HandleValue> values = new ArrayList<>();
+            values.add(HandleAccess.defaultAdmin(caller.subject(), 100));
+            int index = 101;
+            for (String admin : admins) {
+                values.add(HandleAccess.defaultAdmin(admin, index++));
+            }
+            return store.pool().withTransaction(c -> c.preparedQuery("INSERT INTO prefix (name, homed_by) VALUES ($1, $2) "
+                            + "ON CONFLICT (name) DO NOTHING").execute(Tuple.of(prefix, caller.subject()))
+                    .flatMap(rows -> store.find(c, prefixHandle))
+                    .flatMap(existing -> existing.isPresent() ? Uni.createFrom().voidItem()
+                            : store.replace(c, prefixHandle, "0.NA", values)));
+        });
+    }
+
+    @WithSpan
+    public Uni<Void> unhome(String prefix) {
+        String prefixHandle = HandleName.prefixHandle(prefix);
+        return access.caller(prefixHandle).flatMap(caller -> {
+            if (!caller.admin()) {
+                throw HandleException.notPermitted(prefixHandle, "unhoming a prefix needs the " + HandleAccess.ADMIN + " scope");
+            }
+            return store.pool().preparedQuery("DELETE FROM prefix WHERE name = $1").execute(Tuple.of(prefix)).map(rows -> {
+                if (rows.rowCount() == 0) {
+                    throw HandleException.notResponsible(prefix + "/");
+                }
+                return null;
+            });
+        });
+    }
+
+    public Uni<List<String>> list() {
+        return store.pool().query("SELECT name FROM prefix ORDER BY name").execute().map(rows -> {
+            List<String> out = new ArrayList<>();
+            rows.forEach(r -> out.add(r.getString(0)));
+            return out;
+        });
+    }
+
+    /** Marks the object behind a handle as deleted (or, with a null reason, restores it); handles:admin only for restore. */
+    @WithSpan
+    public Uni<Void> tombstone(String handle, String reason) {
+        return access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.find(c, handle).flatMap(found -> {
+            HandleStore.Stored h = found.orElseThrow(() -> HandleException.notFound(handle));
+            Uni<Void> allowed = reason == null
+                    ? (caller.admin() ? Uni.createFrom().voidItem() : Uni.createFrom().failure(
+                    HandleException.notPermitted(handle, "restoring needs the " + HandleAccess.ADMIN + " scope")))
+                    : access.require(c, caller, h.handle(), h.values(),
+                    java.util.EnumSet.of(io.ferry.resolver.model.AdminPermissions.DELETE_HANDLE));
+            return allowed.flatMap(v -> reason == null ? Uni.createFrom().voidItem()
+                            : c.preparedQuery("DELETE FROM replica WHERE handle = $1").execute(Tuple.of(h.handle())).replaceWithVoid())
+                    .flatMap(v -> store.tombstone(c, h.handle(), reason));
+        })));
+    }
+}

@@ -1,0 +1,219 @@
+package io.ferry.resolver.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.problem.Problem;
+import io.ferry.problem.ProblemException;
+import io.ferry.resolver.client.StorageEndpoint;
+import io.ferry.resolver.model.AdminPermissions;
+import io.ferry.resolver.model.HandleException;
+import io.ferry.resolver.model.HandleName;
+import io.ferry.resolver.repository.HandleStore;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Logical names (LFN, GUID, scope:name) bound to handles, replicas on registered SEs, transport URLs from the
+ * SEs' base URLs, and replicas ranked for a destination by rate-aggregator's cost matrix, or by static distance
+ * (same SE, same site, elsewhere) when the aggregator cannot answer.
+ */
+@ApplicationScoped
+public class ReplicaCatalogue {
+
+    static final Pattern GUID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    static final int SAME_SE = 0;
+    static final int SAME_SITE = 1;
+    static final int ELSEWHERE = 10;
+
+    public record ReplicaInput(String handle, String se, String path, Long size, String adler32, String state) {
+    }
+
+    public record NameInput(String name, String handle) {
+    }
+
+    public record Replica(String se, String site, String path, Long size, String adler32, String state, OffsetDateTime createdAt,
+                          String turl, Double expectedSeconds, Integer distance) {
+    }
+
+    public record Ranked(String id, String handle, List<String> names, String destination, String protocol, long filesize,
+                         String rankedBy, String catalogue, List<Replica> replicas) {
+    }
+
+    @Inject
+    HandleStore store;
+
+    @Inject
+    HandleAccess access;
+
+    @Inject
+    SeCatalogue catalogue;
+
+    @Inject
+    CostSource costs;
+
+    @WithSpan
+    public Uni<Ranked> replicas(String id, String destination, String protocol, Long filesize) {
+        String proto = protocol == null ? "https" : protocol;
+        if (!List.of("https", "davs", "http", "root", "gsiftp", "file", "srm").contains(proto)) {
+            throw ProblemException.badRequest("protocol", "one of https, davs, http, root, gsiftp, file, srm");
+        }
+        if (filesize != null && filesize < 0) {
+            throw ProblemException.badRequest("filesize", "must not be negative");
+        }
+        return handleFor(id).flatMap(handle -> store.pool().preparedQuery(
+                        "SELECT se, path, size, adler32, state, created_at FROM replica WHERE handle = $1").execute(Tuple.of(handle))
+                .flatMap(rows -> store.pool().preparedQuery("SELECT name FROM logical_name WHERE handle = $1 ORDER BY name")
+                        .execute(Tuple.of(handle)).map(names -> {
+                            List<String> n = new ArrayList<>();
+                            names.forEach(r -> n.add(r.getString(0)));
+                            List<Row> list = new ArrayList<>();
+                            rows.forEach(list::add);
+                            return Map.entry(n, list);
+                        }))
+                .flatMap(found -> catalogue.current().flatMap(cat -> {
+                    List<Row> rows = found.getValue();
+                    long size = filesize != null ? filesize
+                            : rows.stream().map(r -> r.getLong(2)).filter(java.util.Objects::nonNull).findFirst().orElse(1_000_000_000L);
+                    Uni<Map<String, Double>> ranked = destination == null || rows.isEmpty()
+                            ? Uni.createFrom().item(Map.of())
+                            : costs.cost(String.join(",", rows.stream().map(r -> r.getString(0)).distinct().toList()), destination, size)
+                            .map(ReplicaCatalogue::secondsByOrigin)
+                            .onFailure().recoverWithItem(e -> null);
+                    return ranked.map(seconds -> {
+                        String by = destination == null ? "unranked (no destination given)"
+                                : seconds != null ? "rate-aggregator /cost (expected seconds for " + size + " bytes)"
+                                : "static distance: same SE, same site, elsewhere (rate-aggregator unavailable)";
+                        String dstSite = destination == null ? null : cat.find(destination).map(StorageEndpoint::site).orElse(null);
+                        List<Replica> replicas = new ArrayList<>();
+                        for (Row r : rows) {
+                            StorageEndpoint se = cat.find(r.getString(0)).orElse(null);
+                            String base = se == null || se.baseUrls() == null ? null : se.baseUrls().get(proto);
+                            String turl = base == null ? null : base + "/" + r.getString(1).replaceFirst("^/+", "");
+                            Integer distance = destination == null ? null : r.getString(0).equals(destination) ? SAME_SE
+                                    : se != null && dstSite != null && dstSite.equals(se.site()) ? SAME_SITE : ELSEWHERE;
+                            replicas.add(new Replica(r.getString(0), se == null ? null : se.site(), r.getString(1), r.getLong(2),
+                                    r.getString(3), r.getString(4), r.getOffsetDateTime(5), turl,
+                                    seconds == null ? null : seconds.get(r.getString(0)), distance));
+                        }
+                        replicas.sort(Comparator.comparing((Replica x) -> !"AVAILABLE".equals(x.state()))
+                                .thenComparing(x -> x.turl() == null)
+                                .thenComparing(x -> seconds != null && x.expectedSeconds() != null ? x.expectedSeconds() : Double.MAX_VALUE)
+                                .thenComparing(x -> x.distance() == null ? 0 : x.distance())
+                                .thenComparing(Replica::se));
+                        return new Ranked(id, handle, found.getKey(), destination, proto, size, by, cat.basis(), replicas);
+                    });
+                })));
+    }
+
+    static Map<String, Double> secondsByOrigin(JsonNode matrix) {
+        Map<String, Double> out = new HashMap<>();
+        for (JsonNode cell : matrix.path("cells")) {
+            out.put(cell.path("from").asText(), cell.path("seconds").asDouble());
+        }
+        return out;
+    }
+
+    /** The handle an id names: a bound logical name (LFN, GUID, scope:name) or a handle itself. */
+    Uni<String> handleFor(String id) {
+        return store.pool().preparedQuery("SELECT handle FROM logical_name WHERE name = $1").execute(Tuple.of(id)).flatMap(rows -> {
+            if (rows.size() > 0) {
+                return Uni.createFrom().item(rows.iterator().next().getString(0));
+            }
+            if (HandleName.parse(id) == null || id.startsWith("/")) {
+                throw ProblemException.notFound("identifier '" + id + "'");
+            }
+            return store.find(id).map(h -> h.orElseThrow(() -> ProblemException.notFound("identifier '" + id + "'")).handle());
+        });
+    }
+
+    @WithSpan
+    public Uni<Void> register(ReplicaInput in) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        if (in.se() == null || !in.se().matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")) {
+            errors.add(new Problem.FieldError("se", "an SE name is required"));
+        }
+        if (in.path() == null || in.path().isBlank() || in.path().length() > 2048 || in.path().contains("..") || in.path().contains("://")) {
+            errors.add(new Problem.FieldError("path", "a path below the SE's base URL, without '..' or a scheme"));
+        }
+        if (in.size() != null && in.size() < 0) {
+            errors.add(new Problem.FieldError("size", "must not be negative"));
+        }
+        if (in.adler32() != null && !in.adler32().matches("[0-9a-fA-F]{8}")) {
+            errors.add(new Problem.FieldError("adler32", "eight hex digits"));
+        }
+        String state = in.state() == null ? "AVAILABLE" : in.state();
+        if (!List.of("AVAILABLE", "COPYING", "UNAVAILABLE", "LOST").contains(state)) {
+            errors.add(new Problem.FieldError("state", "one of AVAILABLE, COPYING, UNAVAILABLE, LOST"));
+        }
+        if (!errors.isEmpty()) {
+            throw ProblemException.badRequest("INVALID_INPUT", "invalid replica", errors);
+        }
+        return catalogue.current().flatMap(cat -> {
+            if (cat.endpoints().isEmpty() && !"live".equals(cat.basis()) && !"cached".equals(cat.basis())) {
+                throw new ProblemException(Problem.of(503, "SE_CATALOGUE_UNAVAILABLE",
+                        "transfer-scheduler's SE catalogue cannot be read, so the SE cannot be checked; try again"));
+            }
+            if (cat.find(in.se()).isEmpty()) {
+                throw ProblemException.unprocessable("UNKNOWN_SE", "'" + in.se() + "' is not a registered storage endpoint", Map.of());
+            }
+            return writable(in.handle()).flatMap(handle -> store.pool().preparedQuery("INSERT INTO replica (handle, se, path, size, adler32, state) "
+                            + "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (handle, se) DO UPDATE SET path = EXCLUDED.path, size = EXCLUDED.size, "
+                            + "adler32 = EXCLUDED.adler32, state = EXCLUDED.state")
+                    .execute(Tuple.from(java.util.Arrays.asList(handle, in.se(), in.path(), in.size(),
+                            in.adler32() == null ? null : in.adler32().toLowerCase(), state)))
+                    .replaceWithVoid());
+        });
+    }
+
+    @WithSpan
+    public Uni<String> bind(NameInput in) {
+        if (in.name() == null || in.name().isBlank() || in.name().length() > 1024) {
+            throw ProblemException.badRequest("name", "an LFN (/path), a GUID or scope:name of at most 1024 characters");
+        }
+        String kind = in.name().startsWith("/") ? "lfn" : GUID.matcher(in.name()).matches() ? "guid"
+                : in.name().matches("[A-Za-z0-9_.-]+:[^/\\s][^\\s]*") ? "did" : null;
+        if (kind == null) {
+            throw ProblemException.badRequest("name", "not an LFN (/path), a GUID or scope:name");
+        }
+        String scope = kind.equals("did") ? in.name().substring(0, in.name().indexOf(':'))
+                : kind.equals("lfn") ? in.name().split("/")[1] : null;
+        return writable(in.handle()).flatMap(handle -> store.pool().preparedQuery("INSERT INTO logical_name (name, kind, handle, scope) "
+                        + "VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING").execute(Tuple.of(in.name(), kind, handle, scope))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        throw ProblemException.conflict("NAME_TAKEN", "'" + in.name() + "' is already bound");
+                    }
+                    return kind;
+                }));
+    }
+
+    /** The stored handle if the caller may add to it (ADD_VALUE) and it is not tombstoned. */
+    private Uni<String> writable(String handle) {
+        if (handle == null || HandleName.parse(handle) == null) {
+            throw ProblemException.badRequest("handle", "a handle prefix/suffix is required");
+        }
+        return access.caller(handle).flatMap(caller -> store.find(handle).flatMap(found -> {
+            HandleStore.Stored h = found.orElseThrow(() -> ProblemException.unprocessable("UNKNOWN_HANDLE",
+                    "handle '" + handle + "' does not exist", Map.of()));
+            if (h.tombstonedAt() != null) {
+                throw ProblemException.conflict("TOMBSTONED", "the object behind '" + handle + "' was deleted");
+            }
+            return access.require(store.pool(), caller, h.handle(), h.values(), EnumSet.of(AdminPermissions.ADD_VALUE)).replaceWith(h.handle());
+        })).onFailure(HandleException.class).transform(e -> {
+            HandleException he = (HandleException) e;
+            return new ProblemException(Problem.of(he.httpStatus(), he.httpStatus() == 401 ? "UNAUTHENTICATED" : "FORBIDDEN", he.getMessage()));
+        });
+    }
+}
