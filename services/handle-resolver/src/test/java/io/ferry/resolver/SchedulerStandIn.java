@@ -31,7 +31,9 @@ public class SchedulerStandIn implements QuarkusTestResourceLifecycleManager {
         server.createContext("/config/se", exchange -> {
             LAST_AUTHORIZATION.set(exchange.getRequestHeaders().getFirst("Authorization"));
             byte[] body = ("[{\"name\":\"RAL-ECHO\",\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://echo.ral.example/atlas\"},"
-                    + "\"needsPrepare\":false,\"thirdPartyCopy\":true,\"inboundMaxActive\":50}]").getBytes(StandardCharsets.UTF_8);
+                    + "\"needsPrepare\":false,\"thirdPartyCopy\":true,\"inboundMaxActive\":50},"
+                    + "{\"name\":\"CERN-EOS\",\"site\":\"CERN-PROD\",\"baseUrls\":{\"https\":\"https://eos.cern.example:443/eos\",\"root\":\"root://eos.cern.example//eos\"}},"
+                    + "{\"name\":\"CERN-TAPE\",\"site\":\"CERN-PROD\",\"baseUrls\":{\"root\":\"root://tape.cern.example//castor\"}}]").getBytes(StandardCharsets.UTF_8);
             int status = up ? 200 : 503;
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(status, up ? body.length : -1);

@@ -88,11 +88,11 @@ public class HandleStore {
         for (HandleValue v : values) {
             boolean absolute = v.ttl() != null && v.ttl().isTextual();
             long ttl = absolute ? OffsetDateTime.parse(v.ttl().asText()).toEpochSecond() : v.ttl() == null ? 86400 : v.ttl().asLong();
-            batch.add(Tuple.from(List.of(handle, v.index(), v.type(), v.data().format(), v.data().value().toString(),
+            batch.add(Tuple.from(List.of(handle, v.index(), v.type(), v.data().format(), jsonb(v.data().value()),
                     (short) (absolute ? 1 : 0), ttl)));
         }
         return c.preparedQuery("INSERT INTO handle_value (handle, idx, type, data_format, data_value, ttl_type, ttl) "
-                        + "VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7) ON CONFLICT (handle, idx) DO UPDATE SET type = EXCLUDED.type, "
+                        + "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (handle, idx) DO UPDATE SET type = EXCLUDED.type, "
                         + "data_format = EXCLUDED.data_format, data_value = EXCLUDED.data_value, ttl_type = EXCLUDED.ttl_type, "
                         + "ttl = EXCLUDED.ttl, timestamp = now()")
                 .executeBatch(batch)
@@ -127,6 +127,23 @@ public class HandleStore {
     public Uni<Long> count(SqlClient c, String prefix) {
         return c.preparedQuery("SELECT count(*) FROM handle WHERE prefix = $1").execute(Tuple.of(prefix))
                 .map(rows -> rows.iterator().next().getLong(0));
+    }
+
+    /** The driver writes a Java String as a JSON string, a JsonObject/JsonArray as JSON: map each node to its kind. */
+    static Object jsonb(JsonNode node) {
+        if (node.isTextual()) {
+            return node.asText();
+        }
+        if (node.isObject()) {
+            return new io.vertx.core.json.JsonObject(node.toString());
+        }
+        if (node.isArray()) {
+            return new io.vertx.core.json.JsonArray(node.toString());
+        }
+        if (node.isBoolean()) {
+            return node.asBoolean();
+        }
+        return node.numberValue();
     }
 
     private HandleValue value(Row r) {

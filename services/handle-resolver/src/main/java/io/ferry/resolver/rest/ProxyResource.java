@@ -28,9 +28,10 @@ public class ProxyResource {
     @Produces({MediaType.TEXT_HTML, MediaType.APPLICATION_JSON})
     public Uni<Response> resolve(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix,
                                  @QueryParam("noredirect") String noRedirect, @QueryParam("urlappend") String urlAppend,
-                                 @QueryParam("locatt") String locatt, @HeaderParam("Accept") String accept) {
+                                 @QueryParam("locatt") String locatt, @HeaderParam("Accept") String accept,
+                                 @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
         boolean json = accept != null && accept.contains(MediaType.APPLICATION_JSON) && !accept.contains(MediaType.TEXT_HTML);
-        return proxy.decide(prefix + "/" + suffix, noRedirect != null, urlAppend, locatt).map(d -> switch (d.kind()) {
+        return proxy.decide(prefix + "/" + suffix, noRedirect != null || uri.getQueryParameters().containsKey("noredirect"), urlAppend, locatt).map(d -> switch (d.kind()) {
             case REDIRECT -> HandleApiResource.cached(Response.status(302).location(URI.create(d.location())), d.ttlSeconds());
             case ALIAS -> HandleApiResource.cached(Response.status(301).location(URI.create("/" + d.location())), d.ttlSeconds());
             case VALUES, NO_URL -> json

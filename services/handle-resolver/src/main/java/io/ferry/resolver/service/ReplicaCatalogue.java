@@ -127,7 +127,9 @@ public class ReplicaCatalogue {
 
     /** The handle an id names: a bound logical name (LFN, GUID, scope:name) or a handle itself. */
     Uni<String> handleFor(String id) {
-        return store.pool().preparedQuery("SELECT handle FROM logical_name WHERE name = $1").execute(Tuple.of(id)).flatMap(rows -> {
+        // An LFN arrives without its leading slash when written into a URL path (/replicas//atlas/...).
+        return store.pool().preparedQuery("SELECT handle FROM logical_name WHERE name = $1 OR name = '/' || $1 LIMIT 1")
+                .execute(Tuple.of(id)).flatMap(rows -> {
             if (rows.size() > 0) {
                 return Uni.createFrom().item(rows.iterator().next().getString(0));
             }
