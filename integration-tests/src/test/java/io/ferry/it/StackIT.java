@@ -42,6 +42,12 @@ class StackIT {
         Map<ServiceSpec, Integer> ports = new LinkedHashMap<>();
         ServiceSpec.ALL.forEach(s -> ports.put(s, FreePort.find()));
         Path state = Path.of("target", "it-stack").toAbsolutePath();
+        // A fresh database and fresh keys every run: the tests create named objects.
+        if (Files.exists(state)) {
+            try (var walk = Files.walk(state)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
         stack = new LocalStack(new LocalStack.Options(LocalStack.projectRoot(), state, ports, null, FreePort.find(),
                 Map.of("FERRY_HTTP_ACCESS_LOG", "true")));
         stack.start(Duration.ofMinutes(4));
@@ -124,7 +130,7 @@ class StackIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void theSchedulerTakesStreamAdviceFromTcpProfiles() throws Exception {
         String admin = token(null, "transfer:admin");
         for (String se : new String[]{"IT-SRC", "IT-DST"}) {
@@ -149,7 +155,7 @@ class StackIT {
     }
 
     @Test
-    @Order(3)
+    @Order(5)
     void tcpProfilesMeasuresImpactWithTheRealAggregator() throws Exception {
         java.time.Instant at = java.time.Instant.now().minus(java.time.Duration.ofDays(3)).truncatedTo(java.time.temporal.ChronoUnit.HOURS);
         StringBuilder records = new StringBuilder("[");
@@ -183,7 +189,56 @@ class StackIT {
     }
 
     @Test
-    @Order(4)
+    @Order(6)
+    void theResolverRanksReplicasByTheRealAggregatorsCost() throws Exception {
+        String admin = token(null, "transfer:admin handles:admin handles:write rates:write");
+        for (String se : new String[]{"RANK-SLOW", "RANK-FAST", "RANK-DST"}) {
+            HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/" + se, admin,
+                    "{\"site\":\"" + se + "-SITE\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"}}", Map.of());
+            assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
+        }
+        StringBuilder records = new StringBuilder("[");
+        java.time.Instant end = java.time.Instant.now().minus(java.time.Duration.ofHours(3));
+        for (int i = 0; i < 5; i++) {
+            for (String src : new String[]{"RANK-SLOW", "RANK-FAST"}) {
+                long seconds = src.equals("RANK-SLOW") ? 1000 : 10; // 1 GB at 1 MB/s or at 100 MB/s
+                if (records.length() > 1) {
+                    records.append(',');
+                }
+                records.append("{\"id\":\"rank-").append(src).append('-').append(i).append("\",\"vo\":\"atlas\",\"source_se\":\"").append(src)
+                        .append("\",\"dest_se\":\"RANK-DST\",\"filesize\":1000000000,\"bytes_transferred\":1000000000,")
+                        .append("\"transfer_started_at\":\"").append(end.minusSeconds(seconds)).append("\",\"transfer_ended_at\":\"")
+                        .append(end).append("\",\"outcome\":\"FINISHED\"}");
+            }
+        }
+        records.append(']');
+        String aggregator = stack.service(ServiceSpec.AGGREGATOR).url();
+        assertEquals(200, send("POST", aggregator + "/records", admin, records.toString(), Map.of()).statusCode());
+        assertEquals(200, send("POST", aggregator + "/rollups/flush", admin, null, Map.of()).statusCode());
+
+        String resolver = stack.service(ServiceSpec.RESOLVER).url();
+        assertEquals(200, send("POST", resolver + "/storage-elements/refresh", admin, null, Map.of()).statusCode());
+        assertEquals(200, send("POST", resolver + "/api/prefixes/20.500.777", admin, "{}", Map.of()).statusCode());
+        String handle = "20.500.777/run-" + System.nanoTime();
+        HttpResponse<String> created = send("PUT", resolver + "/api/handles/" + handle, admin,
+                "{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"https://example.org/x\"}}]}", Map.of());
+        assertEquals(200, created.statusCode(), created.body());
+        for (String se : new String[]{"RANK-SLOW", "RANK-FAST"}) {
+            HttpResponse<String> r = send("PUT", resolver + "/replicas", admin,
+                    "{\"handle\":\"" + handle + "\",\"se\":\"" + se + "\",\"path\":\"data/f\",\"size\":1000000000}", Map.of());
+            assertEquals(204, r.statusCode(), r.body());
+        }
+        HttpResponse<String> ranked = send("GET", resolver + "/replicas/" + handle + "?destination=RANK-DST", null, null, Map.of());
+        assertEquals(200, ranked.statusCode(), ranked.body());
+        var body = JSON.readTree(ranked.body());
+        assertTrue(body.get("rankedBy").asText().contains("rate-aggregator"), ranked.body());
+        assertEquals("RANK-FAST", body.at("/replicas/0/se").asText(), ranked.body());
+        assertEquals("https://rank-fast.example/data/data/f", body.at("/replicas/0/turl").asText());
+        assertTrue(body.at("/replicas/1/expectedSeconds").asDouble() > 10 * body.at("/replicas/0/expectedSeconds").asDouble(), ranked.body());
+    }
+
+    @Test
+    @Order(7)
     void readinessFollowsTheDatabaseWithoutRestarts() throws Exception {
         Instant stopped = Instant.now();
         stack.postgres().stop();
@@ -199,7 +254,7 @@ class StackIT {
     }
 
     @Test
-    @Order(5)
+    @Order(8)
     void withoutTcpProfilesTheSchedulerFallsBackToOneStream() throws Exception {
         stack.service(ServiceSpec.PROFILES).kill();
         HttpResponse<String> link = send("GET", stack.service(ServiceSpec.SCHEDULER).url() + "/config/links/IT-DST/IT-SRC",
