@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# handle-resolver benchmark (not part of the test run): 1 M handles; wrk against GET /api/handles, proxy redirects
+# and nginx serving a static file of the same size (the HTTP ceiling of this machine). Installs wrk and nginx
+# from Debian's packages when missing.
+#   integration-tests/bench/resolver-bench.sh [handles=1000000] [seconds=15]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+handles="${1:-1000000}"; secs="${2:-15}"
+command -v wrk >/dev/null && command -v nginx >/dev/null || { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light; }
+[ -f services/handle-resolver/target/quarkus-app/quarkus-run.jar ] && [ -d integration-tests/target/lib ] || ./mvnw -B -q -DskipTests install
+work="$root/integration-tests/target/bench-resolver-run"; rm -rf "$work"; mkdir -p "$work/www" "$work/tmp"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+ngport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+java -Xmx1g -Dferry.root="$root" -cp "integration-tests/target/classes:integration-tests/target/lib/*" \
+  io.ferry.bench.ResolverBenchmark "$handles" "$port" > "$work/prepare.log" 2>&1 &
+prep=$!
+trap 'kill $prep 2>/dev/null; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; wait 2>/dev/null' EXIT
+until grep -q '^SAMPLE' "$work/prepare.log"; do sleep 1; kill -0 $prep 2>/dev/null || { cat "$work/prepare.log"; exit 1; }; done
+grep -E '^(LOADED|SAMPLE)' "$work/prepare.log"
+cp integration-tests/target/bench-resolver/sample.json "$work/www/handle.json"
+cat > "$work/nginx.conf" <<CONF
+worker_processes 2;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $work/tmp; proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp; uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
+  server { listen 127.0.0.1:$ngport; root $work/www; location / { default_type application/json; } }
+}
+CONF
+nginx -c "$work/nginx.conf"
+cat > "$work/random.lua" <<LUA
+math.randomseed(os.time())
+request = function() return wrk.format(nil, PATH_PREFIX .. math.random(1, $handles)) end
+LUA
+run() { # name url-or-prefix
+  local name=$1 target=$2
+  if [[ "$target" == *h ]]; then
+    sed "s|PATH_PREFIX|\"${target#http://127.0.0.1:$port}\"|" "$work/random.lua" > "$work/r.lua"
+    wrk -t2 -c64 -d"${secs}s" --latency -s "$work/r.lua" "http://127.0.0.1:$port" > "$work/$name.txt"
+  else
+    wrk -t2 -c64 -d"${secs}s" --latency "$target" > "$work/$name.txt"
+  fi
+  local rps; rps=$(awk '/Requests\/sec/ {print $2}' "$work/$name.txt")
+  local p50; p50=$(awk '$1=="50%" {print $2}' "$work/$name.txt")
+  local p99; p99=$(awk '$1=="99%" {print $2}' "$work/$name.txt")
+  echo "$name $rps $p50 $p99"
+}
+echo "warming up ..."; wrk -t2 -c32 -d5s -s "$work/random.lua" "http://127.0.0.1:$port" >/dev/null 2>&1 || true
+read -r _ ng_rps ng_p50 ng_p99 <<<"$(run nginx "http://127.0.0.1:$ngport/handle.json")"
+read -r _ api_rps api_p50 api_p99 <<<"$(run api "http://127.0.0.1:$port/api/handles/20.500.1/h")"
+read -r _ px_rps px_p50 px_p99 <<<"$(run proxy "http://127.0.0.1:$port/20.500.1/h")"
+printf 'NGINX    static file:          %10s req/s  p50 %s  p99 %s\n' "$ng_rps" "$ng_p50" "$ng_p99"
+printf 'API      GET /api/handles/…:   %10s req/s  p50 %s  p99 %s  (%.2fx nginx)\n' "$api_rps" "$api_p50" "$api_p99" "$(echo "$api_rps / $ng_rps" | bc -l)"
+printf 'PROXY    GET /{handle} (302):  %10s req/s  p50 %s  p99 %s  (%.2fx nginx)\n' "$px_rps" "$px_p50" "$px_p99" "$(echo "$px_rps / $ng_rps" | bc -l)"
+# Latency at half of the API's maximum rate, paced by a Java client (wrk cannot hold a fixed rate).
+java -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.PacedLoad \
+  "http://127.0.0.1:$port/api/handles/20.500.1/h" "$handles" "$(printf '%.0f' "$(echo "$api_rps / 2" | bc -l)")" "$secs"
