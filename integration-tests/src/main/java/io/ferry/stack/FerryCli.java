@@ -60,6 +60,8 @@ public final class FerryCli {
             ERR.println("ferry: free the port(s) or stop what holds them, then run ./ferry up again");
             return 2;
         }
+        Files.createDirectories(state.getParent());
+        writeState(state, Map.of("pid", Long.toString(ProcessHandle.current().pid())));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             OUT.println("\nferry: stopping services and database ...");
@@ -79,15 +81,12 @@ public final class FerryCli {
             stack.start(Duration.ofMinutes(3));
         } catch (Exception e) {
             ERR.println("ferry: start failed: " + LocalStack.describe(e));
-            return 1;
+            return 1; // the shutdown hook stops what did start and removes the state file
         }
-        Properties props = new Properties();
-        props.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
-        stack.services().forEach(s -> props.setProperty(s.spec().name(), s.url()));
-        Files.createDirectories(state.getParent());
-        try (var w = Files.newBufferedWriter(state)) {
-            props.store(w, "the running local stack");
-        }
+        Map<String, String> urls = new HashMap<>();
+        urls.put("pid", Long.toString(ProcessHandle.current().pid()));
+        stack.services().forEach(s -> urls.put(s.spec().name(), s.url()));
+        writeState(state, urls);
         OUT.println();
         OUT.println("Ferry is up:");
         for (ServiceProcess s : stack.services()) {
@@ -180,6 +179,14 @@ public final class FerryCli {
                 opts.get("scope"), Duration.ofHours(hours), DevTokens.ISSUER, DevTokens.AUDIENCE);
         OUT.println(new DevTokens(keys).mint(claims));
         return 0;
+    }
+
+    private static void writeState(Path state, Map<String, String> values) throws IOException {
+        Properties props = new Properties();
+        props.putAll(values);
+        try (var w = Files.newBufferedWriter(state)) {
+            props.store(w, "the running local stack");
+        }
     }
 
     private static Optional<ProcessHandle> runningStack(Path state) throws IOException {

@@ -110,9 +110,9 @@ public class HandleStore {
     }
 
     public Uni<Void> tombstone(SqlClient c, String handle, String reason) {
-        return c.preparedQuery("UPDATE handle SET tombstoned_at = CASE WHEN $2::text IS NULL AND $3 THEN NULL ELSE now() END, "
+        return c.preparedQuery("UPDATE handle SET tombstoned_at = CASE WHEN $2::text IS NULL THEN NULL ELSE now() END, "
                         + "tombstone_reason = $2, updated_at = now() WHERE handle = $1")
-                .execute(Tuple.of(handle, reason, reason == null)).replaceWithVoid();
+                .execute(Tuple.of(handle, reason)).replaceWithVoid();
     }
 
     public Uni<List<String>> list(SqlClient c, String prefix, int page, int pageSize) {

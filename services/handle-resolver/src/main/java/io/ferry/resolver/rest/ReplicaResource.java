@@ -1,7 +1,7 @@
 package io.ferry.resolver.rest;
 
 import io.ferry.resolver.service.AtRiskReport;
-import io.ferry.resolver.service.PrefixService;
+import io.ferry.resolver.service.ObjectLifecycle;
 import io.ferry.resolver.service.ReplicaCatalogue;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -32,7 +32,7 @@ public class ReplicaResource {
     AtRiskReport atRisk;
 
     @Inject
-    PrefixService lifecycle;
+    ObjectLifecycle lifecycle;
 
     /** Replicas of a handle, LFN, GUID or scope:name, best first for {@code destination}, each with its TURL. */
     @GET

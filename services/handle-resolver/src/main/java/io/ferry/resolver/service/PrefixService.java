@@ -73,20 +73,4 @@ public class PrefixService {
             return out;
         });
     }
-
-    /** Marks the object behind a handle as deleted (or, with a null reason, restores it); handles:admin only for restore. */
-    @WithSpan
-    public Uni<Void> tombstone(String handle, String reason) {
-        return access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.find(c, handle).flatMap(found -> {
-            HandleStore.Stored h = found.orElseThrow(() -> HandleException.notFound(handle));
-            Uni<Void> allowed = reason == null
-                    ? (caller.admin() ? Uni.createFrom().voidItem() : Uni.createFrom().failure(
-                    HandleException.notPermitted(handle, "restoring needs the " + HandleAccess.ADMIN + " scope")))
-                    : access.require(c, caller, h.handle(), h.values(),
-                    java.util.EnumSet.of(io.ferry.resolver.model.AdminPermissions.DELETE_HANDLE));
-            return allowed.flatMap(v -> reason == null ? Uni.createFrom().voidItem()
-                            : c.preparedQuery("DELETE FROM replica WHERE handle = $1").execute(Tuple.of(h.handle())).replaceWithVoid())
-                    .flatMap(v -> store.tombstone(c, h.handle(), reason));
-        })));
-    }
 }

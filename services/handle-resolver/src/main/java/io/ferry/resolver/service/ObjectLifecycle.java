@@ -1,0 +1,42 @@
+package io.ferry.resolver.service;
+
+import io.ferry.resolver.model.AdminPermissions;
+import io.ferry.resolver.model.HandleException;
+import io.ferry.resolver.repository.HandleStore;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.EnumSet;
+
+/**
+ * Deleting and restoring the object behind a handle: its replicas go, the handle stays with a tombstone so
+ * citations keep resolving (the proxy answers 410 Gone) until an administrator restores it.
+ */
+@ApplicationScoped
+public class ObjectLifecycle {
+
+    @Inject
+    HandleStore store;
+
+    @Inject
+    HandleAccess access;
+
+    /** Tombstones the object (DELETE_HANDLE on the handle), or with a null reason restores it (handles:admin). */
+    @WithSpan
+    public Uni<Void> tombstone(String handle, String reason) {
+        return access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.find(c, handle).flatMap(found -> {
+            HandleStore.Stored h = found.orElseThrow(() -> HandleException.notFound(handle));
+            Uni<Void> allowed = reason == null
+                    ? (caller.admin() ? Uni.createFrom().voidItem() : Uni.createFrom().failure(
+                    HandleException.notPermitted(handle, "restoring needs the " + HandleAccess.ADMIN + " scope")))
+                    : access.require(c, caller, h.handle(), h.values(),
+                    EnumSet.of(AdminPermissions.DELETE_HANDLE));
+            return allowed.flatMap(v -> reason == null ? Uni.createFrom().voidItem()
+                            : c.preparedQuery("DELETE FROM replica WHERE handle = $1").execute(Tuple.of(h.handle())).replaceWithVoid())
+                    .flatMap(v -> store.tombstone(c, h.handle(), reason));
+        })));
+    }
+}
