@@ -1,0 +1,204 @@
+package io.ferry.scheduler.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.problem.Problem;
+import io.ferry.problem.ProblemException;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * An FTS3 job submission, read leniently as FTS3 clients send it: unknown or null params are ignored, values that
+ * are present must be right. Every offending field is reported at once.
+ */
+public record Submission(List<FileRequest> files, String verifyChecksum, boolean overwrite, int retry, int retryDelay,
+                         int priority, Integer maxTimeInQueue, Integer timeout, Integer nostreams, String jobMetadata,
+                         boolean deterministic, String sid, String params) {
+
+    public static final int MAX_FILES = 10_000;
+
+    public record FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum,
+                              String metadata, String activity) {
+    }
+
+    public static Submission parse(JsonNode body) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        if (body == null || !body.isObject()) {
+            throw ProblemException.badRequest("body", "expected {\"files\": [...], \"params\": {...}}");
+        }
+        JsonNode files = body.get("files");
+        List<FileRequest> requests = new ArrayList<>();
+        if (files == null || !files.isArray() || files.isEmpty()) {
+            errors.add(new Problem.FieldError("files", "at least one file is required"));
+        } else if (files.size() > MAX_FILES) {
+            errors.add(new Problem.FieldError("files", "at most " + MAX_FILES + " files per job"));
+        } else {
+            for (int i = 0; i < files.size(); i++) {
+                requests.add(file(files.get(i), "files[" + i + "]", errors));
+            }
+        }
+        JsonNode p = body.path("params");
+        String verify = verifyChecksum(p.get("verify_checksum"), errors);
+        boolean overwrite = bool(p.get("overwrite"), "params.overwrite", false, errors);
+        int retry = integer(p.get("retry"), "params.retry", 0, 0, 100, errors);
+        int retryDelay = integer(p.get("retry_delay"), "params.retry_delay", 0, 0, 86_400, errors);
+        int priority = integer(p.get("priority"), "params.priority", 3, 1, 5, errors);
+        Integer maxInQueue = present(p.get("max_time_in_queue")) ? duration(p.get("max_time_in_queue"), "params.max_time_in_queue", errors) : null;
+        Integer timeout = present(p.get("timeout")) ? integer(p.get("timeout"), "params.timeout", 0, 1, 86_400 * 7, errors) : null;
+        Integer nostreams = present(p.get("nostreams")) ? integer(p.get("nostreams"), "params.nostreams", 1, 1, 16, errors) : null;
+        String generator = present(p.get("id_generator")) ? p.get("id_generator").asText() : "standard";
+        if (!generator.equals("standard") && !generator.equals("deterministic")) {
+            errors.add(new Problem.FieldError("params.id_generator", "standard or deterministic"));
+        }
+        String sid = present(p.get("sid")) ? p.get("sid").asText() : null;
+        if (generator.equals("deterministic") && (sid == null || sid.isBlank() || sid.length() > 200)) {
+            errors.add(new Problem.FieldError("params.sid", "a deterministic id needs a sid"));
+        }
+        String metadata = present(p.get("job_metadata")) ? p.get("job_metadata").toString() : null;
+        if (metadata != null && metadata.length() > 16_384) {
+            errors.add(new Problem.FieldError("params.job_metadata", "at most 16 KiB"));
+        }
+        if (!errors.isEmpty()) {
+            throw ProblemException.badRequest("INVALID_JOB", errors.size() + " problem(s) with the submission; nothing was stored", errors);
+        }
+        return new Submission(requests, verify, overwrite, retry, retryDelay, priority, maxInQueue, timeout, nostreams, metadata,
+                generator.equals("deterministic"), sid, p.isMissingNode() ? "{}" : p.toString());
+    }
+
+    /** FTS3's deterministic ids: the same sid and VO always name the same job. */
+    public UUID jobId(String vo) {
+        return deterministic ? UUID.nameUUIDFromBytes(("ferry-job:" + vo + ":" + sid).getBytes(StandardCharsets.UTF_8)) : UUID.randomUUID();
+    }
+
+    private static FileRequest file(JsonNode f, String at, List<Problem.FieldError> errors) {
+        if (f == null || !f.isObject()) {
+            errors.add(new Problem.FieldError(at, "a file is an object with sources and destinations"));
+            return null;
+        }
+        List<String> sources = urls(f.get("sources"), at + ".sources", errors);
+        List<String> destinations = urls(f.get("destinations"), at + ".destinations", errors);
+        Long size = null;
+        if (present(f.get("filesize"))) {
+            if (!f.get("filesize").canConvertToLong() || f.get("filesize").asLong() < 0) {
+                errors.add(new Problem.FieldError(at + ".filesize", "bytes, a whole number >= 0"));
+            } else {
+                size = f.get("filesize").asLong();
+            }
+        }
+        String checksum = null;
+        if (present(f.get("checksum"))) {
+            checksum = f.get("checksum").asText();
+            String[] parts = checksum.split(":", 2);
+            if (parts.length != 2 || !parts[0].equalsIgnoreCase("ADLER32") || !parts[1].matches("[0-9a-fA-F]{1,8}")) {
+                errors.add(new Problem.FieldError(at + ".checksum", "expected ADLER32:xxxxxxxx"));
+            } else {
+                checksum = "ADLER32:" + String.format("%8s", parts[1].toLowerCase(Locale.ROOT)).replace(' ', '0');
+            }
+        }
+        String activity = present(f.get("activity")) ? f.get("activity").asText() : "default";
+        if (activity.length() > 100) {
+            errors.add(new Problem.FieldError(at + ".activity", "at most 100 characters"));
+        }
+        String metadata = present(f.get("metadata")) ? f.get("metadata").toString() : null;
+        return new FileRequest(sources, destinations, size, checksum, metadata, activity);
+    }
+
+    private static List<String> urls(JsonNode node, String at, List<Problem.FieldError> errors) {
+        List<String> out = new ArrayList<>();
+        if (node == null || !node.isArray() || node.isEmpty()) {
+            errors.add(new Problem.FieldError(at, "at least one URL is required"));
+            return out;
+        }
+        for (JsonNode u : node) {
+            if (!u.isTextual() || u.asText().isBlank() || u.asText().length() > 4096) {
+                errors.add(new Problem.FieldError(at, "URLs are non-empty strings of at most 4096 characters"));
+            } else {
+                out.add(u.asText());
+            }
+        }
+        return out;
+    }
+
+    private static String verifyChecksum(JsonNode v, List<Problem.FieldError> errors) {
+        if (!present(v)) {
+            return "none";
+        }
+        if (v.isBoolean()) {
+            return v.asBoolean() ? "both" : "none";
+        }
+        return switch (v.asText().toLowerCase(Locale.ROOT)) {
+            case "true", "both", "b" -> "both";
+            case "false", "none", "n" -> "none";
+            case "source", "s" -> "source";
+            case "target", "t", "destination", "d" -> "target";
+            default -> {
+                errors.add(new Problem.FieldError("params.verify_checksum", "true, false, source, target, both or none"));
+                yield "none";
+            }
+        };
+    }
+
+    private static boolean bool(JsonNode v, String field, boolean fallback, List<Problem.FieldError> errors) {
+        if (!present(v)) {
+            return fallback;
+        }
+        if (v.isBoolean()) {
+            return v.asBoolean();
+        }
+        String s = v.asText().toLowerCase(Locale.ROOT);
+        if (s.equals("true") || s.equals("false")) {
+            return Boolean.parseBoolean(s);
+        }
+        errors.add(new Problem.FieldError(field, "true or false"));
+        return fallback;
+    }
+
+    private static int integer(JsonNode v, String field, int fallback, int min, int max, List<Problem.FieldError> errors) {
+        if (!present(v)) {
+            return fallback;
+        }
+        long n;
+        if (v.canConvertToLong() && v.isIntegralNumber()) {
+            n = v.asLong();
+        } else if (v.isTextual() && v.asText().matches("-?\\d{1,10}")) {
+            n = Long.parseLong(v.asText());
+        } else {
+            errors.add(new Problem.FieldError(field, "a whole number from " + min + " to " + max));
+            return fallback;
+        }
+        if (n < min || n > max) {
+            errors.add(new Problem.FieldError(field, "a whole number from " + min + " to " + max));
+            return fallback;
+        }
+        return (int) n;
+    }
+
+    /** Seconds; FTS3 clients also send "12h", "30m" or "45s". */
+    private static Integer duration(JsonNode v, String field, List<Problem.FieldError> errors) {
+        String s = v.asText().trim().toLowerCase(Locale.ROOT);
+        var m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd]?)").matcher(s);
+        if (!m.matches()) {
+            errors.add(new Problem.FieldError(field, "seconds, or a number with s, m, h or d"));
+            return null;
+        }
+        long n = Long.parseLong(m.group(1));
+        long secs = switch (m.group(2)) {
+            case "m" -> n * 60;
+            case "h" -> n * 3600;
+            case "d" -> n * 86400;
+            default -> n;
+        };
+        if (secs <= 0 || secs > 30L * 86400) {
+            errors.add(new Problem.FieldError(field, "between 1 second and 30 days"));
+            return null;
+        }
+        return (int) secs;
+    }
+
+    private static boolean present(JsonNode v) {
+        return v != null && !v.isNull() && !v.isMissingNode();
+    }
+}

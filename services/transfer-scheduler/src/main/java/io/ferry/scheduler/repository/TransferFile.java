@@ -1,0 +1,75 @@
+package io.ferry.scheduler.repository;
+
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import java.time.OffsetDateTime;
+import java.util.UUID;
+
+/** One file copy of a job, from one source URL to one destination URL. */
+@Entity
+@Table(name = "transfer_file")
+public class TransferFile extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    @Column(name = "file_id")
+    public Long fileId;
+
+    @Column(name = "job_id")
+    public UUID jobId;
+
+    @Column(name = "file_index")
+    public int fileIndex;
+
+    public String vo;
+
+    public String activity;
+
+    @Column(name = "source_url")
+    public String sourceUrl;
+
+    @Column(name = "dest_url")
+    public String destUrl;
+
+    @Column(name = "source_se")
+    public String sourceSe;
+
+    @Column(name = "dest_se")
+    public String destSe;
+
+    public String alternatives;
+
+    public Long filesize;
+
+    public String checksum;
+
+    @Column(name = "file_metadata")
+    public String fileMetadata;
+
+    public String state;
+
+    public String reason;
+
+    @Column(name = "error_code")
+    public String errorCode;
+
+    @Column(name = "error_phase")
+    public String errorPhase;
+
+    public int attempts;
+
+    @Column(name = "submitted_at")
+    public OffsetDateTime submittedAt;
+
+    @Column(name = "start_time")
+    public OffsetDateTime startTime;
+
+    @Column(name = "finish_time")
+    public OffsetDateTime finishTime;
+}

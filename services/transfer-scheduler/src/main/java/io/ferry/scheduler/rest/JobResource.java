@@ -1,0 +1,149 @@
+package io.ferry.scheduler.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.service.Caller;
+import io.ferry.scheduler.service.JobService;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** FTS3's job calls: submit, list, get (one or several), files, retries, cancel. */
+@Path("/jobs")
+@Produces(MediaType.APPLICATION_JSON)
+public class JobResource {
+
+    @Inject
+    JobService jobs;
+
+    @POST
+    @RolesAllowed({Caller.SUBMIT, Caller.ADMIN})
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Map<String, String>> submit(JsonNode body) {
+        return jobs.submit(body).map(id -> Map.of("job_id", id.toString()));
+    }
+
+    @GET
+    @Authenticated
+    public Uni<List<JobViews.JobView>> list(@QueryParam("state_in") String stateIn, @QueryParam("vo_name") String voName,
+                                           @QueryParam("source_se") String sourceSe, @QueryParam("dest_se") String destSe,
+                                           @QueryParam("limit") @DefaultValue("100") int limit) {
+        if (limit < 1 || limit > 10_000) {
+            throw ProblemException.badRequest("limit", "between 1 and 10000");
+        }
+        List<String> states = stateIn == null || stateIn.isBlank() ? List.of()
+                : Arrays.stream(stateIn.split(",")).map(String::trim).map(String::toUpperCase).toList();
+        if (states.stream().anyMatch(s -> !io.ferry.scheduler.model.JobStates.JOB_STATES.contains(s))) {
+            throw ProblemException.badRequest("state_in", "states are " + io.ferry.scheduler.model.JobStates.JOB_STATES);
+        }
+        return jobs.list(states, voName, sourceSe, destSe, limit).map(l -> l.stream().map(JobViews.JobView::of).toList());
+    }
+
+    /** One job, or several ({@code id1,id2}): 207 with a per-id status when some are unknown. */
+    @GET
+    @Path("{ids}")
+    @Authenticated
+    public Uni<Response> get(@PathParam("ids") String ids) {
+        List<String> requested = Arrays.stream(ids.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        if (requested.size() == 1) {
+            return jobs.find(uuid(requested.get(0))).map(j -> Response.ok(JobViews.JobView.of(
+                    j.orElseThrow(() -> ProblemException.notFound("job " + requested.get(0))))).build());
+        }
+        Uni<List<Object>> all = Uni.createFrom().item(new ArrayList<>());
+        boolean[] missing = {false};
+        for (String id : requested) {
+            all = all.flatMap(acc -> lookup(id).map(found -> {
+                if (found == null) {
+                    missing[0] = true;
+                    Map<String, Object> miss = new LinkedHashMap<>();
+                    miss.put("job_id", id);
+                    miss.put("http_status", "404 Not Found");
+                    acc.add(miss);
+                } else {
+                    acc.add(found);
+                }
+                return acc;
+            }));
+        }
+        return all.map(list -> Response.status(missing[0] ? 207 : 200).entity(list).build());
+    }
+
+    private Uni<JobViews.JobView> lookup(String id) {
+        UUID uuid;
+        try {
+            uuid = UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            return Uni.createFrom().nullItem();
+        }
+        return jobs.find(uuid).map(j -> j.map(JobViews.JobView::of).orElse(null));
+    }
+
+    @GET
+    @Path("{id}/files")
+    @Authenticated
+    public Uni<List<JobViews.FileView>> files(@PathParam("id") String id) {
+        return jobs.files(uuid(id)).map(l -> l.stream().map(JobViews.FileView::of).toList());
+    }
+
+    /** Earlier attempts of a file (failures that were retried). */
+    @GET
+    @Path("{id}/files/{fileId}/retries")
+    @Authenticated
+    public Uni<List<Map<String, Object>>> retries(@PathParam("id") String id, @PathParam("fileId") long fileId) {
+        return jobs.files(uuid(id)).map(files -> {
+            if (files.stream().noneMatch(f -> f.fileId == fileId)) {
+                throw ProblemException.notFound("file " + fileId + " of job " + id);
+            }
+            return List.<Map<String, Object>>of();
+        });
+    }
+
+    @DELETE
+    @Path("{id}")
+    @RolesAllowed({Caller.SUBMIT, Caller.ADMIN})
+    public Uni<JobViews.JobView> cancel(@PathParam("id") String id) {
+        return jobs.cancel(uuid(id)).map(JobViews.JobView::of);
+    }
+
+    @DELETE
+    @Path("{id}/files/{fileIds}")
+    @RolesAllowed({Caller.SUBMIT, Caller.ADMIN})
+    public Uni<List<JobViews.FileView>> cancelFiles(@PathParam("id") String id, @PathParam("fileIds") String fileIds) {
+        List<Long> ids = new ArrayList<>();
+        for (String f : fileIds.split(",")) {
+            try {
+                ids.add(Long.parseLong(f.trim()));
+            } catch (NumberFormatException e) {
+                throw ProblemException.badRequest("file_ids", "comma-separated file ids, got '" + f + "'");
+            }
+        }
+        return jobs.cancelFiles(uuid(id), ids).map(l -> l.stream().map(JobViews.FileView::of).toList());
+    }
+
+    private static UUID uuid(String id) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.notFound("job " + id);
+        }
+    }
+}

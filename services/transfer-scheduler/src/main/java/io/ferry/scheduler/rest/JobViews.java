@@ -1,0 +1,36 @@
+package io.ferry.scheduler.rest;
+
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.ferry.scheduler.repository.Job;
+import io.ferry.scheduler.repository.TransferFile;
+
+import java.time.OffsetDateTime;
+import java.util.UUID;
+
+/** Jobs and files as FTS3's REST API names their fields, so FTS3 clients read them unchanged. */
+public final class JobViews {
+
+    private JobViews() {
+    }
+
+    public record JobView(UUID job_id, String job_state, String vo_name, String user_dn, OffsetDateTime submit_time,
+                          OffsetDateTime job_finished, int priority, String reason, String source_se, String dest_se,
+                          String verify_checksum, boolean overwrite_flag, int retry, int retry_delay, Integer max_time_in_queue,
+                          Integer nostreams, @JsonRawValue String job_metadata) {
+        public static JobView of(Job j) {
+            return new JobView(j.jobId, j.state, j.vo, j.userDn, j.submittedAt, j.finishedAt, j.priority, j.reason, j.sourceSe,
+                    j.destSe, j.verifyChecksum, j.overwrite, j.retry, j.retryDelay, j.maxTimeInQueue, j.nostreams, j.jobMetadata);
+        }
+    }
+
+    public record FileView(long file_id, UUID job_id, int file_index, String file_state, String source_surl, String dest_surl,
+                           String source_se, String dest_se, Long filesize, String checksum, String activity, String reason,
+                           String error_code, String error_phase, int retry, OffsetDateTime start_time, OffsetDateTime finish_time,
+                           @JsonRawValue String file_metadata) {
+        public static FileView of(TransferFile f) {
+            return new FileView(f.fileId, f.jobId, f.fileIndex, f.state, f.sourceUrl, f.destUrl, f.sourceSe, f.destSe, f.filesize,
+                    f.checksum, f.activity, f.reason, f.errorCode, f.errorPhase, Math.max(0, f.attempts - 1), f.startTime,
+                    f.finishTime, f.fileMetadata);
+        }
+    }
+}

@@ -1,0 +1,235 @@
+package io.ferry.scheduler.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.problem.Problem;
+import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.model.EndpointMatcher;
+import io.ferry.scheduler.model.JobStates;
+import io.ferry.scheduler.model.Submission;
+import io.ferry.scheduler.repository.Job;
+import io.ferry.scheduler.repository.StorageEndpoint;
+import io.ferry.scheduler.repository.TransferFile;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Job submission and bookkeeping: submissions are checked against the registered SEs (Ferry never touches a URL
+ * outside them), each VO sees and cancels only its own jobs, and cancelling applies FTS3's job-state rule.
+ */
+@ApplicationScoped
+public class JobService {
+
+    @Inject
+    Caller caller;
+
+    /** Stores the job and its files; answers the job id. */
+    @WithSpan
+    @WithTransaction
+    public Uni<UUID> submit(JsonNode body) {
+        Submission s = Submission.parse(body);
+        String vo = requireVo();
+        UUID id = s.jobId(vo);
+        return StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> {
+            List<TransferFile> files = new ArrayList<>();
+            List<Problem.FieldError> outside = new ArrayList<>();
+            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+            for (int i = 0; i < s.files().size(); i++) {
+                Submission.FileRequest f = s.files().get(i);
+                List<StorageEndpoint> sources = new ArrayList<>();
+                for (String url : f.sources()) {
+                    Optional<StorageEndpoint> se = EndpointMatcher.match(url, endpoints);
+                    se.ifPresent(sources::add);
+                    if (se.isEmpty()) {
+                        outside.add(new Problem.FieldError("files[" + i + "].sources", url + " is under no registered storage endpoint"));
+                    }
+                }
+                Optional<StorageEndpoint> dest = EndpointMatcher.match(f.destinations().get(0), endpoints);
+                if (dest.isEmpty()) {
+                    outside.add(new Problem.FieldError("files[" + i + "].destinations", f.destinations().get(0)
+                            + " is under no registered storage endpoint"));
+                }
+                if (!outside.isEmpty()) {
+                    continue;
+                }
+                TransferFile t = new TransferFile();
+                t.jobId = id;
+                t.fileIndex = i;
+                t.vo = vo;
+                t.activity = f.activity();
+                t.sourceUrl = f.sources().get(0);
+                t.destUrl = f.destinations().get(0);
+                t.sourceSe = sources.get(0).name;
+                t.destSe = dest.get().name;
+                t.alternatives = f.sources().size() > 1 ? toJson(f.sources().subList(1, f.sources().size())) : null;
+                t.filesize = f.filesize();
+                t.checksum = f.checksum();
+                t.fileMetadata = f.metadata();
+                t.state = "SUBMITTED";
+                t.submittedAt = now;
+                files.add(t);
+            }
+            if (!outside.isEmpty()) {
+                throw new ProblemException(Problem.of(422, "UNREGISTERED_ENDPOINT",
+                        outside.size() + " URL(s) are outside every registered storage endpoint; nothing was stored").withErrors(outside));
+            }
+            return Job.<Job>findById(id).flatMap(existing -> {
+                if (existing != null) {
+                    throw ProblemException.conflict("JOB_EXISTS", "a job with id " + id + " (sid " + s.sid() + ") was already submitted");
+                }
+                Job job = new Job();
+                job.jobId = id;
+                job.vo = vo;
+                job.userDn = caller.subject();
+                job.state = "SUBMITTED";
+                job.priority = s.priority();
+                job.verifyChecksum = s.verifyChecksum();
+                job.overwrite = s.overwrite();
+                job.retry = s.retry();
+                job.retryDelay = s.retryDelay();
+                job.maxTimeInQueue = s.maxTimeInQueue();
+                job.timeout = s.timeout();
+                job.nostreams = s.nostreams();
+                job.jobMetadata = s.jobMetadata();
+                job.params = s.params();
+                job.sourceSe = single(files.stream().map(f -> f.sourceSe).toList());
+                job.destSe = single(files.stream().map(f -> f.destSe).toList());
+                job.submittedAt = now;
+                return job.persist().flatMap(j -> Panache.getSession()).flatMap(session -> session.persistAll(files.toArray()))
+                        .replaceWith(id);
+            });
+        });
+    }
+
+    /** Jobs the caller may see, newest first: its own VO's, or any VO for administrators. */
+    @WithSession
+    public Uni<List<Job>> list(List<String> states, String voName, String sourceSe, String destSe, int limit) {
+        StringBuilder q = new StringBuilder("1 = 1");
+        Map<String, Object> p = new HashMap<>();
+        if (!caller.isAdmin()) {
+            q.append(" and vo = :vo");
+            p.put("vo", requireVo());
+        } else if (voName != null) {
+            q.append(" and vo = :vo");
+            p.put("vo", voName);
+        }
+        if (!states.isEmpty()) {
+            q.append(" and state in :states");
+            p.put("states", states);
+        }
+        if (sourceSe != null) {
+            q.append(" and sourceSe = :src");
+            p.put("src", sourceSe);
+        }
+        if (destSe != null) {
+            q.append(" and destSe = :dst");
+            p.put("dst", destSe);
+        }
+        return Job.<Job>find(q + " order by submittedAt desc", p).page(0, limit).list();
+    }
+
+    /** The job, if it exists and the caller may see it (another VO's job is reported as not found). */
+    @WithSession
+    public Uni<Optional<Job>> find(UUID id) {
+        return Job.<Job>findById(id).map(j -> Optional.ofNullable(j).filter(this::visible));
+    }
+
+    @WithSession
+    public Uni<List<TransferFile>> files(UUID id) {
+        return visibleJob(id).flatMap(j -> TransferFile.<TransferFile>list("jobId = ?1 order by fileIndex", id));
+    }
+
+    /** Cancels every unfinished file of the job; a finished job is left as it is. */
+    @WithSpan
+    @WithTransaction
+    public Uni<Job> cancel(UUID id) {
+        return visibleJob(id).flatMap(job -> TransferFile.<TransferFile>list("jobId = ?1", id)
+                .map(files -> applyCancel(job, files, f -> true)));
+    }
+
+    @WithSpan
+    @WithTransaction
+    public Uni<List<TransferFile>> cancelFiles(UUID id, List<Long> fileIds) {
+        return visibleJob(id).flatMap(job -> TransferFile.<TransferFile>list("jobId = ?1", id).map(files -> {
+            List<Long> unknown = new ArrayList<>(fileIds);
+            files.forEach(f -> unknown.remove(f.fileId));
+            if (!unknown.isEmpty()) {
+                throw ProblemException.notFound("file(s) " + unknown + " of job " + id);
+            }
+            applyCancel(job, files, f -> fileIds.contains(f.fileId));
+            return files.stream().filter(f -> fileIds.contains(f.fileId)).toList();
+        }));
+    }
+
+    private Job applyCancel(Job job, List<TransferFile> files, java.util.function.Predicate<TransferFile> which) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        for (TransferFile f : files) {
+            if (which.test(f) && !JobStates.FILE_TERMINAL.contains(f.state)) {
+                f.state = "CANCELED";
+                f.errorCode = "CANCELED";
+                f.reason = "canceled by " + caller.subject();
+                f.finishTime = now;
+            }
+        }
+        String state = JobStates.jobState(files.stream().map(f -> f.state).toList());
+        if (!state.equals(job.state)) {
+            job.state = state;
+            if (JobStates.JOB_TERMINAL.contains(state)) {
+                job.finishedAt = now;
+                job.reason = state.equals("CANCELED") ? "canceled by " + caller.subject() : job.reason;
+            }
+        }
+        return job;
+    }
+
+    private Uni<Job> visibleJob(UUID id) {
+        return Job.<Job>findById(id).map(j -> {
+            if (j == null || !visible(j)) {
+                throw ProblemException.notFound("job " + id);
+            }
+            return j;
+        });
+    }
+
+    private boolean visible(Job j) {
+        return caller.isAdmin() || j.vo.equals(caller.vo());
+    }
+
+    private String requireVo() {
+        String vo = caller.vo();
+        if (vo == null || vo.isBlank()) {
+            throw ProblemException.forbidden("the token names no VO (claim 'vo'), so it cannot own jobs");
+        }
+        return vo;
+    }
+
+    private static String single(List<String> values) {
+        LinkedHashSet<String> distinct = new LinkedHashSet<>(values);
+        return distinct.size() == 1 ? distinct.iterator().next() : null;
+    }
+
+    private static String toJson(List<String> urls) {
+        StringBuilder b = new StringBuilder("[");
+        for (String u : urls) {
+            if (b.length() > 1) {
+                b.append(',');
+            }
+            b.append('"').append(u.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+        }
+        return b.append(']').toString();
+    }
+}
