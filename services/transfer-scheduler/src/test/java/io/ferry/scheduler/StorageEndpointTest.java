@@ -82,4 +82,20 @@ class StorageEndpointTest {
         given().auth().oauth2(FerryTestResource.token("atlas", "transfer:submit")).contentType(ContentType.JSON).body("{}")
                 .put("/config/links/LINK-A/LINK-B").then().statusCode(403);
     }
+
+    @Test
+    void sharesAreWeightsThatOnlyAdministratorsSet() {
+        String admin = FerryTestResource.token(null, "transfer:admin");
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"atlas\":3,\"cms\":1}").put("/config/shares")
+                .then().statusCode(200).body("atlas", equalTo(3.0f)).body("cms", equalTo(1.0f));
+        given().auth().oauth2(FerryTestResource.token("atlas", "transfer:submit")).contentType(ContentType.JSON).body("{\"atlas\":100}")
+                .put("/config/shares").then().statusCode(403);
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"atlas\":-1}").put("/config/shares")
+                .then().statusCode(400).body("errors.field", hasItem("atlas"));
+        given().auth().oauth2(admin).get("/config/shares").then().statusCode(200).body("atlas", equalTo(3.0f));
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"Production\":4,\"User Subscriptions\":1}")
+                .put("/config/activity_shares/atlas").then().statusCode(200).body("Production", equalTo(4.0f));
+        given().auth().oauth2(FerryTestResource.token("cms", "transfer:submit")).get("/config/activity_shares/atlas")
+                .then().statusCode(200).body("'User Subscriptions'", equalTo(1.0f));
+    }
 }

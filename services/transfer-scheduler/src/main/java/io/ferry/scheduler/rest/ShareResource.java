@@ -1,0 +1,55 @@
+package io.ferry.scheduler.rest;
+
+import io.ferry.scheduler.service.Caller;
+import io.ferry.scheduler.service.ShareService;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import java.util.Map;
+
+/** {@code /config/shares} (VO weights) and {@code /config/activity_shares/{vo}} (activity weights inside a VO). */
+@Path("/config")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class ShareResource {
+
+    @Inject
+    ShareService shares;
+
+    @GET
+    @Path("shares")
+    @Authenticated
+    public Uni<Map<String, Double>> voShares() {
+        return shares.voShares();
+    }
+
+    @PUT
+    @Path("shares")
+    @RolesAllowed(Caller.ADMIN)
+    public Uni<Map<String, Double>> putVoShares(Map<String, Double> weights) {
+        return shares.putVoShares(weights);
+    }
+
+    @GET
+    @Path("activity_shares/{vo}")
+    @Authenticated
+    public Uni<Map<String, Double>> activityShares(@PathParam("vo") String vo) {
+        return shares.activityShares(vo);
+    }
+
+    @PUT
+    @Path("activity_shares/{vo}")
+    @RolesAllowed(Caller.ADMIN)
+    public Uni<Map<String, Double>> putActivityShares(@PathParam("vo") String vo, Map<String, Double> weights) {
+        return shares.putActivityShares(vo, weights);
+    }
+}
