@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # rate-aggregator benchmark (not part of the test run): ingest records/s, 12 h per-link query p50/p99 vs raw SQL.
-#   integration-tests/bench/rates-bench.sh [records=1000000] [clients=4]
+#   integration-tests/bench/rates-bench.sh [records=1000000] [clients=4] [backfill|live]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"

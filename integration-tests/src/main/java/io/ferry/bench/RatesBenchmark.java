@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * rate-aggregator benchmark: ingest N transfer records over HTTP (records/s), then 12-hour per-link queries
  * through the rollups (p50/p99) against a plain SQL GROUP BY over the raw table, in the same run.
- * Usage: bench/rates-bench.sh [records] [clients]
+ * Usage: bench/rates-bench.sh [records] [clients] [backfill|live]
  */
 public final class RatesBenchmark {
 
@@ -39,6 +39,10 @@ public final class RatesBenchmark {
     public static void main(String[] args) throws Exception {
         int records = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         int clients = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        // backfill: completions spread over 25 days (a site loading history); live: the last 10 minutes
+        // (what transfer-scheduler's outbox delivers), where a batch folds into few rollup rows.
+        String mode = args.length > 2 ? args[2] : "backfill";
+        int spreadSeconds = mode.equals("live") ? 600 : 25 * 86400;
         Path state = LocalStack.projectRoot().resolve("integration-tests/target/bench-stack");
         deleteTree(state);
         int port = FreePort.find();
@@ -51,7 +55,7 @@ public final class RatesBenchmark {
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
             System.out.printf("generating %,d records over %d links ...%n", records, LINKS);
-            List<String> batches = generate(records);
+            List<String> batches = generate(records, spreadSeconds);
             warmUp(http, base, token);
 
             long t0 = System.nanoTime();
@@ -79,6 +83,7 @@ public final class RatesBenchmark {
             }
             pool.shutdown();
             double seconds = (System.nanoTime() - t0) / 1e9;
+            System.out.printf("MODE     %s (completions spread over %d s)%n", mode, spreadSeconds);
             System.out.printf("INGEST   %,d records in %.1f s = %,.0f records/s (%d clients, %d per request, rollups maintained)%n",
                     total, seconds, total / seconds, clients, BATCH);
 
@@ -134,14 +139,14 @@ public final class RatesBenchmark {
         }
     }
 
-    static List<String> generate(int n) {
+    static List<String> generate(int n, int spreadSeconds) {
         Random rnd = new Random(42);
         Instant now = Instant.now();
         List<String> batches = new ArrayList<>();
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < n; i++) {
             int link = rnd.nextInt(LINKS);
-            Instant end = now.minusSeconds(60 + rnd.nextInt(25 * 86400));
+            Instant end = now.minusSeconds(60 + rnd.nextInt(spreadSeconds));
             int secs = 5 + rnd.nextInt(300);
             long size = 1_000_000L + rnd.nextInt(3_000_000) * 1000L;
             boolean ok = rnd.nextInt(20) != 0;
