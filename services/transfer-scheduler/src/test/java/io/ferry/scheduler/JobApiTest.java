@@ -111,4 +111,40 @@ class JobApiTest {
         given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(body).post("/jobs").then().statusCode(409)
                 .body("code", equalTo("JOB_EXISTS")).body("detail", org.hamcrest.Matchers.containsString(id));
     }
+
+    @io.quarkus.test.common.http.TestHTTPResource("/")
+    java.net.URL base;
+
+    @Test
+    void eventsStreamEachFilesStateAndItsChanges() throws Exception {
+        String id = given().auth().oauth2(atlas()).contentType(ContentType.JSON)
+                .body(job("https://ral.example/data/e1", "https://cern.example/eos/e1", "{}")).post("/jobs").then().statusCode(200)
+                .extract().path("job_id");
+        java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        var stream = http.sendAsync(java.net.http.HttpRequest.newBuilder(base.toURI().resolve("jobs/" + id + "/events"))
+                        .header("Authorization", "Bearer " + atlas()).header("Accept", "text/event-stream").build(),
+                java.net.http.HttpResponse.BodyHandlers.ofLines())
+                .thenAccept(r -> r.body().forEach(lines::add));
+        String first = poll(lines, "SUBMITTED");
+        org.junit.jupiter.api.Assertions.assertTrue(first.contains(id), first);
+        given().auth().oauth2(atlas()).delete("/jobs/" + id).then().statusCode(200);
+        String change = poll(lines, "CANCELED");
+        org.junit.jupiter.api.Assertions.assertTrue(change.contains("\"job_state\":\"CANCELED\""), change);
+        // another VO hears nothing, exactly as for a job that does not exist
+        given().auth().oauth2(cms()).get("/jobs/" + id + "/events").then().statusCode(200)
+                .body(org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString("data:")));
+        stream.cancel(true);
+    }
+
+    static String poll(java.util.concurrent.BlockingQueue<String> lines, String wanted) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (System.currentTimeMillis() < deadline) {
+            String line = lines.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            if (line != null && line.startsWith("data:") && line.contains(wanted)) {
+                return line;
+            }
+        }
+        throw new AssertionError("no event with " + wanted + " within 15 s");
+    }
 }

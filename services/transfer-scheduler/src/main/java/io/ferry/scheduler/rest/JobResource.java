@@ -35,6 +35,37 @@ public class JobResource {
     @Inject
     JobService jobs;
 
+    @Inject
+    io.ferry.scheduler.service.JobEvents events;
+
+    /**
+     * Server-Sent Events of the job's files: first each file's current state, then every change as it commits
+     * (on any scheduler replica). Beyond FTS3, which only offers polling. Unknown and other VOs' jobs give an
+     * empty stream, which tells nothing about whether the job exists.
+     */
+    @GET
+    @Path("{id}/events")
+    @Authenticated
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @org.jboss.resteasy.reactive.RestStreamElementType(MediaType.APPLICATION_JSON)
+    public io.smallrye.mutiny.Multi<io.ferry.scheduler.service.JobEvents.FileEvent> events(@PathParam("id") String id) {
+        UUID job = uuid(id);
+        return jobs.find(job).onItem().transformToMulti(found -> {
+            if (found.isEmpty()) {
+                // The headers are out before the job is looked up: an unknown (or another VO's) job is an empty stream.
+                return io.smallrye.mutiny.Multi.createFrom().<io.ferry.scheduler.service.JobEvents.FileEvent>empty();
+            }
+            var j = found.get();
+            // Listen before reading the snapshot, so no change falls between the two; changes wait in the buffer.
+            var live = io.smallrye.mutiny.operators.multi.processors.UnicastProcessor.<io.ferry.scheduler.service.JobEvents.FileEvent>create();
+            events.of(job).subscribe().withSubscriber(live);
+            var snapshot = jobs.files(job).onItem().transformToMulti(files -> io.smallrye.mutiny.Multi.createFrom().iterable(files))
+                    .map(f -> new io.ferry.scheduler.service.JobEvents.FileEvent(j.jobId.toString(), f.fileId, f.state, j.state, f.reason,
+                            (f.finishTime != null ? f.finishTime : f.submittedAt).toString()));
+            return io.smallrye.mutiny.Multi.createBy().concatenating().streams(snapshot, live);
+        });
+    }
+
     @POST
     @RolesAllowed({Caller.SUBMIT, Caller.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)

@@ -37,6 +37,9 @@ public class JobService {
     @Inject
     Caller caller;
 
+    @Inject
+    JobEvents events;
+
     /** Stores the job and its files; answers the job id. */
     @WithSpan
     @WithTransaction
@@ -158,27 +161,29 @@ public class JobService {
     @WithTransaction
     public Uni<Job> cancel(UUID id) {
         return visibleJob(id).flatMap(job -> TransferFile.<TransferFile>list("jobId = ?1", id)
-                .map(files -> applyCancel(job, files, f -> true)));
+                .flatMap(files -> applyCancel(job, files, f -> true)));
     }
 
     @WithSpan
     @WithTransaction
     public Uni<List<TransferFile>> cancelFiles(UUID id, List<Long> fileIds) {
-        return visibleJob(id).flatMap(job -> TransferFile.<TransferFile>list("jobId = ?1", id).map(files -> {
+        return visibleJob(id).flatMap(job -> TransferFile.<TransferFile>list("jobId = ?1", id).flatMap(files -> {
             List<Long> unknown = new ArrayList<>(fileIds);
             files.forEach(f -> unknown.remove(f.fileId));
             if (!unknown.isEmpty()) {
                 throw ProblemException.notFound("file(s) " + unknown + " of job " + id);
             }
-            applyCancel(job, files, f -> fileIds.contains(f.fileId));
-            return files.stream().filter(f -> fileIds.contains(f.fileId)).toList();
+            return applyCancel(job, files, f -> fileIds.contains(f.fileId))
+                    .replaceWith(files.stream().filter(f -> fileIds.contains(f.fileId)).toList());
         }));
     }
 
-    private Job applyCancel(Job job, List<TransferFile> files, java.util.function.Predicate<TransferFile> which) {
+    private Uni<Job> applyCancel(Job job, List<TransferFile> files, java.util.function.Predicate<TransferFile> which) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        List<Long> canceled = new ArrayList<>();
         for (TransferFile f : files) {
             if (which.test(f) && !JobStates.FILE_TERMINAL.contains(f.state)) {
+                canceled.add(f.fileId);
                 f.state = "CANCELED";
                 f.errorCode = "CANCELED";
                 f.reason = "canceled by " + caller.subject();
@@ -193,7 +198,7 @@ public class JobService {
                 job.reason = state.equals("CANCELED") ? "canceled by " + caller.subject() : job.reason;
             }
         }
-        return job;
+        return events.publish(job.jobId, canceled, "CANCELED", job.state, "canceled by " + caller.subject()).replaceWith(job);
     }
 
     private Uni<Job> visibleJob(UUID id) {

@@ -1,0 +1,125 @@
+package io.ferry.scheduler.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.pgclient.pubsub.PgSubscriber;
+import io.vertx.pgclient.PgConnectOptions;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Per-file state changes, published with PostgreSQL NOTIFY inside the transaction that makes them (so listeners
+ * hear only committed changes, whichever scheduler replica made them) and fanned out to SSE subscribers.
+ */
+@ApplicationScoped
+public class JobEvents {
+
+    private static final Logger LOG = Logger.getLogger(JobEvents.class);
+    static final String CHANNEL = "ferry_job_events";
+    /** NOTIFY payloads are limited to 8000 bytes: file ids go in chunks. */
+    static final int IDS_PER_NOTIFY = 400;
+
+    /** What subscribers receive for one file. */
+    public record FileEvent(String job_id, long file_id, String file_state, String job_state, String reason, String at) {
+    }
+
+    /** One NOTIFY: the files of a job that moved to the same state. */
+    record Change(String job_id, List<Long> file_ids, String file_state, String job_state, String reason, String at) {
+    }
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    Vertx vertx;
+
+    @ConfigProperty(name = "ferry.db.host")
+    String host;
+
+    @ConfigProperty(name = "ferry.db.port")
+    int port;
+
+    @ConfigProperty(name = "ferry.db.name")
+    String database;
+
+    @ConfigProperty(name = "ferry.db.user")
+    String user;
+
+    @ConfigProperty(name = "ferry.db.password")
+    String password;
+
+    private final BroadcastProcessor<FileEvent> events = BroadcastProcessor.create();
+    private PgSubscriber subscriber;
+
+    void listen(@Observes StartupEvent start) {
+        subscriber = PgSubscriber.subscriber(vertx, new PgConnectOptions().setHost(host).setPort(port).setDatabase(database)
+                .setUser(user).setPassword(password));
+        // Keep listening across database restarts.
+        subscriber.reconnectPolicy(retries -> 1000L);
+        subscriber.channel(CHANNEL).handler(this::deliver);
+        // The database may come up after the service: keep trying until the first connection succeeds.
+        subscriber.connect()
+                .onFailure().invoke(e -> LOG.debugf("job events not connected yet: %s", e.toString()))
+                .onFailure().retry().withBackOff(java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(10)).indefinitely()
+                .subscribe().with(v -> LOG.debug("listening for job events"), e -> LOG.warnf("job events: %s", e.toString()));
+    }
+
+    void stop(@Observes ShutdownEvent stop) {
+        if (subscriber != null) {
+            subscriber.close().subscribe().with(v -> { }, e -> { });
+        }
+    }
+
+    /** Queues the change for NOTIFY in the current Hibernate Reactive transaction. */
+    public Uni<Void> publish(UUID jobId, List<Long> fileIds, String fileState, String jobState, String reason) {
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        String at = OffsetDateTime.now().toString();
+        for (int i = 0; i < fileIds.size(); i += IDS_PER_NOTIFY) {
+            List<Long> chunk = new ArrayList<>(fileIds.subList(i, Math.min(fileIds.size(), i + IDS_PER_NOTIFY)));
+            String payload = payload(new Change(jobId.toString(), chunk, fileState, jobState, reason, at));
+            chain = chain.flatMap(v -> Panache.getSession().flatMap(s -> s.createNativeQuery("SELECT pg_notify(:channel, :payload)")
+                    .setParameter("channel", CHANNEL).setParameter("payload", payload).getSingleResult())).replaceWithVoid();
+        }
+        return chain;
+    }
+
+    /** Live events of one job. */
+    public Multi<FileEvent> of(UUID jobId) {
+        String id = jobId.toString();
+        return events.toHotStream().select().where(e -> e.job_id().equals(id));
+    }
+
+    private void deliver(String payload) {
+        try {
+            Change c = json.readValue(payload, Change.class);
+            for (Long fileId : c.file_ids()) {
+                events.onNext(new FileEvent(c.job_id(), fileId, c.file_state(), c.job_state(), c.reason(), c.at()));
+            }
+        } catch (JsonProcessingException e) {
+            LOG.warnf("ignoring a malformed job event: %s", e.getOriginalMessage());
+        }
+    }
+
+    private String payload(Change c) {
+        try {
+            return json.writeValueAsString(c);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
