@@ -1,0 +1,5 @@
+package io.ferry.scheduler.mover;
+
+/** What a finished copy moved: bytes, the ADLER32 of the bytes read, streams used and phase durations (ms). */
+public record CopyResult(long bytes, String adler32, int streams, long transferMillis, long checksumMillis) {
+}

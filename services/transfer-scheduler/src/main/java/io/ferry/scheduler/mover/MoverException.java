@@ -1,0 +1,40 @@
+package io.ferry.scheduler.mover;
+
+/**
+ * A failed copy with Ferry's stable error code, the phase it failed in and whether trying again can help
+ * (source missing, permission, checksum mismatch, existing destination are final; timeouts, 5xx, resets are not).
+ */
+public class MoverException extends Exception {
+
+    public enum Code {
+        SOURCE_NOT_FOUND(false), DEST_EXISTS(false), PERMISSION_DENIED(false), CHECKSUM_MISMATCH(false), SIZE_MISMATCH(false),
+        TIMEOUT(true), CONNECTION_RESET(true), HTTP_5XX(true), HTTP_ERROR(false), UNSUPPORTED_URL(false);
+
+        final boolean retryable;
+
+        Code(boolean retryable) {
+            this.retryable = retryable;
+        }
+    }
+
+    private final Code code;
+    private final String phase;
+
+    public MoverException(Code code, String phase, String message) {
+        super(message);
+        this.code = code;
+        this.phase = phase;
+    }
+
+    public Code code() {
+        return code;
+    }
+
+    public String phase() {
+        return phase;
+    }
+
+    public boolean retryable() {
+        return code.retryable;
+    }
+}

@@ -1,0 +1,107 @@
+package io.ferry.scheduler.mover;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Random;
+import java.util.zip.Adler32;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The HTTP/WebDAV mover against a real nginx: byte-identical copies, and each failure with its code. */
+class HttpMoverTest {
+
+    static NginxWebDav nginx;
+    static final HttpMover MOVER = new HttpMover(Duration.ofSeconds(60));
+
+    @BeforeAll
+    static void start() throws Exception {
+        nginx = new NginxWebDav();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        nginx.close();
+    }
+
+    static String write(Path file, long size, long seed) throws Exception {
+        Files.createDirectories(file.getParent());
+        Adler32 adler = new Adler32();
+        byte[] block = new byte[1 << 20];
+        Random rnd = new Random(seed);
+        try (OutputStream out = Files.newOutputStream(file)) {
+            for (long left = size; left > 0; ) {
+                rnd.nextBytes(block);
+                int n = (int) Math.min(block.length, left);
+                out.write(block, 0, n);
+                adler.update(block, 0, n);
+                left -= n;
+            }
+        }
+        return String.format("%08x", adler.getValue());
+    }
+
+    static CopyRequest request(String src, String dst, Long size, String adler, String verify, boolean overwrite, int streams) {
+        return new CopyRequest(URI.create(nginx.url(src)), URI.create(nginx.url(dst)), size, adler, verify, overwrite, streams,
+                URI.create(nginx.url("/se-b")));
+    }
+
+    @Test
+    void aGibibyteArrivesByteIdenticalOverFourStreams() throws Exception {
+        long size = 1L << 30;
+        String adler = write(nginx.file("/se-a/big/run1.bin"), size, 1);
+        CopyResult r = MOVER.copy(request("/se-a/big/run1.bin", "/se-b/data/2026/run1.bin", size, adler, "both", false, 4));
+        assertEquals(4, r.streams());
+        assertEquals(size, r.bytes());
+        assertEquals(adler, r.adler32());
+        assertEquals(-1, Files.mismatch(nginx.file("/se-a/big/run1.bin"), nginx.file("/se-b/data/2026/run1.bin")));
+        Files.delete(nginx.file("/se-a/big/run1.bin"));
+        Files.delete(nginx.file("/se-b/data/2026/run1.bin"));
+    }
+
+    @Test
+    void smallFilesGoOnOneStreamIntoNewCollections() throws Exception {
+        String adler = write(nginx.file("/se-a/small/f1"), 100_000, 2);
+        CopyResult r = MOVER.copy(request("/se-a/small/f1", "/se-b/x/y/z/f1", 100_000L, adler, "source", false, 8));
+        assertEquals(1, r.streams());
+        assertEquals(-1, Files.mismatch(nginx.file("/se-a/small/f1"), nginx.file("/se-b/x/y/z/f1")));
+    }
+
+    @Test
+    void failuresCarryTheirCodeAndLeaveNoPartialDestination() throws Exception {
+        String adler = write(nginx.file("/se-a/f2"), 50_000, 3);
+        MoverException missing = assertThrows(MoverException.class,
+                () -> MOVER.copy(request("/se-a/nope", "/se-b/f2", null, null, "none", false, 1)));
+        assertEquals(MoverException.Code.SOURCE_NOT_FOUND, missing.code());
+        assertFalse(missing.retryable());
+
+        MOVER.copy(request("/se-a/f2", "/se-b/f2", null, null, "none", false, 1));
+        MoverException exists = assertThrows(MoverException.class, () -> MOVER.copy(request("/se-a/f2", "/se-b/f2", null, null, "none", false, 1)));
+        assertEquals(MoverException.Code.DEST_EXISTS, exists.code());
+        MOVER.copy(request("/se-a/f2", "/se-b/f2", null, null, "none", true, 1));
+
+        MoverException corrupt = assertThrows(MoverException.class,
+                () -> MOVER.copy(request("/se-a/f2", "/se-b/f3", 50_000L, "00000001", "both", false, 1)));
+        assertEquals(MoverException.Code.CHECKSUM_MISMATCH, corrupt.code());
+        assertEquals("checksum", corrupt.phase());
+        assertFalse(Files.exists(nginx.file("/se-b/f3")), "a wrong copy is removed");
+
+        MoverException size = assertThrows(MoverException.class,
+                () -> MOVER.copy(request("/se-a/f2", "/se-b/f4", 49_999L, adler, "both", false, 1)));
+        assertEquals(MoverException.Code.SIZE_MISMATCH, size.code());
+
+        MoverException busy = assertThrows(MoverException.class,
+                () -> MOVER.copy(request("/flaky/f2", "/se-b/f5", null, null, "none", false, 1)));
+        assertEquals(MoverException.Code.HTTP_5XX, busy.code());
+        assertTrue(busy.retryable());
+    }
+}

@@ -1,0 +1,75 @@
+package io.ferry.scheduler.mover;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real nginx (Debian's, with its WebDAV module) serving two storage elements, {@code /se-a/} and {@code /se-b/},
+ * on a loopback port, and {@code /flaky/} answering 503. Started per test class; stopped on close.
+ */
+final class NginxWebDav implements AutoCloseable {
+
+    final Path root;
+    final int port;
+    private final Process master;
+
+    NginxWebDav() throws Exception {
+        root = Files.createTempDirectory("ferry-nginx");
+        Files.createDirectories(root.resolve("www/se-a"));
+        Files.createDirectories(root.resolve("www/se-b"));
+        Files.createDirectories(root.resolve("tmp"));
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        boolean root_ = "root".equals(System.getProperty("user.name"));
+        String conf = (root_ ? "user root;\n" : "") + "worker_processes 2;\ndaemon off;\nerror_log " + root.resolve("error.log") + ";\n"
+                + "pid " + root.resolve("nginx.pid") + ";\nevents { worker_connections 256; }\nhttp {\n  access_log off;\n"
+                + "  client_body_temp_path " + root.resolve("tmp") + ";\n  proxy_temp_path " + root.resolve("tmp") + ";\n"
+                + "  fastcgi_temp_path " + root.resolve("tmp") + ";\n  uwsgi_temp_path " + root.resolve("tmp") + ";\n"
+                + "  scgi_temp_path " + root.resolve("tmp") + ";\n"
+                + "  server {\n    listen 127.0.0.1:" + port + ";\n    root " + root.resolve("www") + ";\n"
+                + "    client_max_body_size 0;\n    location /flaky/ { return 503; }\n"
+                + "    location / { dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; create_full_put_path off; }\n  }\n}\n";
+        Path file = root.resolve("nginx.conf");
+        Files.writeString(file, conf);
+        String nginx = Files.isExecutable(Path.of("/usr/sbin/nginx")) ? "/usr/sbin/nginx" : "nginx";
+        master = new ProcessBuilder(nginx, "-c", file.toString(), "-p", root.toString()).redirectErrorStream(true)
+                .redirectOutput(root.resolve("stdout.log").toFile()).start();
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < deadline) {
+            try (Socket ignored = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                return;
+            } catch (IOException e) {
+                if (!master.isAlive()) {
+                    throw new IllegalStateException("nginx did not start (Debian's nginx-light is needed): "
+                            + Files.readString(root.resolve("stdout.log")) + Files.readString(root.resolve("error.log")));
+                }
+                Thread.sleep(100);
+            }
+        }
+        throw new IllegalStateException("nginx did not listen on " + port);
+    }
+
+    String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    Path file(String path) {
+        return root.resolve("www").resolve(path.startsWith("/") ? path.substring(1) : path);
+    }
+
+    @Override
+    public void close() throws Exception {
+        master.destroy();
+        master.waitFor(10, TimeUnit.SECONDS);
+        try (var walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
