@@ -51,7 +51,7 @@ public class ProfileResource {
     @GET
     @Path("{name}")
     public Uni<ProfileView> current(@PathParam("name") String name) {
-        return profiles.versions(name).map(v -> v.get(0));
+        return profiles.current(name);
     }
 
     /** Creates the profile or stores a new version of it (an identical body changes nothing). */

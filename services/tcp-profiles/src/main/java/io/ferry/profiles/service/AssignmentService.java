@@ -93,8 +93,13 @@ public class AssignmentService {
     public Uni<Assignment> effective(String hostName) {
         return Host.<Host>findById(hostName)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("host '" + hostName + "'"))
-                .flatMap(host -> profiles.loadCatalog().flatMap(cat -> AssignmentRule.<AssignmentRule>list("order by priority, id")
-                        .map(rules -> choose(host, rules, cat))));
+                .flatMap(host -> chooser().map(choose -> choose.apply(host)));
+    }
+
+    /** Loads the profiles and rules once, for choosing the profile of many hosts (call inside a session). */
+    public Uni<java.util.function.Function<Host, Assignment>> chooser() {
+        return profiles.loadCatalog().flatMap(cat -> AssignmentRule.<AssignmentRule>list("order by priority, id")
+                .map(rules -> host -> choose(host, rules, cat)));
     }
 
     static Assignment choose(Host host, List<AssignmentRule> rulesByPriority, ProfileCatalog catalog) {

@@ -98,23 +98,23 @@ public class DriftService {
     @WithSpan
     @WithSession
     public Uni<SiteDrift> siteDrift(String site) {
-        return Host.<Host>list("site = ?1 order by name", site).flatMap(hosts -> {
-            Uni<List<Drift>> all = Uni.createFrom().item(new ArrayList<>());
-            for (Host h : hosts) {
-                all = all.flatMap(list -> assignments.effective(h.name)
-                        .flatMap(a -> latest(h.name).map(o -> {
-                            list.add(driftOf(a, o));
-                            return list;
+        // One read of the profiles, the rules and the latest observations for the whole site, not one per host.
+        return Host.<Host>list("site = ?1 order by name", site).flatMap(hosts -> assignments.chooser().flatMap(choose ->
+                HostObservation.<HostObservation>list("host in ?1 order by host, observedAt desc, id desc",
+                                hosts.stream().map(h -> h.name).toList())
+                        .map(observations -> {
+                            Map<String, HostObservation> latest = new LinkedHashMap<>();
+                            observations.forEach(o -> latest.putIfAbsent(o.host, o));
+                            List<Drift> list = new ArrayList<>();
+                            for (Host h : hosts) {
+                                list.add(driftOf(choose.apply(h), latest.get(h.name)));
+                            }
+                            Map<Status, Long> counts = new LinkedHashMap<>();
+                            for (Status s : Status.values()) {
+                                counts.put(s, list.stream().filter(d -> d.status() == s).count());
+                            }
+                            return new SiteDrift(site, counts, list);
                         })));
-            }
-            return all.map(list -> {
-                Map<Status, Long> counts = new LinkedHashMap<>();
-                for (Status s : Status.values()) {
-                    counts.put(s, list.stream().filter(d -> d.status() == s).count());
-                }
-                return new SiteDrift(site, counts, list);
-            });
-        });
     }
 
     static Drift driftOf(AssignmentService.Assignment a, HostObservation o) {

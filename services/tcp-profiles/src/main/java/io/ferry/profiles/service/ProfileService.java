@@ -58,6 +58,15 @@ public class ProfileService {
                 .map(p -> ProfileView.of(p, cat.current().get(p.name))).toList());
     }
 
+    /** The current version of a profile. */
+    @WithSession
+    public Uni<ProfileView> current(String name) {
+        return Profile.<Profile>findById(name)
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("profile '" + name + "'"))
+                .flatMap(p -> ProfileVersion.<ProfileVersion>find("profile = ?1 and version = ?2", name, p.currentVersion)
+                        .firstResult().map(v -> ProfileView.of(p, v)));
+    }
+
     @WithSession
     public Uni<List<ProfileView>> versions(String name) {
         return Profile.<Profile>findById(name)

@@ -7,6 +7,7 @@ import io.ferry.profiles.model.NicSpeed;
 import io.ferry.profiles.model.Rtt;
 import io.ferry.profiles.model.SysctlCatalog;
 import io.ferry.profiles.repository.Host;
+import io.ferry.profiles.repository.HostObservation;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
@@ -37,9 +38,6 @@ public class StreamAdvisor {
 
     @Inject
     AssignmentService assignments;
-
-    @Inject
-    DriftService drift;
 
     @Inject
     ProfilesConfig config;
@@ -85,24 +83,29 @@ public class StreamAdvisor {
                         kernelDefault, "no hosts registered for " + se + ": assumed " + NicSpeed.format(ASSUMED_NIC_MBPS)
                         + " and the Linux default " + windowKey + " maximum"));
             }
-            Uni<List<long[]>> windows = Uni.createFrom().item(new ArrayList<>());
+            List<String> names = list.stream().map(h -> h.name).toList();
             List<String> bases = new ArrayList<>();
-            for (Host h : list) {
-                windows = windows.flatMap(acc -> drift.latest(h.name).flatMap(obs -> {
+            // Profiles, rules and observations are read once for all the SE's hosts.
+            Uni<List<long[]>> windows = assignments.chooser().flatMap(choose -> HostObservation.<HostObservation>list(
+                    "host in ?1 order by host, observedAt desc, id desc", names).map(observations -> {
+                java.util.Map<String, HostObservation> latest = new java.util.HashMap<>();
+                observations.forEach(o -> latest.putIfAbsent(o.host, o));
+                List<long[]> acc = new ArrayList<>();
+                for (Host h : list) {
+                    HostObservation obs = latest.get(h.name);
                     Long observed = obs == null ? null : SysctlCatalog.maxOf(obs.sysctls.get(windowKey));
                     if (observed != null) {
                         acc.add(new long[]{observed});
                         bases.add(h.name + ": observed");
-                        return Uni.createFrom().item(acc);
+                        continue;
                     }
-                    return assignments.effective(h.name).map(a -> {
-                        Long profiled = a.profile() == null ? null : SysctlCatalog.maxOf(a.profile().settings().sysctls().get(windowKey));
-                        acc.add(new long[]{profiled == null ? kernelDefault : profiled});
-                        bases.add(h.name + (profiled == null ? ": Linux default" : ": profile " + a.profile().profile().name));
-                        return acc;
-                    });
-                }));
-            }
+                    AssignmentService.Assignment a = choose.apply(h);
+                    Long profiled = a.profile() == null ? null : SysctlCatalog.maxOf(a.profile().settings().sysctls().get(windowKey));
+                    acc.add(new long[]{profiled == null ? kernelDefault : profiled});
+                    bases.add(h.name + (profiled == null ? ": Linux default" : ": profile " + a.profile().profile().name));
+                }
+                return acc;
+            }));
             return windows.map(ws -> new End(se, hostName, list.stream().map(h -> h.name).toList(),
                     list.stream().mapToInt(h -> h.nicSpeedMbps).min().orElse(ASSUMED_NIC_MBPS),
                     ws.stream().mapToLong(w -> w[0]).min().orElse(kernelDefault),
