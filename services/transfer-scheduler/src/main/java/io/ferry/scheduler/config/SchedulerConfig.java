@@ -15,6 +15,102 @@ public interface SchedulerConfig {
 
     Advice advice();
 
+    Engine engine();
+
+    Optimizer optimizer();
+
+    Outbox outbox();
+
+    interface Engine {
+        /** Whether this replica prepares and moves files (an API-only replica sets false). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** How this replica names itself on the files it claims; defaults to host name and process id. */
+        Optional<String> instanceId();
+
+        /** How often the queues are looked at when nothing wakes the loops earlier. */
+        @WithDefault("250ms")
+        Duration tick();
+
+        /** How long a claim holds without renewal: a replica that dies loses its files to the others after this. */
+        @WithDefault("60s")
+        Duration lease();
+
+        /** Files prepared ahead per link, as a multiple of the link's active target. */
+        @WithDefault("2.5")
+        double prepareRatio();
+
+        /** A prepared file not started within this time is prepared again (its source may have gone, its pin lapsed). */
+        @WithDefault("180s")
+        Duration pinLifetime();
+
+        /** Parallel prepare operations (stat, destination checks, stage requests) per replica. */
+        @WithDefault("16")
+        int prepareThreads();
+
+        /** Parallel transfers per replica, over all links. */
+        @WithDefault("100")
+        int transferThreads();
+
+        /** A transfer that moved no byte for this long is stopped as STALLED (and retried if the job allows). */
+        @WithDefault("60s")
+        Duration stallTimeout();
+
+        /** Per-request timeout of the movers (a single HTTP exchange or chunk). */
+        @WithDefault("5m")
+        Duration ioTimeout();
+
+        /** Links without a configuration: their active bounds. */
+        @WithDefault("2")
+        int defaultMinActive();
+
+        @WithDefault("60")
+        int defaultMaxActive();
+
+        /** Directories file:// URLs may live in (besides being under a registered SE). */
+        Optional<java.util.List<String>> fileRoots();
+
+        /** How often a staging request is polled. */
+        @WithDefault("5s")
+        Duration stagePoll();
+    }
+
+    interface Optimizer {
+        /** How often each busy link's active target is reconsidered. */
+        @WithDefault("30s")
+        Duration interval();
+
+        /** Weight of the newest throughput sample in the moving average. */
+        @WithDefault("0.5")
+        double emaAlpha();
+
+        /** Below this success rate the link is backed off. */
+        @WithDefault("0.9")
+        double minSuccessRate();
+
+        /** A change of the active count must improve throughput by this fraction to be kept. */
+        @WithDefault("0.05")
+        double minGain();
+
+        /** Rounds a settled link holds before probing one step up again. */
+        @WithDefault("10")
+        int holdRounds();
+    }
+
+    interface Outbox {
+        /** How often undelivered transfer records are sent. */
+        @WithDefault("1s")
+        Duration interval();
+
+        @WithDefault("500")
+        int batch();
+
+        /** Longest wait between two delivery attempts of a record while rate-aggregator is away. */
+        @WithDefault("60s")
+        Duration maxBackoff();
+    }
+
     interface Advice {
         /** How long to wait for tcp-profiles before using one stream. */
         @WithDefault("2s")

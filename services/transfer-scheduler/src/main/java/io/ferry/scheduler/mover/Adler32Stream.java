@@ -9,15 +9,25 @@ import java.util.zip.Adler32;
 public final class Adler32Stream extends FilterInputStream {
 
     private final Adler32 adler = new Adler32();
+    private final TransferProgress progress;
     private long bytes;
 
     public Adler32Stream(InputStream in) {
+        this(in, null);
+    }
+
+    /** Also reports every read to {@code progress}, and fails reads once it is aborted. */
+    public Adler32Stream(InputStream in, TransferProgress progress) {
         super(in);
+        this.progress = progress;
     }
 
     @Override
     public int read() throws IOException {
         int b = super.read();
+        if (progress != null) {
+            progress.moved(b >= 0 ? 1 : 0);
+        }
         if (b >= 0) {
             adler.update(b);
             bytes++;
@@ -28,6 +38,9 @@ public final class Adler32Stream extends FilterInputStream {
     @Override
     public int read(byte[] buf, int off, int len) throws IOException {
         int n = super.read(buf, off, len);
+        if (progress != null) {
+            progress.moved(Math.max(0, n));
+        }
         if (n > 0) {
             adler.update(buf, off, n);
             bytes += n;

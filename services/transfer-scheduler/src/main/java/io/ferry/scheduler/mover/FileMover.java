@@ -18,7 +18,7 @@ import java.util.List;
  * leads outside a root, on either side. Data goes to a temporary name in the destination directory and is
  * renamed into place once size and checksum are right, so a failed copy leaves nothing behind.
  */
-public final class FileMover {
+public final class FileMover implements Mover {
 
     private final List<Path> roots;
 
@@ -26,30 +26,50 @@ public final class FileMover {
         this.roots = roots.stream().map(p -> p.toAbsolutePath().normalize()).toList();
     }
 
-    public CopyResult copy(CopyRequest req) throws MoverException {
+    @Override
+    public SourceStat stat(URI source) throws MoverException {
+        Path path = confined(source, true);
+        try {
+            return new SourceStat(Files.size(path), true, null);
+        } catch (NoSuchFileException e) {
+            throw new MoverException(MoverException.Code.SOURCE_NOT_FOUND, "prepare", source + " does not exist");
+        } catch (IOException e) {
+            throw failure(e, "prepare");
+        }
+    }
+
+    @Override
+    public void prepareDestination(CopyRequest req) throws MoverException {
+        Path dest = confined(req.destination(), false);
+        if (Files.exists(dest, LinkOption.NOFOLLOW_LINKS) && !req.overwrite()) {
+            throw new MoverException(MoverException.Code.DEST_EXISTS, "prepare", req.destination() + " exists and overwrite is off");
+        }
+        try {
+            Files.createDirectories(dest.getParent());
+        } catch (IOException e) {
+            throw failure(e, "prepare");
+        }
+        // Again now that the parents exist: none of them may be a link out of the root.
+        confined(req.destination(), false);
+    }
+
+    @Override
+    public CopyResult transfer(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException {
         Path source = confined(req.source(), true);
         Path dest = confined(req.destination(), false);
         long t0 = System.nanoTime();
         try {
-            long size = Files.size(source);
-            if (req.expectedSize() != null && size != req.expectedSize()) {
-                throw new MoverException(MoverException.Code.SIZE_MISMATCH, "prepare", "source has " + size + " bytes, the job says " + req.expectedSize());
-            }
-            if (Files.exists(dest, LinkOption.NOFOLLOW_LINKS) && !req.overwrite()) {
-                throw new MoverException(MoverException.Code.DEST_EXISTS, "prepare", req.destination() + " exists and overwrite is off");
-            }
             Files.createDirectories(dest.getParent());
-            // Again now that the parents exist: none of them may be a link out of the root.
-            confined(req.destination(), false);
             Path partial = Files.createTempFile(dest.getParent(), ".ferry-", ".part");
             try {
                 Adler32Stream in;
-                try (InputStream raw = Files.newInputStream(source); Adler32Stream counted = new Adler32Stream(raw);
+                try (InputStream raw = Files.newInputStream(source); Adler32Stream counted = new Adler32Stream(raw, progress);
                      OutputStream out = Files.newOutputStream(partial, StandardOpenOption.TRUNCATE_EXISTING)) {
                     counted.transferTo(out);
                     in = counted;
                 }
-                if (in.bytes() != size) {
+                long size = stat.size() >= 0 ? stat.size() : in.bytes();
+                if (in.bytes() != size || (req.expectedSize() != null && in.bytes() != req.expectedSize())) {
                     throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer", "moved " + in.bytes() + " of " + size + " bytes");
                 }
                 long transferMillis = (System.nanoTime() - t0) / 1_000_000;
@@ -58,18 +78,27 @@ public final class FileMover {
                     throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
                             "the source's ADLER32 is " + in.hex() + ", the job says " + req.expectedAdler32());
                 }
+                if (!req.overwrite() && Files.exists(dest, LinkOption.NOFOLLOW_LINKS)) {
+                    throw new MoverException(MoverException.Code.DEST_EXISTS, "transfer", req.destination() + " appeared during the copy");
+                }
                 Files.move(partial, dest, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 return new CopyResult(in.bytes(), in.hex(), 1, transferMillis, 0);
             } finally {
                 Files.deleteIfExists(partial);
             }
         } catch (NoSuchFileException e) {
-            throw new MoverException(MoverException.Code.SOURCE_NOT_FOUND, "prepare", req.source() + " does not exist");
-        } catch (AccessDeniedException e) {
-            throw new MoverException(MoverException.Code.PERMISSION_DENIED, "transfer", "permission denied: " + e.getFile());
+            throw new MoverException(MoverException.Code.SOURCE_NOT_FOUND, "transfer", req.source() + " does not exist");
         } catch (IOException e) {
-            throw new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", "I/O failed: " + e);
+            MoverException aborted = progress.aborted("transfer");
+            throw aborted != null ? aborted : failure(e, "transfer");
         }
+    }
+
+    private static MoverException failure(IOException e, String phase) {
+        if (e instanceof AccessDeniedException denied) {
+            return new MoverException(MoverException.Code.PERMISSION_DENIED, phase, "permission denied: " + denied.getFile());
+        }
+        return new MoverException(MoverException.Code.CONNECTION_RESET, phase, "I/O failed: " + e);
     }
 
     /** The path of a file:// URL if it lies inside a root (after resolving links of what exists). */

@@ -23,7 +23,7 @@ import java.util.concurrent.Semaphore;
  * requests on several streams, reassembled in order through a bounded window — computing ADLER32 on the way,
  * checking size and checksum, and removing a partial or wrong destination on failure.
  */
-public final class HttpMover {
+public final class HttpMover implements Mover {
 
     static final long CHUNK = 8L << 20;
     static final long PARALLEL_THRESHOLD = 64L << 20;
@@ -36,29 +36,44 @@ public final class HttpMover {
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
     }
 
-    public CopyResult copy(CopyRequest req) throws MoverException {
-        HttpResponse<Void> head = send(HttpRequest.newBuilder(req.source()).method("HEAD", HttpRequest.BodyPublishers.noBody()), "prepare");
-        check(head.statusCode(), "prepare", "source " + req.source());
+    @Override
+    public SourceStat stat(URI source) throws MoverException {
+        HttpResponse<Void> head = send(HttpRequest.newBuilder(source).method("HEAD", HttpRequest.BodyPublishers.noBody())
+                .header("Want-Digest", "adler32"), "prepare");
+        check(head.statusCode(), "prepare", "source " + source);
         long size = head.headers().firstValueAsLong("Content-Length").orElse(-1);
-        if (req.expectedSize() != null && size >= 0 && size != req.expectedSize()) {
-            throw new MoverException(MoverException.Code.SIZE_MISMATCH, "prepare",
-                    "source has " + size + " bytes, the job says " + req.expectedSize());
-        }
         boolean ranges = head.headers().firstValue("Accept-Ranges").map(v -> v.contains("bytes")).orElse(false);
-        prepareDestination(req);
+        return new SourceStat(size, ranges, adler32Digest(head.headers().allValues("Digest")));
+    }
 
+    /** The ADLER32 of an RFC 3230 {@code Digest: adler32=1a2b3c4d} header, if the server sent one. */
+    static String adler32Digest(List<String> digests) {
+        for (String header : digests) {
+            for (String part : header.split(",")) {
+                String[] kv = part.trim().split("=", 2);
+                if (kv.length == 2 && kv[0].equalsIgnoreCase("adler32") && kv[1].trim().matches("[0-9a-fA-F]{1,8}")) {
+                    return String.format("%08x", Long.parseLong(kv[1].trim(), 16));
+                }
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public CopyResult transfer(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException {
+        long size = stat.size();
         long t0 = System.nanoTime();
-        int streams = ranges && size >= PARALLEL_THRESHOLD ? Math.max(1, Math.min(16, req.streams())) : 1;
+        int streams = stat.ranges() && size >= PARALLEL_THRESHOLD ? Math.max(1, Math.min(16, req.streams())) : 1;
         Adler32Stream body;
         ExecutorService pool = null;
         try {
             if (streams > 1) {
                 pool = Executors.newFixedThreadPool(streams + 1);
-                body = new Adler32Stream(new RangeStream(req.source(), size, streams, pool));
+                body = new Adler32Stream(new RangeStream(req.source(), size, streams, pool), progress);
             } else {
                 HttpResponse<InputStream> get = sendStream(HttpRequest.newBuilder(req.source()).GET());
                 check(get.statusCode(), "transfer", "source " + req.source());
-                body = new Adler32Stream(get.body());
+                body = new Adler32Stream(get.body(), progress);
             }
             Adler32Stream counted = body;
             HttpRequest.BodyPublisher publisher = size >= 0
@@ -78,6 +93,10 @@ public final class HttpMover {
             return new CopyResult(body.bytes(), body.hex(), streams, transferMillis, (System.nanoTime() - c0) / 1_000_000);
         } catch (MoverException | RuntimeException e) {
             removeQuietly(req.destination());
+            MoverException aborted = progress.aborted("transfer");
+            if (aborted != null) {
+                throw aborted;
+            }
             if (e instanceof UncheckedIOException io) {
                 throw ioFailure(io.getCause(), "transfer");
             }
@@ -110,7 +129,8 @@ public final class HttpMover {
         }
     }
 
-    private void prepareDestination(CopyRequest req) throws MoverException {
+    @Override
+    public void prepareDestination(CopyRequest req) throws MoverException {
         HttpResponse<Void> head = send(HttpRequest.newBuilder(req.destination()).method("HEAD", HttpRequest.BodyPublishers.noBody()), "prepare");
         if (head.statusCode() < 300) {
             if (!req.overwrite()) {

@@ -64,6 +64,19 @@ public class TransferFile extends PanacheEntityBase {
 
     public int attempts;
 
+    /** The job's priority, copied so the queue orders by it without a join. */
+    public int priority;
+
+    // Written by the engine's SQL only; Hibernate reads them but never writes them back.
+    @Column(name = "bytes_transferred", insertable = false, updatable = false)
+    public Long bytesTransferred;
+
+    @Column(insertable = false, updatable = false)
+    public Double throughput;
+
+    @Column(insertable = false, updatable = false)
+    public Integer streams;
+
     @Column(name = "submitted_at")
     public OffsetDateTime submittedAt;
 

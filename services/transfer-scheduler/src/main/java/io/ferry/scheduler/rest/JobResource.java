@@ -36,6 +36,9 @@ public class JobResource {
     JobService jobs;
 
     @Inject
+    io.ferry.scheduler.service.PrepareService prepare;
+
+    @Inject
     io.ferry.scheduler.service.JobEvents events;
 
     /**
@@ -70,7 +73,8 @@ public class JobResource {
     @RolesAllowed({Caller.SUBMIT, Caller.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Map<String, String>> submit(JsonNode body) {
-        return jobs.submit(body).map(id -> Map.of("job_id", id.toString()));
+        // the new files are committed: this replica's prepare loop need not wait for its next tick
+        return jobs.submit(body).invoke(id -> prepare.wake()).map(id -> Map.of("job_id", id.toString()));
     }
 
     @GET
@@ -140,12 +144,7 @@ public class JobResource {
     @Path("{id}/files/{fileId}/retries")
     @Authenticated
     public Uni<List<Map<String, Object>>> retries(@PathParam("id") String id, @PathParam("fileId") long fileId) {
-        return jobs.files(uuid(id)).map(files -> {
-            if (files.stream().noneMatch(f -> f.fileId == fileId)) {
-                throw ProblemException.notFound("file " + fileId + " of job " + id);
-            }
-            return List.<Map<String, Object>>of();
-        });
+        return jobs.retries(uuid(id), fileId);
     }
 
     @DELETE

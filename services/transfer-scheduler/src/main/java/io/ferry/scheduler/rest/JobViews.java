@@ -26,11 +26,11 @@ public final class JobViews {
     public record FileView(long file_id, UUID job_id, int file_index, String file_state, String source_surl, String dest_surl,
                            String source_se, String dest_se, Long filesize, String checksum, String activity, String reason,
                            String error_code, String error_phase, int retry, OffsetDateTime start_time, OffsetDateTime finish_time,
-                           @JsonRawValue String file_metadata) {
+                           Long bytes_transferred, Double throughput_bytes_per_s, Integer streams, @JsonRawValue String file_metadata) {
         public static FileView of(TransferFile f) {
             return new FileView(f.fileId, f.jobId, f.fileIndex, f.state, f.sourceUrl, f.destUrl, f.sourceSe, f.destSe, f.filesize,
                     f.checksum, f.activity, f.reason, f.errorCode, f.errorPhase, Math.max(0, f.attempts - 1), f.startTime,
-                    f.finishTime, f.fileMetadata);
+                    f.finishTime, f.bytesTransferred, f.throughput, f.streams, f.fileMetadata);
         }
     }
 }

@@ -15,7 +15,7 @@ import java.util.Map;
  */
 public record StorageEndpointInput(
         @NotBlank @Size(max = 100) @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9_.-]*", message = "must be a site name such as RAL-LCG2") String site,
-        @NotEmpty @Size(max = 8) Map<@Pattern(regexp = "https|davs|http|file|root|gsiftp|srm", message = "must be one of https, davs, http, file, root, gsiftp, srm") String,
+        @NotEmpty @Size(max = 8) Map<@Pattern(regexp = "https|davs|http|file|root|gsiftp|srm|tape", message = "must be one of https, davs, http, file, root, gsiftp, srm, tape") String,
                 @NotBlank @Size(max = 500) String> baseUrls,
         Boolean needsPrepare,
         Boolean thirdPartyCopy,

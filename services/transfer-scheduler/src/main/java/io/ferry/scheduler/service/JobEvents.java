@@ -98,6 +98,25 @@ public class JobEvents {
         return chain;
     }
 
+    /** Queues the change for NOTIFY in the transaction of {@code c} (the engine's SQL transactions). */
+    public Uni<Void> publish(io.vertx.mutiny.sqlclient.SqlClient c, UUID jobId, List<Long> fileIds, String fileState, String jobState,
+                             String reason) {
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        String at = OffsetDateTime.now().toString();
+        for (int i = 0; i < fileIds.size(); i += IDS_PER_NOTIFY) {
+            List<Long> chunk = new ArrayList<>(fileIds.subList(i, Math.min(fileIds.size(), i + IDS_PER_NOTIFY)));
+            String payload = payload(new Change(jobId.toString(), chunk, fileState, jobState, reason, at));
+            chain = chain.chain(v -> c.preparedQuery("SELECT pg_notify($1, $2)")
+                    .execute(io.vertx.mutiny.sqlclient.Tuple.of(CHANNEL, payload)).replaceWithVoid());
+        }
+        return chain;
+    }
+
+    /** Live events of every job (the engine listens for cancellations of the files it runs). */
+    public Multi<FileEvent> all() {
+        return events.toHotStream();
+    }
+
     /** Live events of one job. */
     public Multi<FileEvent> of(UUID jobId) {
         String id = jobId.toString();
@@ -107,6 +126,7 @@ public class JobEvents {
     private void deliver(String payload) {
         try {
             Change c = json.readValue(payload, Change.class);
+
             for (Long fileId : c.file_ids()) {
                 events.onNext(new FileEvent(c.job_id(), fileId, c.file_state(), c.job_state(), c.reason(), c.at()));
             }
@@ -116,6 +136,10 @@ public class JobEvents {
     }
 
     private String payload(Change c) {
+        // NOTIFY payloads must stay under 8000 bytes: long failure messages are cut (the file keeps the full reason).
+        if (c.reason() != null && c.reason().length() > 500) {
+            c = new Change(c.job_id(), c.file_ids(), c.file_state(), c.job_state(), c.reason().substring(0, 500) + "…", c.at());
+        }
         try {
             return json.writeValueAsString(c);
         } catch (JsonProcessingException e) {

@@ -40,6 +40,9 @@ public class JobService {
     @Inject
     JobEvents events;
 
+    @Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
+
     /** Stores the job and its files; answers the job id. */
     @WithSpan
     @WithTransaction
@@ -83,6 +86,7 @@ public class JobService {
                 t.checksum = f.checksum();
                 t.fileMetadata = f.metadata();
                 t.state = "SUBMITTED";
+                t.priority = s.priority();
                 t.submittedAt = now;
                 files.add(t);
             }
@@ -156,18 +160,42 @@ public class JobService {
         return visibleJob(id).flatMap(j -> TransferFile.<TransferFile>list("jobId = ?1 order by fileIndex", id));
     }
 
+    /** A file's failed attempts that were retried, oldest first (FTS3's retries call). */
+    @WithSession
+    public Uni<List<Map<String, Object>>> retries(UUID id, long fileId) {
+        return visibleJob(id).flatMap(j -> TransferFile.<TransferFile>find("jobId = ?1 and fileId = ?2", id, fileId).firstResult())
+                .flatMap(f -> {
+                    if (f == null) {
+                        throw ProblemException.notFound("file " + fileId + " of job " + id);
+                    }
+                    return pool.preparedQuery("SELECT attempt, datetime, reason, error_code, error_phase FROM file_retry WHERE file_id = $1 "
+                            + "ORDER BY attempt").execute(io.vertx.mutiny.sqlclient.Tuple.of(fileId)).map(rows -> {
+                        List<Map<String, Object>> out = new ArrayList<>();
+                        for (io.vertx.mutiny.sqlclient.Row r : rows) {
+                            Map<String, Object> m = new java.util.LinkedHashMap<>();
+                            m.put("attempt", r.getInteger(0));
+                            m.put("datetime", r.getOffsetDateTime(1));
+                            m.put("reason", r.getString(2));
+                            m.put("error_code", r.getString(3));
+                            m.put("error_phase", r.getString(4));
+                            out.add(m);
+                        }
+                        return out;
+                    });
+                });
+    }
+
     /** Cancels every unfinished file of the job; a finished job is left as it is. */
     @WithSpan
     @WithTransaction
     public Uni<Job> cancel(UUID id) {
-        return visibleJob(id).flatMap(job -> TransferFile.<TransferFile>list("jobId = ?1", id)
-                .flatMap(files -> applyCancel(job, files, f -> true)));
+        return lockedJob(id).flatMap(job -> lockedFiles(id).flatMap(files -> applyCancel(job, files, f -> true)));
     }
 
     @WithSpan
     @WithTransaction
     public Uni<List<TransferFile>> cancelFiles(UUID id, List<Long> fileIds) {
-        return visibleJob(id).flatMap(job -> TransferFile.<TransferFile>list("jobId = ?1", id).flatMap(files -> {
+        return lockedJob(id).flatMap(job -> lockedFiles(id).flatMap(files -> {
             List<Long> unknown = new ArrayList<>(fileIds);
             files.forEach(f -> unknown.remove(f.fileId));
             if (!unknown.isEmpty()) {
@@ -199,6 +227,23 @@ public class JobService {
             }
         }
         return events.publish(job.jobId, canceled, "CANCELED", job.state, "canceled by " + caller.subject()).replaceWith(job);
+    }
+
+    /**
+     * The job row locked first, then its files: the engine's changes lock in the same order, so a cancel and a
+     * finishing transfer of the same job wait for each other instead of deadlocking or overwriting each other.
+     */
+    private Uni<Job> lockedJob(UUID id) {
+        return Job.<Job>findById(id, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE).map(j -> {
+            if (j == null || !visible(j)) {
+                throw ProblemException.notFound("job " + id);
+            }
+            return j;
+        });
+    }
+
+    private static Uni<List<TransferFile>> lockedFiles(UUID id) {
+        return TransferFile.<TransferFile>find("jobId = ?1", id).withLock(jakarta.persistence.LockModeType.PESSIMISTIC_WRITE).list();
     }
 
     private Uni<Job> visibleJob(UUID id) {

@@ -78,8 +78,11 @@ public class StorageEndpointService {
             String field = "baseUrls." + protocol;
             try {
                 URI uri = new URI(url.trim());
-                if (!protocol.equalsIgnoreCase(uri.getScheme())) {
-                    errors.add(new Problem.FieldError(field, "URL scheme must be '" + protocol + "'"));
+                // "tape" is the SE's WLCG Tape REST API endpoint (stage requests), reached over http(s)
+                boolean tape = protocol.equals("tape");
+                if (tape ? !"https".equalsIgnoreCase(uri.getScheme()) && !"http".equalsIgnoreCase(uri.getScheme())
+                        : !protocol.equalsIgnoreCase(uri.getScheme())) {
+                    errors.add(new Problem.FieldError(field, tape ? "the tape endpoint is an http(s) URL" : "URL scheme must be '" + protocol + "'"));
                 } else if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
                     errors.add(new Problem.FieldError(field, "a base URL takes no query or fragment"));
                 } else if (protocol.equals("file") ? uri.getPath() == null || !uri.getPath().startsWith("/")

@@ -10,19 +10,23 @@ import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real nginx (Debian's, with its WebDAV module) serving two storage elements, {@code /se-a/} and {@code /se-b/},
- * on a loopback port, and {@code /flaky/} answering 503. Started per test class; stopped on close.
+ * A real nginx (Debian's, with its WebDAV module) on a loopback port serving storage elements: {@code /se-a/},
+ * {@code /se-b/}; {@code /se-c/}, which answers 503 while the file {@code se-c.down} exists in the root (an SE in
+ * maintenance); {@code /slow/}, which sends at most 256 KiB/s per connection (a link whose capacity the test sets);
+ * and {@code /flaky/} answering 503. Started per test class; stopped on close.
  */
-final class NginxWebDav implements AutoCloseable {
+public final class NginxWebDav implements AutoCloseable {
 
-    final Path root;
-    final int port;
+    public final Path root;
+    public final int port;
     private final Process master;
 
-    NginxWebDav() throws Exception {
+    public NginxWebDav() throws Exception {
         root = Files.createTempDirectory("ferry-nginx");
         Files.createDirectories(root.resolve("www/se-a"));
         Files.createDirectories(root.resolve("www/se-b"));
+        Files.createDirectories(root.resolve("www/se-c"));
+        Files.createDirectories(root.resolve("www/slow"));
         Files.createDirectories(root.resolve("tmp"));
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
@@ -35,6 +39,9 @@ final class NginxWebDav implements AutoCloseable {
                 + "  scgi_temp_path " + root.resolve("tmp") + ";\n"
                 + "  server {\n    listen 127.0.0.1:" + port + ";\n    root " + root.resolve("www") + ";\n"
                 + "    client_max_body_size 0;\n    location /flaky/ { return 503; }\n"
+                + "    location /se-c/ { if (-f " + root.resolve("se-c.down") + ") { return 503; }\n"
+                + "      dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; }\n"
+                + "    location /slow/ { limit_rate 256k; dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; }\n"
                 + "    location / { dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; create_full_put_path off; }\n  }\n}\n";
         Path file = root.resolve("nginx.conf");
         Files.writeString(file, conf);
@@ -56,11 +63,11 @@ final class NginxWebDav implements AutoCloseable {
         throw new IllegalStateException("nginx did not listen on " + port);
     }
 
-    String url(String path) {
+    public String url(String path) {
         return "http://127.0.0.1:" + port + path;
     }
 
-    Path file(String path) {
+    public Path file(String path) {
         return root.resolve("www").resolve(path.startsWith("/") ? path.substring(1) : path);
     }
 

@@ -1,0 +1,41 @@
+package io.ferry.scheduler.mover;
+
+import java.net.URI;
+
+/**
+ * Moves one file between two URLs of one scheme family. The work is split the way the scheduler runs it: {@link #stat}
+ * and {@link #prepareDestination} in the prepare phase (possibly long before), {@link #transfer} in the transfer phase.
+ */
+public interface Mover {
+
+    /** Source exists? Its size, range support and checksum if the storage offers one. */
+    SourceStat stat(URI source) throws MoverException;
+
+    /** DEST_EXISTS unless overwrite (an existing file is then removed); parent collections created. */
+    void prepareDestination(CopyRequest req) throws MoverException;
+
+    /** Streams the data, checking size and checksum as the request asks; removes a partial destination on failure. */
+    CopyResult transfer(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException;
+
+    /** Both phases at once, for a copy nobody schedules. */
+    default CopyResult copy(CopyRequest req) throws MoverException {
+        SourceStat stat = stat(req.source());
+        checkSource(req, stat);
+        prepareDestination(req);
+        return transfer(req, stat, TransferProgress.unwatched());
+    }
+
+    /** What the prepare phase can already refuse: a size or an SE-reported checksum that differ from the job's. */
+    static void checkSource(CopyRequest req, SourceStat stat) throws MoverException {
+        if (req.expectedSize() != null && stat.size() >= 0 && stat.size() != req.expectedSize()) {
+            throw new MoverException(MoverException.Code.SIZE_MISMATCH, "prepare",
+                    "source has " + stat.size() + " bytes, the job says " + req.expectedSize());
+        }
+        String mode = req.verify() == null ? "none" : req.verify();
+        if ((mode.equals("source") || mode.equals("both")) && stat.adler32() != null && req.expectedAdler32() != null
+                && !stat.adler32().equalsIgnoreCase(req.expectedAdler32())) {
+            throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "prepare",
+                    "the source SE reports ADLER32 " + stat.adler32() + ", the job says " + req.expectedAdler32());
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.ferry.scheduler.mover;
+
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The bytes a running copy has moved so far (stall detection looks at real progress, not at a heartbeat) and a
+ * way to stop it: once aborted, the next read of the source fails, which fails the PUT and ends the copy.
+ */
+public final class TransferProgress {
+
+    private final AtomicLong bytes = new AtomicLong();
+    private volatile long lastProgressNanos = System.nanoTime();
+    private volatile MoverException.Code abortCode;
+    private volatile String abortReason;
+
+    /** For copies nobody watches. */
+    public static TransferProgress unwatched() {
+        return new TransferProgress();
+    }
+
+    void moved(int n) throws IOException {
+        if (abortCode != null) {
+            throw new IOException("aborted: " + abortReason);
+        }
+        if (n > 0) {
+            bytes.addAndGet(n);
+            lastProgressNanos = System.nanoTime();
+        }
+    }
+
+    public long bytes() {
+        return bytes.get();
+    }
+
+    /** Nanoseconds (System.nanoTime) of the last byte moved, or of the start. */
+    public long lastProgressNanos() {
+        return lastProgressNanos;
+    }
+
+    public void abort(MoverException.Code code, String reason) {
+        this.abortReason = reason;
+        this.abortCode = code;
+    }
+
+    /** Why the copy was stopped, as the failure to report instead of the I/O error the abort caused; null if not. */
+    public MoverException aborted(String phase) {
+        MoverException.Code code = abortCode;
+        return code == null ? null : new MoverException(code, phase, abortReason);
+    }
+}

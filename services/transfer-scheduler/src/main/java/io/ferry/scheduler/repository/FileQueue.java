@@ -1,0 +1,135 @@
+package io.ferry.scheduler.repository;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The queue in the database. Claims take rows with {@code FOR UPDATE SKIP LOCKED} and stamp them with the claiming
+ * replica and a lease, so several replicas on one database never take the same file, and a replica that dies
+ * loses its files to the others when the lease runs out.
+ */
+@ApplicationScoped
+public class FileQueue {
+
+    private static final String DUE = "next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())";
+
+    @Inject
+    Pool pool;
+
+    /** Per (link, VO, activity): waiting, preparing, ready, active and staging counts. */
+    public Uni<List<QueueSnapshot>> snapshot(SqlClient c, Duration pin) {
+        return c.preparedQuery("SELECT source_se, dest_se, vo, activity, "
+                        + "count(*) FILTER (WHERE state = 'SUBMITTED' AND " + DUE + "), "
+                        + "count(*) FILTER (WHERE state = 'SUBMITTED' AND lease_until >= now()), "
+                        + "count(*) FILTER (WHERE state = 'READY' AND prepared_at > now() - make_interval(secs => $1)), "
+                        + "count(*) FILTER (WHERE state = 'ACTIVE'), "
+                        + "count(*) FILTER (WHERE state = 'STAGING') "
+                        + "FROM transfer_file WHERE state IN ('SUBMITTED', 'STAGING', 'READY', 'ACTIVE') GROUP BY 1, 2, 3, 4")
+                .execute(Tuple.of(seconds(pin))).map(rows -> {
+                    List<QueueSnapshot> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        out.add(new QueueSnapshot(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getLong(4).intValue(),
+                                r.getLong(5).intValue(), r.getLong(6).intValue(), r.getLong(7).intValue(), r.getLong(8).intValue()));
+                    }
+                    return out;
+                });
+    }
+
+    /** Takes up to n waiting files of one queue for preparing, highest priority first. */
+    public Uni<List<ClaimedFile>> claimForPrepare(QueueSnapshot q, int n, String owner, Duration lease) {
+        return claim(pool, "lease_owner = $6, lease_until = now() + make_interval(secs => $7), prepare_started_at = now()",
+                "state = 'SUBMITTED' AND " + DUE, Tuple.tuple().addString(q.sourceSe()).addString(q.destSe()).addString(q.vo())
+                        .addString(q.activity()).addInteger(n).addString(owner).addDouble(seconds(lease)));
+    }
+
+    /** Files whose stage request is due for a poll, any queue. */
+    public Uni<List<ClaimedFile>> claimStagingPolls(int n, String owner, Duration lease) {
+        return pool.preparedQuery("UPDATE transfer_file f SET lease_owner = $2, lease_until = now() + make_interval(secs => $3) "
+                        + "FROM job j WHERE j.job_id = f.job_id AND f.file_id IN (SELECT file_id FROM transfer_file WHERE state = 'STAGING' AND "
+                        + DUE + " ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING " + ClaimedFile.COLUMNS)
+                .execute(Tuple.of(n, owner, seconds(lease))).map(FileQueue::files);
+    }
+
+    /** Starts up to n prepared files of one queue: ACTIVE, one more attempt, leased to {@code owner}. */
+    public Uni<List<ClaimedFile>> claimForTransfer(SqlClient c, QueueSnapshot q, int n, String owner, Duration lease, Duration pin) {
+        return claim(c, "state = 'ACTIVE', lease_owner = $6, lease_until = now() + make_interval(secs => $7), start_time = clock_timestamp(), "
+                        + "attempts = f.attempts + 1",
+                "state = 'READY' AND prepared_at > now() - make_interval(secs => $8)", Tuple.tuple().addString(q.sourceSe())
+                        .addString(q.destSe()).addString(q.vo()).addString(q.activity()).addInteger(n).addString(owner)
+                        .addDouble(seconds(lease)).addDouble(seconds(pin)));
+    }
+
+    private static Uni<List<ClaimedFile>> claim(SqlClient c, String set, String where, Tuple args) {
+        return c.preparedQuery("UPDATE transfer_file f SET " + set + " FROM job j WHERE j.job_id = f.job_id AND f.file_id IN ("
+                        + "SELECT file_id FROM transfer_file WHERE source_se = $1 AND dest_se = $2 AND vo = $3 AND activity = $4 AND "
+                        + where + " ORDER BY priority DESC, file_id LIMIT $5 FOR UPDATE SKIP LOCKED) RETURNING " + ClaimedFile.COLUMNS)
+                .execute(args).map(FileQueue::files);
+    }
+
+    /** Extends the leases of files this replica still holds; answers those it holds (the others were taken away). */
+    public Uni<Set<Long>> renew(List<Long> fileIds, String owner, Duration lease) {
+        if (fileIds.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        return pool.preparedQuery("UPDATE transfer_file SET lease_until = now() + make_interval(secs => $3) "
+                        + "WHERE file_id = ANY($1) AND lease_owner = $2 AND state IN ('SUBMITTED', 'STAGING', 'ACTIVE') RETURNING file_id")
+                .execute(Tuple.of(fileIds.toArray(new Long[0]), owner, seconds(lease))).map(rows -> {
+                    Set<Long> held = new HashSet<>();
+                    rows.forEach(r -> held.add(r.getLong(0)));
+                    return held;
+                });
+    }
+
+    /** ACTIVE files whose replica stopped renewing their lease. */
+    public Uni<List<Long>> expiredActive(int n) {
+        return ids("SELECT file_id FROM transfer_file WHERE state = 'ACTIVE' AND lease_until < now() ORDER BY lease_until LIMIT $1", n);
+    }
+
+    /** Files still queued although their job's max_time_in_queue has passed. */
+    public Uni<List<Long>> queueExpired(int n) {
+        return ids("SELECT f.file_id FROM transfer_file f JOIN job j ON j.job_id = f.job_id WHERE f.state IN ('SUBMITTED', 'STAGING', 'READY') "
+                + "AND j.max_time_in_queue IS NOT NULL AND j.submitted_at + make_interval(secs => j.max_time_in_queue) < now() LIMIT $1", n);
+    }
+
+    /** Prepared files that waited longer than the pin lifetime go back to be prepared again; answers how many. */
+    public Uni<Integer> unpinStale(Duration pin) {
+        return pool.preparedQuery("UPDATE transfer_file SET state = 'SUBMITTED', prepared_at = NULL, stage_request = NULL, "
+                        + "next_attempt_at = now() WHERE state = 'READY' AND prepared_at <= now() - make_interval(secs => $1)")
+                .execute(Tuple.of(seconds(pin))).map(rows -> rows.rowCount());
+    }
+
+    /** One claimed file, re-read inside an outcome's transaction (null if it no longer exists). */
+    public Uni<ClaimedFile> read(SqlClient c, long fileId) {
+        return c.preparedQuery("SELECT " + ClaimedFile.COLUMNS + " FROM transfer_file f JOIN job j ON j.job_id = f.job_id WHERE f.file_id = $1")
+                .execute(Tuple.of(fileId)).map(rows -> rows.size() == 0 ? null : ClaimedFile.of(rows.iterator().next()));
+    }
+
+    private Uni<List<Long>> ids(String sql, int n) {
+        return pool.preparedQuery(sql).execute(Tuple.of(n)).map(rows -> {
+            List<Long> out = new ArrayList<>();
+            rows.forEach(r -> out.add(r.getLong(0)));
+            return out;
+        });
+    }
+
+    private static List<ClaimedFile> files(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+        List<ClaimedFile> out = new ArrayList<>();
+        rows.forEach(r -> out.add(ClaimedFile.of(r)));
+        return out;
+    }
+
+    static double seconds(Duration d) {
+        return d.toMillis() / 1000.0;
+    }
+}

@@ -1,0 +1,76 @@
+package io.ferry.scheduler.service;
+
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One long-running loop of the engine on its own named thread: a pass every {@code period}, or sooner when woken.
+ * A failing pass (the database away, say) is logged once per kind of failure and retried on the next round.
+ */
+abstract class EngineLoop {
+
+    private final Logger log = Logger.getLogger(getClass());
+    private final Semaphore wake = new Semaphore(0);
+    private volatile boolean running;
+    private Thread thread;
+    private String lastFailure;
+
+    /** One round of work. */
+    protected abstract void pass() throws Exception;
+
+    protected abstract Duration period();
+
+    protected synchronized void start(String name) {
+        if (running) {
+            return;
+        }
+        running = true;
+        thread = new Thread(this::loop, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    protected synchronized void stop() {
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+        }
+    }
+
+    /** Runs the next pass now rather than at the end of the period. */
+    public void wake() {
+        if (wake.availablePermits() == 0) {
+            wake.release();
+        }
+    }
+
+    private void loop() {
+        while (running) {
+            try {
+                pass();
+                if (lastFailure != null) {
+                    log.infof("%s works again", thread.getName());
+                    lastFailure = null;
+                }
+            } catch (Exception e) {
+                if (!running) {
+                    return;
+                }
+                String kind = e.getClass().getName() + ": " + e.getMessage();
+                if (!kind.equals(lastFailure)) {
+                    log.warnf("%s: %s (retrying every %s)", thread.getName(), kind, period());
+                    lastFailure = kind;
+                }
+            }
+            try {
+                wake.tryAcquire(period().toMillis(), TimeUnit.MILLISECONDS);
+                wake.drainPermits();
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+}

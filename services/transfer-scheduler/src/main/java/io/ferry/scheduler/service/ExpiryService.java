@@ -1,0 +1,84 @@
+package io.ferry.scheduler.service;
+
+import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.mover.MoverException;
+import io.ferry.scheduler.repository.ClaimedFile;
+import io.ferry.scheduler.repository.FileQueue;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * Makes sure nothing waits forever: ACTIVE files whose replica stopped renewing the lease go back to the queue
+ * (LEASE_EXPIRED, always retried, the destination then ours to replace); prepared files older than the pin
+ * lifetime are prepared again; files still queued after their job's max_time_in_queue fail with QUEUE_EXPIRED.
+ */
+@ApplicationScoped
+public class ExpiryService extends EngineLoop {
+
+    private static final Logger LOG = Logger.getLogger(ExpiryService.class);
+
+    @Inject
+    SchedulerConfig config;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    FileQueue queue;
+
+    @Inject
+    FileOutcomes outcomes;
+
+    @Inject
+    PrepareService prepare;
+
+    void onStart(@Observes StartupEvent e) {
+        if (config.engine().enabled()) {
+            start("expiry");
+        }
+    }
+
+    void onStop(@Observes ShutdownEvent e) {
+        stop();
+    }
+
+    @Override
+    protected Duration period() {
+        return Duration.ofSeconds(2);
+    }
+
+    @Override
+    protected void pass() {
+        for (Long id : queue.expiredActive(200).await().atMost(FileOutcomes.WAIT)) {
+            ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(FileOutcomes.WAIT);
+            if (f != null) {
+                OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+                outcomes.failed(f, FileOutcomes.Guard.LEASE_LAPSED, Math.max(1, f.attempts()), new MoverException(MoverException.Code.LEASE_EXPIRED,
+                                "transfer", "the scheduler replica moving it stopped renewing its lease; queued again"), 0, null,
+                        new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), null, null, null, null).withEnd(now));
+            }
+        }
+        int unpinned = queue.unpinStale(config.engine().pinLifetime()).await().atMost(FileOutcomes.WAIT);
+        if (unpinned > 0) {
+            LOG.infof("%d prepared file(s) waited longer than the pin lifetime %s: preparing them again", unpinned, config.engine().pinLifetime());
+            prepare.wake();
+        }
+        for (Long id : queue.queueExpired(500).await().atMost(FileOutcomes.WAIT)) {
+            ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(FileOutcomes.WAIT);
+            if (f != null) {
+                OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+                outcomes.failed(f, FileOutcomes.Guard.QUEUED, f.attempts() + 1, new MoverException(MoverException.Code.QUEUE_EXPIRED, "queue",
+                        "still queued when the job's max_time_in_queue ran out"), 0, null, new AttemptTimes(null, null, null, null, null, null).withEnd(now));
+            }
+        }
+    }
+}

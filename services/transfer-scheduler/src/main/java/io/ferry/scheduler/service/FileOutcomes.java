@@ -1,0 +1,170 @@
+package io.ferry.scheduler.service;
+
+import io.ferry.scheduler.model.JobStates;
+import io.ferry.scheduler.model.RetryPolicy;
+import io.ferry.scheduler.mover.MoverException;
+import io.ferry.scheduler.mover.SourceStat;
+import io.ferry.scheduler.repository.ClaimedFile;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Every state change the engine makes to a file, each in one transaction with what must go with it: the job's
+ * state (FTS3's rule), the retry history, the transfer record in the outbox and the NOTIFY for event subscribers.
+ * Each transaction locks the job row first, so changes to the files of one job are serialised and the derived job
+ * state is always right. Each update is guarded (the claim must still be this replica's), so a file cancelled or
+ * taken over in the meantime is left alone.
+ */
+@ApplicationScoped
+public class FileOutcomes {
+
+    static final Duration WAIT = Duration.ofSeconds(30);
+
+    /** Which claim on the file the change needs. */
+    public enum Guard {
+        /** this replica is preparing it */
+        PREPARING("state IN ('SUBMITTED', 'STAGING') AND lease_owner = $2"),
+        /** this replica is moving it */
+        RUNNING("state = 'ACTIVE' AND lease_owner = $2"),
+        /** its replica stopped renewing the lease */
+        LEASE_LAPSED("state = 'ACTIVE' AND lease_until < now() AND $2::text IS NOT NULL"),
+        /** still queued */
+        QUEUED("state IN ('SUBMITTED', 'STAGING', 'READY') AND $2::text IS NOT NULL");
+
+        final String where;
+
+        Guard(String where) {
+            this.where = where;
+        }
+    }
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    JobEvents events;
+
+    @Inject
+    TransferRecords records;
+
+    @Inject
+    EngineIdentity identity;
+
+    /** Source and destination checked: the file may start. */
+    public boolean prepared(ClaimedFile f, SourceStat stat) {
+        return change(f, Guard.PREPARING, "state = 'READY', prepared_at = now(), source_size = $3, source_ranges = $4, stage_request = NULL, "
+                + "lease_owner = NULL, lease_until = NULL", Tuple.of(stat.size(), stat.ranges()), "READY", "prepared", (c, ok) -> Uni.createFrom().voidItem());
+    }
+
+    /** A stage request was accepted by the SE: poll it later. */
+    public boolean staging(ClaimedFile f, String request, Duration poll) {
+        return change(f, Guard.PREPARING, "state = 'STAGING', stage_request = $3, next_attempt_at = now() + make_interval(secs => $4), "
+                + "lease_owner = NULL, lease_until = NULL", Tuple.of(request, poll.toMillis() / 1000.0), "STAGING", "stage request " + request,
+                (c, ok) -> Uni.createFrom().voidItem());
+    }
+
+    /** Not on disk yet: poll again later (no event, nothing changed for users). */
+    public void stillStaging(ClaimedFile f, Duration poll) {
+        pool.preparedQuery("UPDATE transfer_file SET next_attempt_at = now() + make_interval(secs => $3), lease_owner = NULL, lease_until = NULL "
+                        + "WHERE file_id = $1 AND state = 'STAGING' AND lease_owner = $2")
+                .execute(Tuple.of(f.fileId(), identity.id(), poll.toMillis() / 1000.0)).await().atMost(WAIT);
+    }
+
+    /** The copy succeeded: FINISHED, with its record. */
+    public void finished(ClaimedFile f, long bytes, int streams, double throughput, AttemptTimes t) {
+        change(f, Guard.RUNNING, "state = 'FINISHED', finish_time = clock_timestamp(), bytes_transferred = $3, streams = $4, throughput = $5, "
+                        + "reason = NULL, error_code = NULL, error_phase = NULL, lease_owner = NULL, lease_until = NULL",
+                Tuple.of(bytes, streams, throughput), "FINISHED", "finished",
+                (c, ok) -> records.write(c, f, f.attempts(), t, TransferRecords.Outcome.finished(bytes, streams)));
+    }
+
+    /**
+     * A failed attempt: tried again after the job's retry_delay when the failure is recoverable and retries are left
+     * (a lapsed lease always is: the file did nothing wrong), else FAILED. {@code attempt} is the attempt's number.
+     */
+    public void failed(ClaimedFile f, Guard guard, int attempt, MoverException e, long bytes, Integer streams, AttemptTimes t) {
+        boolean lapsed = e.code() == MoverException.Code.LEASE_EXPIRED;
+        boolean again = lapsed || RetryPolicy.retry(e.retryable(), attempt, f.retry());
+        String set = again
+                ? "state = 'SUBMITTED', next_attempt_at = now() + make_interval(secs => $7), prepared_at = NULL, stage_request = NULL, "
+                + "dest_ours = dest_ours OR $8, "
+                : "state = 'FAILED', finish_time = clock_timestamp(), ";
+        set += "reason = $3, error_code = $4, error_phase = $5, attempts = $6, lease_owner = NULL, lease_until = NULL";
+        Tuple args = Tuple.of(e.getMessage(), e.code().name(), e.phase(), attempt);
+        if (again) {
+            args.addDouble(lapsed ? 0.0 : f.retryDelay()).addBoolean(lapsed);
+        }
+        String reason = e.code() + ": " + e.getMessage() + (again ? " (attempt " + attempt + "; will be retried)" : "");
+        change(f, guard, set, args, again ? "SUBMITTED" : "FAILED", reason, (c, ok) -> {
+            Uni<Void> history = again
+                    ? c.preparedQuery("INSERT INTO file_retry (file_id, attempt, reason, error_code, error_phase) VALUES ($1, $2, $3, $4, $5) "
+                    + "ON CONFLICT DO NOTHING").execute(Tuple.of(f.fileId(), attempt, e.getMessage(), e.code().name(), e.phase())).replaceWithVoid()
+                    : Uni.createFrom().voidItem();
+            TransferRecords.Outcome o = new TransferRecords.Outcome(e.code() == MoverException.Code.CANCELED ? "CANCELED" : "FAILED", bytes,
+                    streams, e.code().name(), e.phase(), e.getMessage(), e.retryable());
+            return history.chain(x -> records.write(c, f, attempt, t, o));
+        });
+    }
+
+    /** A running attempt stopped because its file was cancelled (the cancel already set the state): its record. */
+    public void canceledAttempt(ClaimedFile f, long bytes, Integer streams, AttemptTimes t, String why) {
+        pool.withTransaction(c -> records.write(c, f, f.attempts(), t,
+                new TransferRecords.Outcome("CANCELED", bytes, streams, "CANCELED", "transfer", why, false))).await().atMost(WAIT);
+    }
+
+    interface After {
+        Uni<Void> apply(SqlClient c, boolean changed);
+    }
+
+    /** Locks the job, applies the guarded update, then (if it applied) the extra work, the job state and the event. */
+    private boolean change(ClaimedFile f, Guard guard, String set, Tuple extra, String fileState, String reason, After after) {
+        Tuple args = Tuple.of(f.fileId(), identity.id());
+        for (int i = 0; i < extra.size(); i++) {
+            args.addValue(extra.getValue(i));
+        }
+        return pool.withTransaction(c -> lockJob(c, f.jobId())
+                .chain(x -> c.preparedQuery("UPDATE transfer_file SET " + set + " WHERE file_id = $1 AND " + guard.where).execute(args))
+                .chain(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return Uni.createFrom().item(false);
+                    }
+                    return after.apply(c, true).chain(x -> refreshJob(c, f.jobId()))
+                            .chain(jobState -> events.publish(c, f.jobId(), List.of(f.fileId()), fileState, jobState, reason))
+                            .replaceWith(true);
+                })).await().atMost(WAIT);
+    }
+
+    static Uni<Void> lockJob(SqlClient c, UUID jobId) {
+        return c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId)).replaceWithVoid();
+    }
+
+    /** Applies FTS3's job-state rule to the job's files; answers the job's state. Call with the job row locked. */
+    static Uni<String> refreshJob(SqlClient c, UUID jobId) {
+        return c.preparedQuery("SELECT state FROM transfer_file WHERE job_id = $1").execute(Tuple.of(jobId)).chain(rows -> {
+            List<String> states = new ArrayList<>();
+            for (Row r : rows) {
+                states.add(r.getString(0));
+            }
+            String state = JobStates.jobState(states);
+            boolean terminal = JobStates.JOB_TERMINAL.contains(state);
+            return c.preparedQuery("UPDATE job SET state = $2, finished_at = CASE WHEN $3 THEN coalesce(finished_at, now()) END "
+                    + "WHERE job_id = $1 AND state <> $2").execute(Tuple.of(jobId, state, terminal)).replaceWith(state);
+        });
+    }
+
+    /** After a claim committed: the jobs of the claimed files move on (ACTIVE) and subscribers hear it. */
+    public void started(UUID jobId, List<Long> fileIds, String fileState, String reason) {
+        pool.withTransaction(c -> lockJob(c, jobId).chain(x -> refreshJob(c, jobId))
+                .chain(state -> events.publish(c, jobId, fileIds, fileState, state, reason))).await().atMost(WAIT);
+    }
+}

@@ -1,0 +1,54 @@
+package io.ferry.scheduler.service;
+
+import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.mover.FileMover;
+import io.ferry.scheduler.mover.HttpMover;
+import io.ferry.scheduler.mover.Mover;
+import io.ferry.scheduler.mover.MoverException;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/** Picks the mover for a source and destination URL: both file://, or both http(s):// (WebDAV). */
+@ApplicationScoped
+public class Movers {
+
+    @Inject
+    SchedulerConfig config;
+
+    private HttpMover http;
+    private FileMover file;
+
+    @PostConstruct
+    void init() {
+        http = new HttpMover(config.engine().ioTimeout());
+        file = new FileMover(config.engine().fileRoots().orElse(List.of()).stream().map(Path::of).toList());
+    }
+
+    public Mover forUrls(URI source, URI destination) throws MoverException {
+        String s = family(source);
+        String d = family(destination);
+        if (s.equals("file") && d.equals("file")) {
+            return file;
+        }
+        if (s.equals("http") && d.equals("http")) {
+            return http;
+        }
+        throw new MoverException(MoverException.Code.UNSUPPORTED_URL, "prepare",
+                "no mover copies " + source.getScheme() + ":// to " + destination.getScheme() + "://");
+    }
+
+    private static String family(URI u) {
+        String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+        return switch (scheme) {
+            case "http", "https" -> "http";
+            case "file" -> "file";
+            default -> scheme;
+        };
+    }
+}

@@ -1,0 +1,200 @@
+package io.ferry.scheduler.service;
+
+import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.mover.CopyRequest;
+import io.ferry.scheduler.mover.Mover;
+import io.ferry.scheduler.mover.MoverException;
+import io.ferry.scheduler.mover.SourceStat;
+import io.ferry.scheduler.repository.ClaimedFile;
+import io.ferry.scheduler.repository.FileQueue;
+import io.ferry.scheduler.repository.QueueSnapshot;
+import io.ferry.scheduler.repository.SchedulingInputs;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The prepare phase, decoupled from moving data: keeps up to prepare-ratio × the link's active target files prepared
+ * ahead per link — source stat (exists, size, checksum when offered), destination checks (exists/overwrite, parent
+ * collections) and, for SEs that need it, a stage request polled until the file is on disk — picking which files
+ * to prepare by the same weighted fair share as the transfers, so one VO's flood cannot fill the prepared pool.
+ */
+@ApplicationScoped
+public class PrepareService extends EngineLoop {
+
+    @Inject
+    SchedulerConfig config;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    FileQueue queue;
+
+    @Inject
+    FileOutcomes outcomes;
+
+    @Inject
+    RunningFiles running;
+
+    @Inject
+    Movers movers;
+
+    @Inject
+    TapeStager stager;
+
+    @Inject
+    SiteDirectory sites;
+
+    @Inject
+    EngineIdentity identity;
+
+    @Inject
+    TransfersService transfers;
+
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private ExecutorService workers;
+
+    void onStart(@Observes StartupEvent e) {
+        if (config.engine().enabled()) {
+            AtomicInteger n = new AtomicInteger();
+            workers = Executors.newFixedThreadPool(config.engine().prepareThreads(), r -> {
+                Thread t = new Thread(r, "prepare-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+            start("prepare-queue");
+        }
+    }
+
+    void onStop(@Observes ShutdownEvent e) {
+        stop();
+        if (workers != null) {
+            workers.shutdownNow();
+        }
+    }
+
+    @Override
+    protected Duration period() {
+        return config.engine().tick();
+    }
+
+    @Override
+    protected void pass() {
+        int free = config.engine().prepareThreads() * 4 - inFlight.get();
+        if (free <= 0) {
+            return;
+        }
+        Duration lease = config.engine().lease();
+        SchedulingInputs in = pool.withConnection(SchedulingInputs::load).await().atMost(FileOutcomes.WAIT);
+        sites.update(in.ses());
+        for (ClaimedFile f : queue.claimStagingPolls(Math.min(free, 100), identity.id(), lease).await().atMost(FileOutcomes.WAIT)) {
+            submit(f);
+            free--;
+        }
+        List<QueueSnapshot> snapshot = pool.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime())).await().atMost(FileOutcomes.WAIT);
+        for (Map.Entry<String, List<QueueSnapshot>> link : Scheduling.byLink(snapshot).entrySet()) {
+            List<QueueSnapshot> queues = link.getValue();
+            if (free <= 0 || queues.stream().noneMatch(q -> q.waiting() > 0)) {
+                continue;
+            }
+            QueueSnapshot first = queues.get(0);
+            SchedulingInputs.Link l = in.link(first.sourceSe(), first.destSe(), config.engine().defaultMinActive(), config.engine().defaultMaxActive());
+            int ahead = (int) Math.ceil(config.engine().prepareRatio() * l.allowed());
+            int held = queues.stream().mapToInt(q -> q.preparing() + q.ready() + q.staging()).sum();
+            int budget = Math.min(free, ahead - held);
+            if (budget <= 0) {
+                continue;
+            }
+            Map<QueueSnapshot, Integer> plan = Scheduling.plan(budget, queues, in,
+                    q -> q.preparing() + q.ready() + q.staging() + q.active(), QueueSnapshot::waiting);
+            for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
+                for (ClaimedFile f : queue.claimForPrepare(p.getKey(), p.getValue(), identity.id(), lease).await().atMost(FileOutcomes.WAIT)) {
+                    submit(f);
+                    free--;
+                }
+            }
+        }
+    }
+
+    private void submit(ClaimedFile f) {
+        inFlight.incrementAndGet();
+        workers.submit(() -> {
+            try {
+                prepare(f);
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        });
+    }
+
+    void prepare(ClaimedFile f) {
+        running.add(f, false);
+        OffsetDateTime started = f.prepareStartedAt() != null ? f.prepareStartedAt() : OffsetDateTime.now(ZoneOffset.UTC);
+        try {
+            SchedulingInputs.Se source = sites.se(f.sourceSe());
+            URI src = URI.create(f.sourceUrl());
+            if (source != null && source.needsPrepare() && !stagedOnDisk(f, source, src)) {
+                return;
+            }
+            Mover mover = movers.forUrls(src, URI.create(f.destUrl()));
+            CopyRequest req = CopyRequests.of(f, 1, sites.se(f.destSe()));
+            SourceStat stat = mover.stat(src);
+            Mover.checkSource(req, stat);
+            mover.prepareDestination(req);
+            if (outcomes.prepared(f, stat)) {
+                transfers.wake();
+            }
+        } catch (MoverException e) {
+            outcomes.failed(f, FileOutcomes.Guard.PREPARING, f.attempts() + 1, e, 0, null,
+                    AttemptTimes.prepare(started, OffsetDateTime.now(ZoneOffset.UTC)));
+        } catch (RuntimeException e) {
+            outcomes.failed(f, FileOutcomes.Guard.PREPARING, f.attempts() + 1,
+                    new MoverException(MoverException.Code.CONNECTION_RESET, "prepare", "prepare failed: " + e), 0, null,
+                    AttemptTimes.prepare(started, OffsetDateTime.now(ZoneOffset.UTC)));
+        } finally {
+            running.remove(f.fileId());
+        }
+    }
+
+    /** Requests or polls the stage; true once the file is on disk and may be stat'ed. */
+    private boolean stagedOnDisk(ClaimedFile f, SchedulingInputs.Se source, URI src) throws MoverException {
+        String tape = source.baseUrls().get("tape");
+        if (tape == null) {
+            throw new MoverException(MoverException.Code.STAGING_FAILED, "prepare",
+                    source.name() + " needs a prepare step but has no 'tape' base URL (WLCG Tape REST API)");
+        }
+        Duration poll = config.engine().stagePoll();
+        if (f.stageRequest() == null) {
+            outcomes.staging(f, stager.request(tape, src), poll);
+            return false;
+        }
+        TapeStager.Status status = stager.poll(tape, f.stageRequest(), src);
+        if (status.error() != null) {
+            throw new MoverException(MoverException.Code.STAGING_FAILED, "prepare", "staging failed: " + status.error());
+        }
+        if (!status.onDisk()) {
+            outcomes.stillStaging(f, poll);
+            return false;
+        }
+        return true;
+    }
+
+    /** For tests and metrics: prepares in progress on this replica. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+}

@@ -1,0 +1,52 @@
+package io.ferry.scheduler.service;
+
+import io.ferry.scheduler.mover.MoverException;
+import io.ferry.scheduler.mover.TransferProgress;
+import io.ferry.scheduler.repository.ClaimedFile;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The files this replica is preparing or moving right now, with their progress: what its leases cover. */
+@ApplicationScoped
+public class RunningFiles {
+
+    /** One file in hand: since when (nanoTime), its progress (moves only), its job's timeout in seconds if any. */
+    public record Running(ClaimedFile file, long startedNanos, TransferProgress progress, Integer timeoutSeconds, boolean moving) {
+    }
+
+    private final Map<Long, Running> running = new ConcurrentHashMap<>();
+
+    public TransferProgress add(ClaimedFile f, boolean moving) {
+        TransferProgress p = new TransferProgress();
+        running.put(f.fileId(), new Running(f, System.nanoTime(), p, f.timeout(), moving));
+        return p;
+    }
+
+    public void remove(long fileId) {
+        running.remove(fileId);
+    }
+
+    public List<Long> ids() {
+        return new ArrayList<>(running.keySet());
+    }
+
+    public List<Running> all() {
+        return new ArrayList<>(running.values());
+    }
+
+    public int moving() {
+        return (int) running.values().stream().filter(Running::moving).count();
+    }
+
+    /** Stops the file's copy if this replica runs it. */
+    public void abort(long fileId, MoverException.Code code, String reason) {
+        Running r = running.get(fileId);
+        if (r != null) {
+            r.progress().abort(code, reason);
+        }
+    }
+}

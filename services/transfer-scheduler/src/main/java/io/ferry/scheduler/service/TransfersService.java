@@ -1,0 +1,223 @@
+package io.ferry.scheduler.service;
+
+import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.mover.CopyRequest;
+import io.ferry.scheduler.mover.CopyResult;
+import io.ferry.scheduler.mover.Mover;
+import io.ferry.scheduler.mover.MoverException;
+import io.ferry.scheduler.mover.SourceStat;
+import io.ferry.scheduler.mover.TransferProgress;
+import io.ferry.scheduler.repository.ClaimedFile;
+import io.ferry.scheduler.repository.FileQueue;
+import io.ferry.scheduler.repository.QueueSnapshot;
+import io.ferry.scheduler.repository.SchedulingInputs;
+import io.ferry.scheduler.repository.Tx;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Starts prepared files: per link, as many as the optimizer's target allows, never more than the SEs' inbound and
+ * outbound caps, the free slots shared between VOs (and their activities) by weight. The pass holds a database-wide
+ * advisory lock while it counts and claims, so replicas on one database together never exceed a limit; the copies
+ * themselves run on this replica's transfer threads under a lease the LeaseService renews.
+ */
+@ApplicationScoped
+public class TransfersService extends EngineLoop {
+
+    /** Key of the advisory lock that serialises scheduling passes across replicas. */
+    static final long SCHEDULING_LOCK = 0x4645525259L;
+
+    @Inject
+    SchedulerConfig config;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    FileQueue queue;
+
+    @Inject
+    FileOutcomes outcomes;
+
+    @Inject
+    RunningFiles running;
+
+    @Inject
+    Movers movers;
+
+    @Inject
+    SiteDirectory sites;
+
+    @Inject
+    StreamAdvice advice;
+
+    @Inject
+    EngineIdentity identity;
+
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private ExecutorService workers;
+
+    void onStart(@Observes StartupEvent e) {
+        if (config.engine().enabled()) {
+            AtomicInteger n = new AtomicInteger();
+            workers = Executors.newFixedThreadPool(config.engine().transferThreads(), r -> {
+                Thread t = new Thread(r, "transfer-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+            start("transfers");
+        }
+    }
+
+    void onStop(@Observes ShutdownEvent e) {
+        stop();
+        if (workers != null) {
+            workers.shutdownNow();
+        }
+    }
+
+    @Override
+    protected Duration period() {
+        return config.engine().tick();
+    }
+
+    @Override
+    protected void pass() {
+        int capacity = config.engine().transferThreads() - inFlight.get();
+        if (capacity <= 0) {
+            return;
+        }
+        Map<ClaimedFile, Integer> claimed = Tx.run(pool, c -> {
+            c.preparedQuery("SELECT pg_advisory_xact_lock($1)").execute(io.vertx.mutiny.sqlclient.Tuple.of(SCHEDULING_LOCK))
+                    .await().atMost(FileOutcomes.WAIT);
+            SchedulingInputs in = SchedulingInputs.load(c).await().atMost(FileOutcomes.WAIT);
+            sites.update(in.ses());
+            List<QueueSnapshot> snapshot = queue.snapshot(c, config.engine().pinLifetime()).await().atMost(FileOutcomes.WAIT);
+            Map<String, Integer> outbound = new HashMap<>();
+            Map<String, Integer> inbound = new HashMap<>();
+            for (QueueSnapshot q : snapshot) {
+                outbound.merge(q.sourceSe(), q.active(), Integer::sum);
+                inbound.merge(q.destSe(), q.active(), Integer::sum);
+            }
+            Map<ClaimedFile, Integer> out = new LinkedHashMap<>();
+            int left = capacity;
+            for (List<QueueSnapshot> queues : Scheduling.byLink(snapshot).values()) {
+                if (left <= 0 || queues.stream().noneMatch(q -> q.ready() > 0)) {
+                    continue;
+                }
+                QueueSnapshot first = queues.get(0);
+                SchedulingInputs.Link link = in.link(first.sourceSe(), first.destSe(), config.engine().defaultMinActive(),
+                        config.engine().defaultMaxActive());
+                int free = link.allowed() - queues.stream().mapToInt(QueueSnapshot::active).sum();
+                SchedulingInputs.Se src = in.ses().get(first.sourceSe());
+                SchedulingInputs.Se dst = in.ses().get(first.destSe());
+                if (src != null) {
+                    free = Math.min(free, src.outboundMax() - outbound.getOrDefault(src.name(), 0));
+                }
+                if (dst != null) {
+                    free = Math.min(free, dst.inboundMax() - inbound.getOrDefault(dst.name(), 0));
+                }
+                free = Math.min(free, left);
+                if (free <= 0) {
+                    continue;
+                }
+                Map<QueueSnapshot, Integer> plan = Scheduling.plan(free, queues, in, QueueSnapshot::active, QueueSnapshot::ready);
+                for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
+                    List<ClaimedFile> files = queue.claimForTransfer(c, p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
+                            config.engine().pinLifetime()).await().atMost(FileOutcomes.WAIT);
+                    for (ClaimedFile f : files) {
+                        out.put(f, link.nostreams() == null ? 0 : link.nostreams());
+                    }
+                    outbound.merge(first.sourceSe(), files.size(), Integer::sum);
+                    inbound.merge(first.destSe(), files.size(), Integer::sum);
+                    left -= files.size();
+                }
+            }
+            return out;
+        });
+        Map<UUID, List<Long>> byJob = new LinkedHashMap<>();
+        claimed.keySet().forEach(f -> byJob.computeIfAbsent(f.jobId(), k -> new ArrayList<>()).add(f.fileId()));
+        claimed.forEach((f, linkStreams) -> {
+            inFlight.incrementAndGet();
+            workers.submit(() -> {
+                try {
+                    move(f, linkStreams == 0 ? null : linkStreams);
+                } finally {
+                    inFlight.decrementAndGet();
+                    wake();
+                }
+            });
+        });
+        byJob.forEach((job, ids) -> outcomes.started(job, ids, "ACTIVE", "transfer started"));
+    }
+
+    void move(ClaimedFile f, Integer linkStreams) {
+        TransferProgress progress = running.add(f, true);
+        OffsetDateTime start = OffsetDateTime.now(ZoneOffset.UTC);
+        int streams = 1;
+        AttemptTimes times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, null, null, null);
+        try {
+            streams = streams(f, linkStreams);
+            Mover mover = movers.forUrls(URI.create(f.sourceUrl()), URI.create(f.destUrl()));
+            CopyRequest req = CopyRequests.of(f, streams, sites.se(f.destSe()));
+            SourceStat stat = new SourceStat(f.sourceSize() == null ? -1 : f.sourceSize(), f.sourceRanges(), null);
+            CopyResult r = mover.transfer(req, stat, progress);
+            OffsetDateTime transferEnd = start.plusNanos(r.transferMillis() * 1_000_000);
+            OffsetDateTime checksumEnd = transferEnd.plusNanos(r.checksumMillis() * 1_000_000);
+            times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, transferEnd, transferEnd, checksumEnd);
+            double throughput = r.bytes() / Math.max(0.001, r.transferMillis() / 1000.0);
+            outcomes.finished(f, r.bytes(), r.streams(), throughput, times);
+        } catch (MoverException e) {
+            times = ended(times, e.phase());
+            if (e.code() == MoverException.Code.CANCELED) {
+                outcomes.canceledAttempt(f, progress.bytes(), streams, times, e.getMessage());
+            } else {
+                outcomes.failed(f, FileOutcomes.Guard.RUNNING, f.attempts(), e, progress.bytes(), streams, times);
+            }
+        } catch (RuntimeException e) {
+            outcomes.failed(f, FileOutcomes.Guard.RUNNING, f.attempts(),
+                    new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", "transfer failed: " + e), progress.bytes(), streams,
+                    ended(times, "transfer"));
+        } finally {
+            running.remove(f.fileId());
+        }
+    }
+
+    private static AttemptTimes ended(AttemptTimes t, String phase) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        if ("checksum".equals(phase)) {
+            return new AttemptTimes(t.prepareStarted(), t.prepareEnded(), t.transferStarted(), now, now, now);
+        }
+        return new AttemptTimes(t.prepareStarted(), t.prepareEnded(), t.transferStarted(), now, null, null);
+    }
+
+    /** The job's nostreams, else the link's, else tcp-profiles' advice (1 when it does not answer); 1–16. */
+    private int streams(ClaimedFile f, Integer linkStreams) {
+        if (f.nostreams() != null && f.nostreams() > 0) {
+            return StreamAdvice.clamp(f.nostreams());
+        }
+        return advice.forLink(f.sourceSe(), f.destSe(), linkStreams).await().atMost(Duration.ofSeconds(10)).streams();
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+}
