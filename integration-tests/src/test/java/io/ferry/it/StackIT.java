@@ -2,6 +2,7 @@ package io.ferry.it;
 
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FreePort;
+import io.ferry.dev.NginxWebDav;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceProcess;
 import io.ferry.stack.ServiceSpec;
@@ -36,6 +37,7 @@ class StackIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private LocalStack stack;
+    private NginxWebDav nginx;
 
     @BeforeAll
     void startStack() throws Exception {
@@ -48,15 +50,20 @@ class StackIT {
                 walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
+        // A short lease so that the crash test sees a dead scheduler's files requeued within seconds.
         stack = new LocalStack(new LocalStack.Options(LocalStack.projectRoot(), state, ports, null, FreePort.find(),
-                Map.of("FERRY_HTTP_ACCESS_LOG", "true")));
+                Map.of("FERRY_HTTP_ACCESS_LOG", "true", "FERRY_SCHEDULER_ENGINE_LEASE", "5s", "FERRY_SCHEDULER_OPTIMIZER_INTERVAL", "5s")));
         stack.start(Duration.ofMinutes(4));
+        nginx = new NginxWebDav();
     }
 
     @AfterAll
     void stopStack() throws Exception {
         if (stack != null) {
             stack.close();
+        }
+        if (nginx != null) {
+            nginx.close();
         }
     }
 
@@ -263,6 +270,125 @@ class StackIT {
         var streams = JSON.readTree(link.body()).get("streams");
         assertEquals("fallback", streams.get("basis").asText(), link.body());
         assertEquals(1, streams.get("streams").asInt());
+    }
+
+    private void registerNginxSe(String name, String path) throws Exception {
+        HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/" + name, token(null, "transfer:admin"),
+                "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(path) + "\"}}", Map.of());
+        assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
+    }
+
+    private static byte[] writeRandom(Path file, int size, long seed) throws Exception {
+        Files.createDirectories(file.getParent());
+        byte[] data = new byte[size];
+        new java.util.Random(seed).nextBytes(data);
+        Files.write(file, data);
+        return data;
+    }
+
+    private String submitJob(String vo, java.util.List<String[]> copies) throws Exception {
+        StringBuilder files = new StringBuilder();
+        for (String[] c : copies) {
+            files.append(files.length() == 0 ? "" : ",").append("{\"sources\":[\"").append(nginx.url(c[0])).append("\"],\"destinations\":[\"")
+                    .append(nginx.url(c[1])).append("\"]}");
+        }
+        HttpResponse<String> r = send("POST", stack.service(ServiceSpec.SCHEDULER).url() + "/jobs", token(vo, "transfer:submit"),
+                "{\"files\":[" + files + "],\"params\":{\"verify_checksum\":\"target\"}}", Map.of());
+        assertEquals(200, r.statusCode(), r.body());
+        return JSON.readTree(r.body()).get("job_id").asText();
+    }
+
+    private com.fasterxml.jackson.databind.JsonNode job(String vo, String id, String suffix) throws Exception {
+        HttpResponse<String> r = send("GET", stack.service(ServiceSpec.SCHEDULER).url() + "/jobs/" + id + suffix, token(vo, "transfer:submit"), null, Map.of());
+        assertEquals(200, r.statusCode(), r.body());
+        return JSON.readTree(r.body());
+    }
+
+    /** The aggregator's per-link totals of the last hour for one link, once its rollups are folded. */
+    private com.fasterxml.jackson.databind.JsonNode linkTotals(String source, String destination) throws Exception {
+        String aggregator = stack.service(ServiceSpec.AGGREGATOR).url();
+        send("POST", aggregator + "/rollups/flush", token(null, "rates:write"), null, Map.of());
+        HttpResponse<String> r = send("GET", aggregator + "/links?window=1h", null, null, Map.of());
+        assertEquals(200, r.statusCode(), r.body());
+        for (var row : JSON.readTree(r.body()).get("rows")) {
+            if (row.get("source").asText().equals(source) && row.get("destination").asText().equals(destination)) {
+                return row;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    @Order(9)
+    void transfersMoveRealDataAndTheirRecordsReachTheAggregator() throws Exception {
+        registerNginxSe("IT-NGX-A", "/se-a");
+        registerNginxSe("IT-NGX-B", "/se-b");
+        java.util.List<String[]> copies = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            writeRandom(nginx.file("/se-a/it/f" + i), 200_000 + i, i);
+            copies.add(new String[]{"/se-a/it/f" + i, "/se-b/it/f" + i});
+        }
+        String id = submitJob("atlas", copies);
+        awaitTrue(Duration.ofSeconds(60), () -> job("atlas", id, "").get("job_state").asText().equals("FINISHED"), "job " + id + " FINISHED");
+        for (int i = 0; i < 8; i++) {
+            assertTrue(java.util.Arrays.equals(Files.readAllBytes(nginx.file("/se-a/it/f" + i)), Files.readAllBytes(nginx.file("/se-b/it/f" + i))));
+        }
+        awaitTrue(Duration.ofSeconds(30), () -> {
+            var row = linkTotals("IT-NGX-A", "IT-NGX-B");
+            return row != null && row.get("filesDone").asLong() == 8 && row.get("bytes").asLong() == 8 * 200_000L + 28;
+        }, "8 transfer records of IT-NGX-A -> IT-NGX-B in rate-aggregator");
+    }
+
+    @Test
+    @Order(10)
+    void aSchedulerKilledMidTransferFinishesTheJobAfterRestartWithoutDuplicates() throws Exception {
+        registerNginxSe("IT-SLOW", "/slow");
+        registerNginxSe("IT-NGX-C", "/se-c");
+        java.util.List<String[]> copies = new java.util.ArrayList<>();
+        java.util.List<byte[]> data = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            // 256 KiB/s per connection: about 12 s per file
+            data.add(writeRandom(nginx.file("/slow/crash/f" + i), 3 << 20, 50 + i));
+            copies.add(new String[]{"/slow/crash/f" + i, "/se-c/crash/f" + i});
+        }
+        String id = submitJob("cms", copies);
+        awaitTrue(Duration.ofSeconds(30), () -> job("cms", id, "").get("job_state").asText().equals("ACTIVE"), "job " + id + " ACTIVE");
+        Thread.sleep(3000);
+        ServiceProcess scheduler = stack.service(ServiceSpec.SCHEDULER);
+        scheduler.kill();
+        // nothing of the interrupted copies may show up under the destination
+        Thread.sleep(1000);
+        for (int i = 0; i < 3; i++) {
+            Path f = nginx.file("/se-c/crash/f" + i);
+            assertTrue(!Files.exists(f) || Files.size(f) == 3 << 20, "a partial f" + i + " is visible at the destination");
+        }
+        scheduler.start();
+        scheduler.awaitReady(Duration.ofMinutes(2));
+        awaitTrue(Duration.ofSeconds(120), () -> JSON.readTree(send("GET", scheduler.url() + "/jobs/" + id, token("cms", "transfer:submit"), null, Map.of())
+                .body()).path("job_state").asText().equals("FINISHED"), "job " + id + " FINISHED after the restart");
+        for (int i = 0; i < 3; i++) {
+            assertTrue(java.util.Arrays.equals(data.get(i), Files.readAllBytes(nginx.file("/se-c/crash/f" + i))), "f" + i + " differs");
+        }
+        try (var listing = Files.list(nginx.file("/se-c/crash"))) {
+            assertEquals(3, listing.count(), "only the three files, no partial or temporary one");
+        }
+        try (var uploads = Files.list(nginx.uploadsInProgress())) {
+            assertEquals(0, uploads.count(), "nginx holds no partial upload");
+        }
+        var files = job("cms", id, "/files");
+        int lapsed = 0;
+        for (var f : files) {
+            for (var retry : job("cms", id, "/files/" + f.get("file_id").asText() + "/retries")) {
+                lapsed += retry.get("error_code").asText().equals("LEASE_EXPIRED") ? 1 : 0;
+            }
+        }
+        assertTrue(lapsed >= 1, "the interrupted attempts are in the retry history: " + files);
+        // each file completed exactly once: three FINISHED records, the interrupted attempts as failures
+        int interrupted = lapsed;
+        awaitTrue(Duration.ofSeconds(30), () -> {
+            var row = linkTotals("IT-SLOW", "IT-NGX-C");
+            return row != null && row.get("filesDone").asLong() == 3 && row.get("filesFailed").asLong() == interrupted;
+        }, "3 finished and " + interrupted + " interrupted attempts recorded once each");
     }
 
     private Duration awaitAll(IntPredicate wanted, Duration within) throws InterruptedException {

@@ -1,7 +1,7 @@
 package io.ferry.scheduler;
 
 import io.ferry.dev.FerryTestResource;
-import io.ferry.scheduler.mover.NginxWebDav;
+import io.ferry.dev.NginxWebDav;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

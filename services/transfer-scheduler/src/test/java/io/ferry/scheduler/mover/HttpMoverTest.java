@@ -1,5 +1,6 @@
 package io.ferry.scheduler.mover;
 
+import io.ferry.dev.NginxWebDav;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

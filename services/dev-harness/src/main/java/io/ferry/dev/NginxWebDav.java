@@ -1,4 +1,4 @@
-package io.ferry.scheduler.mover;
+package io.ferry.dev;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  * A real nginx (Debian's, with its WebDAV module) on a loopback port serving storage elements: {@code /se-a/},
  * {@code /se-b/}; {@code /se-c/}, which answers 503 while the file {@code se-c.down} exists in the root (an SE in
  * maintenance); {@code /slow/}, which sends at most 256 KiB/s per connection (a link whose capacity the test sets);
- * and {@code /flaky/} answering 503. Started per test class; stopped on close.
+ * and {@code /flaky/} answering 503. Started per test class; stopped on close. Needs Debian's nginx-light (its
+ * WebDAV module); {@code .ci/run} installs it.
  */
 public final class NginxWebDav implements AutoCloseable {
 
@@ -65,6 +66,11 @@ public final class NginxWebDav implements AutoCloseable {
 
     public String url(String path) {
         return "http://127.0.0.1:" + port + path;
+    }
+
+    /** Where nginx keeps request bodies while they arrive (a partial upload lives here, never under www/). */
+    public Path uploadsInProgress() {
+        return root.resolve("tmp");
     }
 
     public Path file(String path) {
