@@ -50,13 +50,22 @@ public final class ServiceProcess {
         return log;
     }
 
+    /**
+     * System property with the services' JVM options. The default starts fast and small (C1 only, serial GC), right for
+     * tests and a laptop; benchmarks pass full-JIT options (bench scripts: {@code -Xmx1g}), as a deployment would run.
+     */
+    public static final String JVM_ARGS = "ferry.service.jvm-args";
+    static final String FAST_START = "-Xms64m -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+
     public synchronized void start() throws IOException {
         if (!Files.isRegularFile(jar)) {
             throw new IOException(spec.name() + " is not built: " + jar + " is missing (run ./mvnw -DskipTests package)");
         }
         Files.createDirectories(log.getParent());
-        List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-jar", jar.toString()));
+        List<String> cmd = new ArrayList<>();
+        cmd.add(javaBinary());
+        cmd.addAll(List.of(System.getProperty(JVM_ARGS, FAST_START).trim().split("\\s+")));
+        cmd.addAll(List.of("-jar", jar.toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putAll(env);

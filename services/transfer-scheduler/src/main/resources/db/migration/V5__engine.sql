@@ -77,3 +77,6 @@ CREATE TABLE record_outbox (
     last_error      TEXT
 );
 CREATE INDEX record_outbox_due_idx ON record_outbox (next_attempt_at);
+
+-- A job's state follows from whether any of its files is open, active, staging or done: one index probe each.
+CREATE INDEX transfer_file_job_state_idx ON transfer_file (job_id, state);

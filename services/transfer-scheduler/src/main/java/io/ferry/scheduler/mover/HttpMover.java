@@ -1,16 +1,15 @@
 package io.ferry.scheduler.mover;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
+import java.io.OutputStream;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -18,32 +17,39 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 
 /**
- * Copies over HTTP/WebDAV: stat the source (HEAD), check the destination (overwrite or DEST_EXISTS), create parent
- * collections (MKCOL), then stream GET into PUT without holding the file in memory — large files with Range
- * requests on several streams, reassembled in order through a bounded window — computing ADLER32 on the way,
- * checking size and checksum, and removing a partial or wrong destination on failure.
+ * Copies over HTTP/WebDAV: stat the source (HEAD, with {@code Want-Digest: adler32}), check the destination
+ * (overwrite or DEST_EXISTS), create parent collections (MKCOL), then stream GET into PUT without holding the file
+ * in memory — large files with Range requests on several streams, reassembled in order through a bounded window —
+ * computing ADLER32 on the way, checking size and checksum, and removing a partial or wrong destination on failure.
  */
 public final class HttpMover implements Mover {
 
     static final long CHUNK = 8L << 20;
     static final long PARALLEL_THRESHOLD = 64L << 20;
 
-    private final HttpClient http;
-    private final Duration timeout;
+    /** Files from this size on are read ahead on a second thread while the upload writes. */
+    static final long READ_AHEAD_THRESHOLD = 4L << 20;
+
+    private final HttpWire wire;
+    private final ExecutorService readers = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "mover-read-ahead");
+        t.setDaemon(true);
+        return t;
+    });
 
     public HttpMover(Duration timeout) {
-        this.timeout = timeout;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+        this.wire = new HttpWire(Duration.ofSeconds(10), timeout);
     }
 
     @Override
     public SourceStat stat(URI source) throws MoverException {
-        HttpResponse<Void> head = send(HttpRequest.newBuilder(source).method("HEAD", HttpRequest.BodyPublishers.noBody())
-                .header("Want-Digest", "adler32"), "prepare");
-        check(head.statusCode(), "prepare", "source " + source);
-        long size = head.headers().firstValueAsLong("Content-Length").orElse(-1);
-        boolean ranges = head.headers().firstValue("Accept-Ranges").map(v -> v.contains("bytes")).orElse(false);
-        return new SourceStat(size, ranges, adler32Digest(head.headers().allValues("Digest")));
+        try (HttpWire.Response head = wire.send("HEAD", source, Map.of("Want-Digest", "adler32"))) {
+            check(head.status, "prepare", "source " + source);
+            boolean ranges = head.header("accept-ranges") != null && head.header("accept-ranges").contains("bytes");
+            return new SourceStat(head.contentLength(), ranges, adler32Digest(head.headers("digest")));
+        } catch (IOException e) {
+            throw ioFailure(e, "prepare");
+        }
     }
 
     /** The ADLER32 of an RFC 3230 {@code Digest: adler32=1a2b3c4d} header, if the server sent one. */
@@ -60,48 +66,95 @@ public final class HttpMover implements Mover {
     }
 
     @Override
+    public void prepareDestination(CopyRequest req) throws MoverException {
+        try {
+            int exists = status("HEAD", req.destination());
+            if (exists < 300) {
+                if (!req.overwrite()) {
+                    throw new MoverException(MoverException.Code.DEST_EXISTS, "prepare", req.destination() + " exists and overwrite is off");
+                }
+                check(status("DELETE", req.destination()), "prepare", "destination " + req.destination());
+            } else if (exists != 404) {
+                check(exists, "prepare", "destination " + req.destination());
+            }
+            for (URI parent : parents(req.destinationBase(), req.destination())) {
+                int mk = status("MKCOL", parent);
+                // 201 created; 405 already exists
+                if (mk != 201 && mk != 405) {
+                    check(mk, "prepare", "collection " + parent);
+                }
+            }
+        } catch (IOException e) {
+            throw ioFailure(e, "prepare");
+        }
+    }
+
+    @Override
     public CopyResult transfer(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException {
         long size = stat.size();
         long t0 = System.nanoTime();
         int streams = stat.ranges() && size >= PARALLEL_THRESHOLD ? Math.max(1, Math.min(16, req.streams())) : 1;
-        Adler32Stream body;
         ExecutorService pool = null;
+        HttpWire.Response get = null;
+        ReadAheadStream readAhead = null;
         try {
+            InputStream source;
+            long length = size;
             if (streams > 1) {
                 pool = Executors.newFixedThreadPool(streams + 1);
-                body = new Adler32Stream(new RangeStream(req.source(), size, streams, pool), progress);
+                source = new RangeStream(req.source(), size, streams, pool);
             } else {
-                HttpResponse<InputStream> get = sendStream(HttpRequest.newBuilder(req.source()).GET());
-                check(get.statusCode(), "transfer", "source " + req.source());
-                body = new Adler32Stream(get.body(), progress);
+                get = wire.send("GET", req.source(), Map.of());
+                check(get.status, "transfer", "source " + req.source());
+                source = get.body;
+                length = get.contentLength();
+                if (length < 0) {
+                    throw new MoverException(MoverException.Code.HTTP_ERROR, "transfer", "the source sent no Content-Length");
+                }
             }
-            Adler32Stream counted = body;
-            HttpRequest.BodyPublisher publisher = size >= 0
-                    ? HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() -> counted), size)
-                    : HttpRequest.BodyPublishers.ofInputStream(() -> counted);
-            HttpResponse<Void> put = send(HttpRequest.newBuilder(req.destination()).PUT(publisher), "transfer");
-            if (put.statusCode() >= 300) {
-                check(put.statusCode(), "transfer", "destination " + req.destination());
+            if ((size >= 0 && length != size) || (req.expectedSize() != null && length != req.expectedSize())) {
+                throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
+                        "the source now has " + length + " bytes, " + (req.expectedSize() != null ? req.expectedSize() : size) + " expected");
+            }
+            Adler32Stream body = new Adler32Stream(source, progress);
+            InputStream upload = body;
+            if (streams == 1 && length >= READ_AHEAD_THRESHOLD) {
+                readAhead = new ReadAheadStream(body, 1 << 20, 4, readers);
+                upload = readAhead;
+            }
+            try (HttpWire.Response put = wire.send("PUT", req.destination(), Map.of(), upload, length)) {
+                put.discard();
+                check(put.status, "transfer", "destination " + req.destination());
+            }
+            if (get != null) {
+                get.close();
+                get = null;
             }
             long transferMillis = (System.nanoTime() - t0) / 1_000_000;
-            if ((size >= 0 && body.bytes() != size) || (req.expectedSize() != null && body.bytes() != req.expectedSize())) {
-                throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
-                        "moved " + body.bytes() + " bytes of " + (size >= 0 ? size : req.expectedSize()));
+            if (body.bytes() != length) {
+                throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer", "moved " + body.bytes() + " bytes of " + length);
             }
             long c0 = System.nanoTime();
             verify(req, body.hex());
             return new CopyResult(body.bytes(), body.hex(), streams, transferMillis, (System.nanoTime() - c0) / 1_000_000);
-        } catch (MoverException | RuntimeException e) {
+        } catch (MoverException | IOException | RuntimeException e) {
             removeQuietly(req.destination());
             MoverException aborted = progress.aborted("transfer");
             if (aborted != null) {
                 throw aborted;
             }
-            if (e instanceof UncheckedIOException io) {
-                throw ioFailure(io.getCause(), "transfer");
+            if (e instanceof MoverException m) {
+                throw m;
             }
-            throw e;
+            if (e instanceof IOException io) {
+                throw ioFailure(io, "transfer");
+            }
+            throw (RuntimeException) e;
         } finally {
+            if (readAhead != null) {
+                readAhead.close();
+            }
+            closeQuietly(get);
             if (pool != null) {
                 pool.shutdownNow();
             }
@@ -115,37 +168,16 @@ public final class HttpMover implements Mover {
                     "the source's ADLER32 is " + sourceAdler + ", the job says " + req.expectedAdler32());
         }
         if (mode.equals("target") || mode.equals("both")) {
-            HttpResponse<InputStream> back = sendStream(HttpRequest.newBuilder(req.destination()).GET());
-            check(back.statusCode(), "checksum", "destination " + req.destination());
-            try (Adler32Stream s = new Adler32Stream(back.body())) {
-                s.transferTo(java.io.OutputStream.nullOutputStream());
+            try (HttpWire.Response back = wire.send("GET", req.destination(), Map.of())) {
+                check(back.status, "checksum", "destination " + req.destination());
+                Adler32Stream s = new Adler32Stream(back.body);
+                s.transferTo(OutputStream.nullOutputStream());
                 if (!s.hex().equals(sourceAdler)) {
                     throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
                             "the destination's ADLER32 is " + s.hex() + ", the source's " + sourceAdler);
                 }
             } catch (IOException e) {
                 throw ioFailure(e, "checksum");
-            }
-        }
-    }
-
-    @Override
-    public void prepareDestination(CopyRequest req) throws MoverException {
-        HttpResponse<Void> head = send(HttpRequest.newBuilder(req.destination()).method("HEAD", HttpRequest.BodyPublishers.noBody()), "prepare");
-        if (head.statusCode() < 300) {
-            if (!req.overwrite()) {
-                throw new MoverException(MoverException.Code.DEST_EXISTS, "prepare", req.destination() + " exists and overwrite is off");
-            }
-            HttpResponse<Void> del = send(HttpRequest.newBuilder(req.destination()).DELETE(), "prepare");
-            check(del.statusCode(), "prepare", "destination " + req.destination());
-        } else if (head.statusCode() != 404) {
-            check(head.statusCode(), "prepare", "destination " + req.destination());
-        }
-        for (URI parent : parents(req.destinationBase(), req.destination())) {
-            HttpResponse<Void> mk = send(HttpRequest.newBuilder(parent).method("MKCOL", HttpRequest.BodyPublishers.noBody()), "prepare");
-            // 201 created; 405 already exists
-            if (mk.statusCode() != 201 && mk.statusCode() != 405) {
-                check(mk.statusCode(), "prepare", "collection " + parent);
             }
         }
     }
@@ -167,13 +199,28 @@ public final class HttpMover implements Mover {
         return out;
     }
 
+    private int status(String method, URI uri) throws IOException {
+        try (HttpWire.Response r = wire.send(method, uri, Map.of())) {
+            r.discard();
+            return r.status;
+        }
+    }
+
     private void removeQuietly(URI destination) {
         try {
-            http.send(HttpRequest.newBuilder(destination).timeout(Duration.ofSeconds(30)).DELETE().build(), HttpResponse.BodyHandlers.discarding());
+            status("DELETE", destination);
         } catch (IOException e) {
             // the partial file stays; the next attempt replaces it (overwrite) or reports it
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(HttpWire.Response r) {
+        if (r != null) {
+            try {
+                r.close();
+            } catch (IOException ignored) {
+                // nothing to save
+            }
         }
     }
 
@@ -212,13 +259,16 @@ public final class HttpMover implements Mover {
                 pool.submit(() -> {
                     long from = index * CHUNK;
                     long to = Math.min(size, from + CHUNK) - 1;
-                    try {
-                        HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(source).timeout(timeout)
-                                .header("Range", "bytes=" + from + "-" + to).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
-                        if (r.statusCode() != 206 || r.body().length != to - from + 1) {
-                            throw new IOException("range " + from + "-" + to + " answered " + r.statusCode() + " with " + r.body().length + " bytes");
+                    try (HttpWire.Response r = wire.send("GET", source, Map.of("Range", "bytes=" + from + "-" + to))) {
+                        if (r.status != 206 || r.contentLength() != to - from + 1) {
+                            r.discard();
+                            throw new IOException("range " + from + "-" + to + " answered " + r.status + " with " + r.contentLength() + " bytes");
                         }
-                        parts.get(index).complete(r.body());
+                        byte[] part = r.body.readNBytes((int) (to - from + 1));
+                        if (part.length != to - from + 1) {
+                            throw new EOFException("range " + from + "-" + to + " ended early");
+                        }
+                        parts.get(index).complete(part);
                     } catch (Exception e) {
                         parts.get(index).completeExceptionally(e);
                     }
@@ -261,28 +311,6 @@ public final class HttpMover implements Mover {
         }
     }
 
-    private HttpResponse<Void> send(HttpRequest.Builder b, String phase) throws MoverException {
-        try {
-            return http.send(b.timeout(timeout).build(), HttpResponse.BodyHandlers.discarding());
-        } catch (IOException e) {
-            throw ioFailure(e, phase);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new MoverException(MoverException.Code.TIMEOUT, phase, "interrupted");
-        }
-    }
-
-    private HttpResponse<InputStream> sendStream(HttpRequest.Builder b) throws MoverException {
-        try {
-            return http.send(b.timeout(timeout).build(), HttpResponse.BodyHandlers.ofInputStream());
-        } catch (IOException e) {
-            throw ioFailure(e, "transfer");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new MoverException(MoverException.Code.TIMEOUT, "transfer", "interrupted");
-        }
-    }
-
     static void check(int status, String phase, String what) throws MoverException {
         if (status < 300) {
             return;
@@ -294,15 +322,13 @@ public final class HttpMover implements Mover {
     }
 
     static MoverException ioFailure(Throwable e, String phase) {
-        Throwable cause = e;
-        while (cause.getCause() != null && !(cause instanceof HttpTimeoutException)) {
-            cause = cause.getCause();
-        }
-        if (cause instanceof HttpTimeoutException || e instanceof HttpTimeoutException) {
-            return new MoverException(MoverException.Code.TIMEOUT, phase, "timed out: " + e.getMessage());
-        }
-        if (cause instanceof MoverException m) {
-            return m;
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof SocketTimeoutException) {
+                return new MoverException(MoverException.Code.TIMEOUT, phase, "timed out: " + e.getMessage());
+            }
+            if (c instanceof MoverException m) {
+                return m;
+            }
         }
         return new MoverException(MoverException.Code.CONNECTION_RESET, phase, "connection failed: " + e);
     }

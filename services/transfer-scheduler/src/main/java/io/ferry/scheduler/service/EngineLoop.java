@@ -23,6 +23,14 @@ abstract class EngineLoop {
 
     protected abstract Duration period();
 
+    /**
+     * The shortest pause between two passes, however often the loop is woken: a burst of wake-ups (every finished
+     * file wakes the transfer loop) is served by one pass instead of one pass each.
+     */
+    protected Duration minimumGap() {
+        return Duration.ofMillis(20);
+    }
+
     protected synchronized void start(String name) {
         if (running) {
             return;
@@ -66,7 +74,8 @@ abstract class EngineLoop {
                 }
             }
             try {
-                wake.tryAcquire(period().toMillis(), TimeUnit.MILLISECONDS);
+                Thread.sleep(minimumGap().toMillis());
+                wake.tryAcquire(Math.max(0, period().toMillis() - minimumGap().toMillis()), TimeUnit.MILLISECONDS);
                 wake.drainPermits();
             } catch (InterruptedException e) {
                 return;

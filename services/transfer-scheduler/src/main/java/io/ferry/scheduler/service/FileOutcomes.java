@@ -21,9 +21,11 @@ import java.util.UUID;
 /**
  * Every state change the engine makes to a file, each in one transaction with what must go with it: the job's
  * state (FTS3's rule), the retry history, the transfer record in the outbox and the NOTIFY for event subscribers.
- * Each transaction locks the job row first, so changes to the files of one job are serialised and the derived job
- * state is always right. Each update is guarded (the claim must still be this replica's), so a file cancelled or
- * taken over in the meantime is left alone.
+ * Files of one job finish in parallel without waiting for each other: while a job has open files its state is
+ * derived from a few index probes, and only the change that closes its last file takes the job row (never waiting
+ * for it: a job row held by a cancel, or two last files closing at once, are settled by {@link JobStateService}).
+ * Each update is guarded (the claim must still be this replica's), so a file cancelled or taken over in the meantime
+ * is left alone.
  */
 @ApplicationScoped
 public class FileOutcomes {
@@ -60,8 +62,23 @@ public class FileOutcomes {
     @Inject
     EngineIdentity identity;
 
-    /** Source and destination checked: the file may start. */
+    @Inject
+    JobStateService jobStates;
+
+    /**
+     * Source and destination checked: the file may start. From SUBMITTED this cannot change the job's state, so the
+     * job row is not locked (prepares of one job run in parallel); from STAGING it can, and is.
+     */
     public boolean prepared(ClaimedFile f, SourceStat stat) {
+        if (!"STAGING".equals(f.state())) {
+            return pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file SET state = 'READY', prepared_at = now(), source_size = $3, "
+                            + "source_ranges = $4, stage_request = NULL, lease_owner = NULL, lease_until = NULL WHERE file_id = $1 AND "
+                            + Guard.PREPARING.where).execute(Tuple.of(f.fileId(), identity.id(), stat.size(), stat.ranges()))
+                    .chain(rows -> rows.rowCount() == 0 ? Uni.createFrom().item(false)
+                            : c.preparedQuery("SELECT state FROM job WHERE job_id = $1").execute(Tuple.of(f.jobId()))
+                            .chain(job -> events.publish(c, f.jobId(), List.of(f.fileId()), "READY", job.iterator().next().getString(0), "prepared"))
+                            .replaceWith(true))).await().atMost(WAIT);
+        }
         return change(f, Guard.PREPARING, "state = 'READY', prepared_at = now(), source_size = $3, source_ranges = $4, stage_request = NULL, "
                 + "lease_owner = NULL, lease_until = NULL", Tuple.of(stat.size(), stat.ranges()), "READY", "prepared", (c, ok) -> Uni.createFrom().voidItem());
     }
@@ -126,45 +143,97 @@ public class FileOutcomes {
         Uni<Void> apply(SqlClient c, boolean changed);
     }
 
-    /** Locks the job, applies the guarded update, then (if it applied) the extra work, the job state and the event. */
+    /** Applies the guarded update, then (if it applied) the extra work, the job's state and the event. */
     private boolean change(ClaimedFile f, Guard guard, String set, Tuple extra, String fileState, String reason, After after) {
         Tuple args = Tuple.of(f.fileId(), identity.id());
         for (int i = 0; i < extra.size(); i++) {
             args.addValue(extra.getValue(i));
         }
-        return pool.withTransaction(c -> lockJob(c, f.jobId())
-                .chain(x -> c.preparedQuery("UPDATE transfer_file SET " + set + " WHERE file_id = $1 AND " + guard.where).execute(args))
-                .chain(rows -> {
+        boolean changed = pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file SET " + set + " WHERE file_id = $1 AND " + guard.where)
+                .execute(args).chain(rows -> {
                     if (rows.rowCount() == 0) {
                         return Uni.createFrom().item(false);
                     }
-                    return after.apply(c, true).chain(x -> refreshJob(c, f.jobId()))
+                    return after.apply(c, true).chain(x -> jobStateAfterChange(c, f.jobId()))
                             .chain(jobState -> events.publish(c, f.jobId(), List.of(f.fileId()), fileState, jobState, reason))
                             .replaceWith(true);
                 })).await().atMost(WAIT);
+        if (changed) {
+            jobStates.wake();
+        }
+        return changed;
     }
 
-    static Uni<Void> lockJob(SqlClient c, UUID jobId) {
-        return c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId)).replaceWithVoid();
+    /**
+     * The job's state after one of its files changed, in that change's transaction. While files are open: ACTIVE,
+     * STAGING or SUBMITTED by the rule, written only when it differs. When none is open: the final state, if the
+     * job row can be had without waiting; otherwise it stays for {@link JobStateService}.
+     */
+    static Uni<String> jobStateAfterChange(SqlClient c, UUID jobId) {
+        return c.preparedQuery("SELECT j.state, "
+                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN ('SUBMITTED', 'STAGING', 'READY', 'ACTIVE')), "
+                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = 'ACTIVE'), "
+                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = 'STAGING'), "
+                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN ('FINISHED', 'FAILED', 'CANCELED')) "
+                        + "FROM job j WHERE j.job_id = $1")
+                .execute(Tuple.of(jobId)).chain(rows -> {
+                    Row r = rows.iterator().next();
+                    String current = r.getString(0);
+                    if (JobStates.JOB_TERMINAL.contains(current)) {
+                        return Uni.createFrom().item(current);
+                    }
+                    if (r.getBoolean(1)) {
+                        String state = r.getBoolean(2) ? "ACTIVE" : r.getBoolean(3) ? "STAGING" : r.getBoolean(4) ? "ACTIVE" : "SUBMITTED";
+                        return state.equals(current) ? Uni.createFrom().item(state)
+                                : c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state = $3").execute(Tuple.of(jobId, state, current))
+                                .replaceWith(state);
+                    }
+                    return c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(jobId))
+                            .chain(locked -> locked.size() == 0 ? Uni.createFrom().item(current) : refreshJob(c, jobId));
+                });
     }
 
-    /** Applies FTS3's job-state rule to the job's files; answers the job's state. Call with the job row locked. */
+    /**
+     * Applies FTS3's job-state rule to the job's files; answers the job's state. Call with the job row locked.
+     * While files are open the rule needs only whether any file is open, active, staging or done (one index probe
+     * each, whatever the job's size); the full count runs once, when the last file closes.
+     */
     static Uni<String> refreshJob(SqlClient c, UUID jobId) {
-        return c.preparedQuery("SELECT state FROM transfer_file WHERE job_id = $1").execute(Tuple.of(jobId)).chain(rows -> {
-            List<String> states = new ArrayList<>();
-            for (Row r : rows) {
-                states.add(r.getString(0));
-            }
-            String state = JobStates.jobState(states);
-            boolean terminal = JobStates.JOB_TERMINAL.contains(state);
-            return c.preparedQuery("UPDATE job SET state = $2, finished_at = CASE WHEN $3 THEN coalesce(finished_at, now()) END "
-                    + "WHERE job_id = $1 AND state <> $2").execute(Tuple.of(jobId, state, terminal)).replaceWith(state);
-        });
+        return c.preparedQuery("SELECT EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN ('SUBMITTED', 'STAGING', 'READY', 'ACTIVE')), "
+                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = 'ACTIVE'), "
+                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = 'STAGING'), "
+                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN ('FINISHED', 'FAILED', 'CANCELED'))")
+                .execute(Tuple.of(jobId)).chain(rows -> {
+                    Row r = rows.iterator().next();
+                    if (r.getBoolean(0)) {
+                        String state = r.getBoolean(1) ? "ACTIVE" : r.getBoolean(2) ? "STAGING" : r.getBoolean(3) ? "ACTIVE" : "SUBMITTED";
+                        return setJobState(c, jobId, state);
+                    }
+                    return c.preparedQuery("SELECT state, count(*) FROM transfer_file WHERE job_id = $1 GROUP BY state").execute(Tuple.of(jobId))
+                            .chain(counts -> {
+                                List<String> states = new ArrayList<>();
+                                for (Row n : counts) {
+                                    for (long i = 0; i < n.getLong(1); i++) {
+                                        states.add(n.getString(0));
+                                    }
+                                }
+                                return setJobState(c, jobId, JobStates.jobState(states));
+                            });
+                });
     }
 
-    /** After a claim committed: the jobs of the claimed files move on (ACTIVE) and subscribers hear it. */
-    public void started(UUID jobId, List<Long> fileIds, String fileState, String reason) {
-        pool.withTransaction(c -> lockJob(c, jobId).chain(x -> refreshJob(c, jobId))
-                .chain(state -> events.publish(c, jobId, fileIds, fileState, state, reason))).await().atMost(WAIT);
+    private static Uni<String> setJobState(SqlClient c, UUID jobId, String state) {
+        boolean terminal = JobStates.JOB_TERMINAL.contains(state);
+        return c.preparedQuery("UPDATE job SET state = $2, finished_at = CASE WHEN $3 THEN coalesce(finished_at, now()) END "
+                + "WHERE job_id = $1 AND state <> $2").execute(Tuple.of(jobId, state, terminal)).replaceWith(state);
+    }
+
+    /**
+     * After a claim committed: the jobs of the claimed files are ACTIVE (a job with an ACTIVE file always is, by the
+     * rule) and subscribers hear it. Only this one row of the job is touched.
+     */
+    public void started(UUID jobId, List<Long> fileIds, String reason) {
+        pool.withTransaction(c -> c.preparedQuery("UPDATE job SET state = 'ACTIVE' WHERE job_id = $1 AND state IN ('SUBMITTED', 'STAGING')")
+                .execute(Tuple.of(jobId)).chain(x -> events.publish(c, jobId, fileIds, "ACTIVE", "ACTIVE", reason))).await().atMost(WAIT);
     }
 }

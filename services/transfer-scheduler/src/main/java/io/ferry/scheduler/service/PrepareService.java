@@ -63,6 +63,9 @@ public class PrepareService extends EngineLoop {
     EngineIdentity identity;
 
     @Inject
+    SchedulingInputsCache inputs;
+
+    @Inject
     TransfersService transfers;
 
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -99,8 +102,7 @@ public class PrepareService extends EngineLoop {
             return;
         }
         Duration lease = config.engine().lease();
-        SchedulingInputs in = pool.withConnection(SchedulingInputs::load).await().atMost(FileOutcomes.WAIT);
-        sites.update(in.ses());
+        SchedulingInputs in = inputs.get();
         for (ClaimedFile f : queue.claimStagingPolls(Math.min(free, 100), identity.id(), lease).await().atMost(FileOutcomes.WAIT)) {
             submit(f);
             free--;

@@ -35,6 +35,8 @@ public class StreamAdvice {
     @Inject
     SchedulerConfig config;
 
+    static final java.time.Duration FALLBACK_CACHE = java.time.Duration.ofSeconds(15);
+
     private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
 
     @WithSpan
@@ -58,7 +60,10 @@ public class StreamAdvice {
                 })
                 .onFailure().recoverWithItem(e -> {
                     LOG.debugf("no stream advice for %s -> %s: %s", sourceSe, destSe, e.toString());
-                    return new Streams(1, "fallback", "tcp-profiles did not answer (" + e.getClass().getSimpleName() + "); one stream");
+                    Streams s = new Streams(1, "fallback", "tcp-profiles did not answer (" + e.getClass().getSimpleName() + "); one stream");
+                    // Not asked again for every file while tcp-profiles is away; retried after a short while.
+                    cache.put(key, new Cached(s, Instant.now().plus(FALLBACK_CACHE)));
+                    return s;
                 });
     }
 

@@ -72,6 +72,9 @@ public class TransfersService extends EngineLoop {
     @Inject
     EngineIdentity identity;
 
+    @Inject
+    SchedulingInputsCache inputs;
+
     private final AtomicInteger inFlight = new AtomicInteger();
     private ExecutorService workers;
 
@@ -108,8 +111,7 @@ public class TransfersService extends EngineLoop {
         Map<ClaimedFile, Integer> claimed = Tx.run(pool, c -> {
             c.preparedQuery("SELECT pg_advisory_xact_lock($1)").execute(io.vertx.mutiny.sqlclient.Tuple.of(SCHEDULING_LOCK))
                     .await().atMost(FileOutcomes.WAIT);
-            SchedulingInputs in = SchedulingInputs.load(c).await().atMost(FileOutcomes.WAIT);
-            sites.update(in.ses());
+            SchedulingInputs in = inputs.get();
             List<QueueSnapshot> snapshot = queue.snapshot(c, config.engine().pinLifetime()).await().atMost(FileOutcomes.WAIT);
             Map<String, Integer> outbound = new HashMap<>();
             Map<String, Integer> inbound = new HashMap<>();
@@ -155,6 +157,8 @@ public class TransfersService extends EngineLoop {
         });
         Map<UUID, List<Long>> byJob = new LinkedHashMap<>();
         claimed.keySet().forEach(f -> byJob.computeIfAbsent(f.jobId(), k -> new ArrayList<>()).add(f.fileId()));
+        // subscribers hear ACTIVE before anything a fast copy reports
+        byJob.forEach((job, ids) -> outcomes.started(job, ids, "transfer started"));
         claimed.forEach((f, linkStreams) -> {
             inFlight.incrementAndGet();
             workers.submit(() -> {
@@ -166,7 +170,6 @@ public class TransfersService extends EngineLoop {
                 }
             });
         });
-        byJob.forEach((job, ids) -> outcomes.started(job, ids, "ACTIVE", "transfer started"));
     }
 
     void move(ClaimedFile f, Integer linkStreams) {

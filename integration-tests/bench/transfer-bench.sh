@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# transfer-scheduler benchmark (not part of the test run), one run on this machine against one nginx WebDAV server:
+#  (a) 1 GiB through Ferry (4 streams) vs `curl src | curl -T - dst` and gfal-copy when installed;
+#  (b) a job of N x 1 MiB files: files/s and overhead ratio (end-to-end / the same bytes as one file) vs a curl loop.
+# Installs nginx-light and curl from Debian's packages when missing.
+#   integration-tests/bench/transfer-bench.sh [files=1000] [max_active=16]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+command -v nginx >/dev/null && command -v curl >/dev/null || { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light curl; }
+[ -f services/transfer-scheduler/target/quarkus-app/quarkus-run.jar ] && [ -d integration-tests/target/lib ] || ./mvnw -B -q -DskipTests install
+# nginx's files live in memory (/dev/shm) when there is room, so disk writeback does not blur the comparison
+tmp=/tmp; [ -w /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -gt $((12 * 1024 * 1024)) ] && tmp=/dev/shm
+java -Xmx1g -Djava.io.tmpdir="$tmp" -Dferry.root="$root" -Dferry.service.jvm-args="-Xms256m -Xmx1g" -cp "integration-tests/target/classes:integration-tests/target/lib/*" \
+  io.ferry.bench.TransferBenchmark "${1:-1000}" "${2:-16}"

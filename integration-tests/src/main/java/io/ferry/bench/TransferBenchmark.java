@@ -1,0 +1,185 @@
+package io.ferry.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.dev.DevTokens;
+import io.ferry.dev.FreePort;
+import io.ferry.dev.NginxWebDav;
+import io.ferry.stack.LocalStack;
+import io.ferry.stack.ServiceSpec;
+
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * transfer-scheduler benchmark, in one run on this machine, against one nginx WebDAV server:
+ * (a) one 1 GiB file through Ferry (4 streams) against {@code curl src | curl -T - dst} and gfal-copy when installed;
+ * (b) a job of N × 1 MiB files: wall time, files/s and overhead ratio = end-to-end time / pure data time, where the pure
+ * data time is Ferry moving the same bytes as one file in the same run; against a sequential curl loop.
+ * Wall times run from submission to the job's FINISHED state as a user sees it.
+ */
+public final class TransferBenchmark {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    public static void main(String[] args) throws Exception {
+        int smallFiles = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        int concurrency = args.length > 1 ? Integer.parseInt(args[1]) : 16;
+        Path state = LocalStack.projectRoot().resolve("integration-tests/target/bench-transfers");
+        RatesBenchmark.deleteTree(state);
+        int port = FreePort.find();
+        try (NginxWebDav nginx = new NginxWebDav();
+             LocalStack stack = new LocalStack(new LocalStack.Options(LocalStack.projectRoot(), state, Map.of(ServiceSpec.SCHEDULER, port), null,
+                     FreePort.find(), Map.of("FERRY_SCHEDULER_ENGINE_TICK", "50ms", "FERRY_SCHEDULER_ENGINE_PREPARE_THREADS", "32")))) {
+            stack.start(Duration.ofMinutes(3));
+            String base = "http://localhost:" + port;
+            String admin = stack.tokens().mint(DevTokens.Claims.of("bench", null, "transfer:admin"));
+            String user = stack.tokens().mint(DevTokens.Claims.of("bench", "atlas", "transfer:submit"));
+            put(base + "/config/se/BENCH-A", admin, "{\"site\":\"BENCH-SITE-A\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-a") + "\"}}");
+            put(base + "/config/se/BENCH-B", admin, "{\"site\":\"BENCH-SITE-B\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b") + "\"}}");
+            put(base + "/config/links/BENCH-A/BENCH-B", admin, "{\"min_active\":1,\"max_active\":" + concurrency + ",\"optimizer_mode\":\"fixed\"}");
+
+            // (a) one 1 GiB file
+            write(nginx.file("/se-a/big/g1"), 1L << 30, 1);
+            // written pages reach the disk before anything is timed (writeback would slow whichever copy runs first)
+            sh("sync");
+            double curlBig = seconds(() -> sh("curl -sf " + nginx.url("/se-a/big/g1") + " | curl -sf -T - " + nginx.url("/se-b/curl/g1")));
+            Double gfalBig = null;
+            if (sh("command -v gfal-copy >/dev/null") == 0) {
+                gfalBig = seconds(() -> sh("gfal-copy -f " + nginx.url("/se-a/big/g1").replace("http:", "davs:") + " "
+                        + nginx.url("/se-b/gfal/g1").replace("http:", "davs:") + " >/dev/null 2>&1"));
+            }
+            // One stream: on loopback there is no latency for parallel streams to hide, only CPU to spend (4 for comparison).
+            double ferryBig = job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/ferry/g1") + "]", "{\"nostreams\":1}");
+            double ferryBig4 = job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/ferry4/g1") + "]", "{\"nostreams\":4}");
+            double gib = (1L << 30) / 1e6;
+            System.out.printf(Locale.ROOT, "(a) 1 GiB  curl|curl %.2f s (%.0f MB/s)   ferry %.2f s (%.0f MB/s, 1 stream; %.2f s with 4)   gfal-copy %s%n",
+                    curlBig, gib / curlBig, ferryBig, gib / ferryBig, ferryBig4, gfalBig == null ? "not installed" : String.format(Locale.ROOT, "%.2f s", gfalBig));
+            double best = gfalBig == null ? curlBig : Math.min(curlBig, gfalBig);
+            sh("rm -rf " + nginx.file("/se-b") + "/* " + nginx.file("/se-a/big"));
+            System.out.printf(Locale.ROOT, "(a) ferry speed vs the best peer: %.2fx (target >= 1.0)%n", best / ferryBig);
+
+            // (b) many small files
+            for (int i = 0; i < smallFiles; i++) {
+                write(nginx.file("/se-a/small/f" + i), 1 << 20, 1000 + i);
+            }
+            write(nginx.file("/se-a/small-as-one/all"), (long) smallFiles << 20, 7);
+            sh("sync");
+            double loop = seconds(() -> {
+                for (int i = 0; i < smallFiles; i++) {
+                    sh("curl -sf " + nginx.url("/se-a/small/f" + i) + " | curl -sf -T - " + nginx.url("/se-b/loop/f" + i));
+                }
+                return 0;
+            });
+            sh("sync");
+            double pure = job(base, user, "[" + file(nginx, "/se-a/small-as-one/all", "/se-b/one/all") + "]", "{\"nostreams\":1}");
+            StringBuilder many = new StringBuilder("[");
+            for (int i = 0; i < smallFiles; i++) {
+                many.append(i == 0 ? "" : ",").append(file(nginx, "/se-a/small/f" + i, "/se-b/many/f" + i));
+            }
+            sh("sync");
+            System.out.println("-- the job of " + smallFiles + " files starts");
+            double e2e = job(base, user, many.append(']').toString(), "{}");
+            sh("rm -rf " + nginx.file("/se-b") + "/*");
+            System.out.printf(Locale.ROOT, "(b) %d x 1 MiB  ferry %.2f s = %.0f files/s (max_active %d)   curl loop %.2f s = %.0f files/s%n",
+                    smallFiles, e2e, smallFiles / e2e, concurrency, loop, smallFiles / loop);
+            System.out.printf(Locale.ROOT, "(b) pure data time (same %d MiB as one file through ferry, one stream) %.2f s; overhead ratio %.3f (target <= 1.05); "
+                    + "files/s vs the loop %.1fx (target >= 3)%n", smallFiles, pure, e2e / pure, loop / e2e);
+            phases(stack);
+        }
+    }
+
+    /** Where the small files' time went, per file on average, from the scheduler's own bookkeeping. */
+    static void phases(LocalStack stack) throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(stack.postgres().jdbcUrl("ferry_scheduler"), stack.postgres().user(),
+                stack.postgres().password()); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet r = st.executeQuery("SELECT count(*), avg(extract(epoch FROM prepare_started_at - submitted_at)), "
+                     + "avg(extract(epoch FROM prepared_at - prepare_started_at)), avg(extract(epoch FROM start_time - prepared_at)), "
+                     + "avg(extract(epoch FROM finish_time - start_time)), extract(epoch FROM max(finish_time) - min(submitted_at)) "
+                     + "FROM transfer_file WHERE source_url LIKE '%/small/%' AND state = 'FINISHED'")) {
+            r.next();
+            System.out.printf(Locale.ROOT, "(b) per file: waiting to be prepared %.0f ms, preparing %.1f ms, prepared to started %.0f ms, "
+                    + "moving %.1f ms; first submit to last finish %.2f s over %d files%n", r.getDouble(2) * 1000, r.getDouble(3) * 1000,
+                    r.getDouble(4) * 1000, r.getDouble(5) * 1000, r.getDouble(6), r.getLong(1));
+        }
+    }
+
+    interface Timed {
+        int run() throws Exception;
+    }
+
+    static double seconds(Timed t) throws Exception {
+        long t0 = System.nanoTime();
+        t.run();
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    static int sh(String command) throws Exception {
+        return new ProcessBuilder("bash", "-c", "set -o pipefail; " + command).inheritIO().start().waitFor();
+    }
+
+    static String file(NginxWebDav nginx, String src, String dst) {
+        return "{\"sources\":[\"" + nginx.url(src) + "\"],\"destinations\":[\"" + nginx.url(dst) + "\"]}";
+    }
+
+    /**
+     * Submits a job and answers the seconds from submission to its {@code job_finished} time (fails the benchmark
+     * unless FINISHED). The job is polled slowly: the end time is the server's, and fast polling would load the
+     * machine being measured.
+     */
+    static double job(String base, String token, String files, String params) throws Exception {
+        java.time.Instant submitted = java.time.Instant.now();
+        HttpResponse<String> r = send("POST", base + "/jobs", token, "{\"files\":" + files + ",\"params\":" + params + "}");
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("submit: " + r.statusCode() + " " + r.body());
+        }
+        String id = JSON.readTree(r.body()).get("job_id").asText();
+        while (true) {
+            JsonNode job = JSON.readTree(send("GET", base + "/jobs/" + id, token, null).body());
+            String s = job.path("job_state").asText();
+            if (s.equals("FINISHED")) {
+                java.time.Instant finished = java.time.OffsetDateTime.parse(job.get("job_finished").asText()).toInstant();
+                return Duration.between(submitted, finished).toNanos() / 1e9;
+            }
+            if (s.equals("FAILED") || s.equals("FINISHEDDIRTY") || s.equals("CANCELED")) {
+                throw new IllegalStateException("job " + id + " ended " + s + ": " + send("GET", base + "/jobs/" + id + "/files", token, null).body());
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    static void put(String url, String token, String body) throws Exception {
+        HttpResponse<String> r = send("PUT", url, token, body);
+        if (r.statusCode() >= 300) {
+            throw new IllegalStateException(url + ": " + r.statusCode() + " " + r.body());
+        }
+    }
+
+    static HttpResponse<String> send(String method, String url, String token, String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    static void write(Path file, long size, long seed) throws Exception {
+        Files.createDirectories(file.getParent());
+        byte[] block = new byte[1 << 20];
+        Random rnd = new Random(seed);
+        try (OutputStream out = Files.newOutputStream(file)) {
+            for (long left = size; left > 0; left -= block.length) {
+                rnd.nextBytes(block);
+                out.write(block, 0, (int) Math.min(block.length, left));
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.ferry.scheduler.service;
+
+import io.ferry.scheduler.repository.SchedulingInputs;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/**
+ * Links, SEs and shares as the scheduling passes see them, read at most once a second: they change by admin action
+ * or once per optimizer round, while the passes run many times a second.
+ */
+@ApplicationScoped
+public class SchedulingInputsCache {
+
+    static final long MAX_AGE_NANOS = 1_000_000_000L;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    SiteDirectory sites;
+
+    private volatile SchedulingInputs inputs;
+    private volatile long loadedAt;
+
+    public SchedulingInputs get() {
+        SchedulingInputs current = inputs;
+        if (current == null || System.nanoTime() - loadedAt > MAX_AGE_NANOS) {
+            current = pool.withConnection(SchedulingInputs::load).await().atMost(FileOutcomes.WAIT);
+            sites.update(current.ses());
+            inputs = current;
+            loadedAt = System.nanoTime();
+        }
+        return current;
+    }
+}
