@@ -12,7 +12,7 @@ command -v wrk >/dev/null && command -v nginx >/dev/null || { apt-get update -qq
 work="$root/integration-tests/target/bench-resolver-run"; rm -rf "$work"; mkdir -p "$work/www" "$work/tmp"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 ngport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-java -Xmx1g -Dferry.root="$root" -cp "integration-tests/target/classes:integration-tests/target/lib/*" \
+java -Xmx1g -Dferry.root="$root" -Dferry.service.jvm-args="-Xms256m -Xmx1g" -cp "integration-tests/target/classes:integration-tests/target/lib/*" \
   io.ferry.bench.ResolverBenchmark "$handles" "$port" > "$work/prepare.log" 2>&1 &
 prep=$!
 trap 'kill $prep 2>/dev/null; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; wait 2>/dev/null' EXIT

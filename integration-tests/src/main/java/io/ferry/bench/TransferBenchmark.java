@@ -91,6 +91,7 @@ public final class TransferBenchmark {
             System.out.println("-- the job of " + smallFiles + " files starts");
             double e2e = job(base, user, many.append(']').toString(), "{}");
             sh("rm -rf " + nginx.file("/se-b") + "/*");
+            System.out.printf(Locale.ROOT, "(b) submitting the job of %d files took %.2f s%n", smallFiles, lastSubmitSeconds);
             System.out.printf(Locale.ROOT, "(b) %d x 1 MiB  ferry %.2f s = %.0f files/s (max_active %d)   curl loop %.2f s = %.0f files/s%n",
                     smallFiles, e2e, smallFiles / e2e, concurrency, loop, smallFiles / loop);
             System.out.printf(Locale.ROOT, "(b) pure data time (same %d MiB as one file through ferry, one stream) %.2f s; overhead ratio %.3f (target <= 1.05); "
@@ -144,6 +145,7 @@ public final class TransferBenchmark {
             throw new IllegalStateException("submit: " + r.statusCode() + " " + r.body());
         }
         String id = JSON.readTree(r.body()).get("job_id").asText();
+        lastSubmitSeconds = Duration.between(submitted, java.time.Instant.now()).toNanos() / 1e9;
         while (true) {
             JsonNode job = JSON.readTree(send("GET", base + "/jobs/" + id, token, null).body());
             String s = job.path("job_state").asText();
@@ -157,6 +159,9 @@ public final class TransferBenchmark {
             Thread.sleep(250);
         }
     }
+
+    /** How long the last submission took to be answered (its files were stored by then). */
+    static double lastSubmitSeconds;
 
     static void put(String url, String token, String body) throws Exception {
         HttpResponse<String> r = send("PUT", url, token, body);

@@ -10,11 +10,17 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.List;
 import java.util.UUID;
 
@@ -71,13 +77,7 @@ public class FileOutcomes {
      */
     public boolean prepared(ClaimedFile f, SourceStat stat) {
         if (!"STAGING".equals(f.state())) {
-            return pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file SET state = 'READY', prepared_at = now(), source_size = $3, "
-                            + "source_ranges = $4, stage_request = NULL, lease_owner = NULL, lease_until = NULL WHERE file_id = $1 AND "
-                            + Guard.PREPARING.where).execute(Tuple.of(f.fileId(), identity.id(), stat.size(), stat.ranges()))
-                    .chain(rows -> rows.rowCount() == 0 ? Uni.createFrom().item(false)
-                            : c.preparedQuery("SELECT state FROM job WHERE job_id = $1").execute(Tuple.of(f.jobId()))
-                            .chain(job -> events.publish(c, f.jobId(), List.of(f.fileId()), "READY", job.iterator().next().getString(0), "prepared"))
-                            .replaceWith(true))).await().atMost(WAIT);
+            return preparedWriter.submit(new Prepared(f, stat));
         }
         return change(f, Guard.PREPARING, "state = 'READY', prepared_at = now(), source_size = $3, source_ranges = $4, stage_request = NULL, "
                 + "lease_owner = NULL, lease_until = NULL", Tuple.of(stat.size(), stat.ranges()), "READY", "prepared", (c, ok) -> Uni.createFrom().voidItem());
@@ -99,10 +99,88 @@ public class FileOutcomes {
 
     /** The copy succeeded: FINISHED, with its record. */
     public void finished(ClaimedFile f, long bytes, int streams, double throughput, AttemptTimes t) {
-        change(f, Guard.RUNNING, "state = 'FINISHED', finish_time = clock_timestamp(), bytes_transferred = $3, streams = $4, throughput = $5, "
-                        + "reason = NULL, error_code = NULL, error_phase = NULL, lease_owner = NULL, lease_until = NULL",
-                Tuple.of(bytes, streams, throughput), "FINISHED", "finished",
-                (c, ok) -> records.write(c, f, f.attempts(), t, TransferRecords.Outcome.finished(bytes, streams)));
+        if (finishedWriter.submit(new Finished(f, bytes, streams, throughput, t))) {
+            jobStates.wake();
+        }
+    }
+
+    private record Prepared(ClaimedFile file, SourceStat stat) {
+    }
+
+    private record Finished(ClaimedFile file, long bytes, int streams, double throughput, AttemptTimes times) {
+    }
+
+    private BatchWriter<Prepared> preparedWriter;
+    private BatchWriter<Finished> finishedWriter;
+
+    @PostConstruct
+    void writers() {
+        preparedWriter = new BatchWriter<>("prepared-writer", 500, this::writePrepared);
+        finishedWriter = new BatchWriter<>("finished-writer", 500, this::writeFinished);
+    }
+
+    @PreDestroy
+    void stopWriters() {
+        preparedWriter.stop();
+        finishedWriter.stop();
+    }
+
+    /** Prepared files (from SUBMITTED) become READY in one statement; one event per job. */
+    private List<Boolean> writePrepared(List<Prepared> batch) {
+        Set<Long> applied = new HashSet<>();
+        pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file f SET state = 'READY', prepared_at = now(), source_size = v.size, "
+                        + "source_ranges = v.ranges, stage_request = NULL, lease_owner = NULL, lease_until = NULL "
+                        + "FROM unnest($1::bigint[], $2::bigint[], $3::bool[]) AS v(id, size, ranges) "
+                        + "WHERE f.file_id = v.id AND f.state = 'SUBMITTED' AND f.lease_owner = $4 RETURNING f.file_id, f.job_id")
+                .execute(Tuple.of(batch.stream().map(p -> p.file().fileId()).toArray(Long[]::new),
+                        batch.stream().map(p -> p.stat().size()).toArray(Long[]::new),
+                        batch.stream().map(p -> p.stat().ranges()).toArray(Boolean[]::new), identity.id()))
+                .chain(rows -> {
+                    Map<UUID, List<Long>> byJob = byJob(rows, applied);
+                    Uni<Void> chain = Uni.createFrom().voidItem();
+                    for (Map.Entry<UUID, List<Long>> e : byJob.entrySet()) {
+                        chain = chain.chain(x -> c.preparedQuery("SELECT state FROM job WHERE job_id = $1").execute(Tuple.of(e.getKey()))
+                                .chain(job -> events.publish(c, e.getKey(), e.getValue(), "READY", job.iterator().next().getString(0), "prepared")));
+                    }
+                    return chain;
+                })).await().atMost(WAIT);
+        return batch.stream().map(p -> applied.contains(p.file().fileId())).toList();
+    }
+
+    /** Finished files in one statement, their records in another, then each job's state and one event per job. */
+    private List<Boolean> writeFinished(List<Finished> batch) {
+        Set<Long> applied = new HashSet<>();
+        pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file f SET state = 'FINISHED', finish_time = clock_timestamp(), "
+                        + "bytes_transferred = v.bytes, streams = v.streams, throughput = v.throughput, reason = NULL, error_code = NULL, "
+                        + "error_phase = NULL, lease_owner = NULL, lease_until = NULL "
+                        + "FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::float8[]) AS v(id, bytes, streams, throughput) "
+                        + "WHERE f.file_id = v.id AND f.state = 'ACTIVE' AND f.lease_owner = $5 RETURNING f.file_id, f.job_id")
+                .execute(Tuple.of(batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
+                        batch.stream().map(Finished::bytes).toArray(Long[]::new),
+                        batch.stream().map(Finished::streams).toArray(Integer[]::new),
+                        batch.stream().map(Finished::throughput).toArray(Double[]::new), identity.id()))
+                .chain(rows -> {
+                    Map<UUID, List<Long>> byJob = byJob(rows, applied);
+                    List<TransferRecords.Built> built = batch.stream().filter(b -> applied.contains(b.file().fileId()))
+                            .map(b -> records.build(b.file(), b.file().attempts(), b.times(), TransferRecords.Outcome.finished(b.bytes(), b.streams())))
+                            .toList();
+                    Uni<Void> chain = records.writeAll(c, built);
+                    for (Map.Entry<UUID, List<Long>> e : byJob.entrySet()) {
+                        chain = chain.chain(x -> jobStateAfterChange(c, e.getKey()))
+                                .chain(state -> events.publish(c, e.getKey(), e.getValue(), "FINISHED", state, "finished"));
+                    }
+                    return chain;
+                })).await().atMost(WAIT);
+        return batch.stream().map(b -> applied.contains(b.file().fileId())).toList();
+    }
+
+    private static Map<UUID, List<Long>> byJob(io.vertx.mutiny.sqlclient.RowSet<Row> rows, Set<Long> applied) {
+        Map<UUID, List<Long>> byJob = new LinkedHashMap<>();
+        for (Row r : rows) {
+            applied.add(r.getLong(0));
+            byJob.computeIfAbsent(r.getUUID(1), k -> new ArrayList<>()).add(r.getLong(0));
+        }
+        return byJob;
     }
 
     /**

@@ -14,6 +14,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 
 /**
  * The transfer record of one attempt (schema in the README, agreed with rate-aggregator), written to the outbox in
@@ -38,7 +39,26 @@ public class TransferRecords {
     @Inject
     SiteDirectory sites;
 
+    /** A record ready for the outbox: its id and its JSON. */
+    public record Built(String id, String payload) {
+    }
+
     public Uni<Void> write(SqlClient c, ClaimedFile f, int attempt, AttemptTimes t, Outcome o) {
+        return writeAll(c, List.of(build(f, attempt, t, o)));
+    }
+
+    /** Several records in one statement (records already in the outbox are left as they are). */
+    public Uni<Void> writeAll(SqlClient c, List<Built> built) {
+        if (built.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return c.preparedQuery("INSERT INTO record_outbox (record_id, payload) SELECT * FROM unnest($1::text[], $2::text[]) "
+                        + "ON CONFLICT (record_id) DO NOTHING")
+                .execute(Tuple.of(built.stream().map(Built::id).toArray(String[]::new), built.stream().map(Built::payload).toArray(String[]::new)))
+                .replaceWithVoid();
+    }
+
+    public Built build(ClaimedFile f, int attempt, AttemptTimes t, Outcome o) {
         String id = f.jobId() + "/" + f.fileId() + "/" + attempt;
         ObjectNode r = json.createObjectNode();
         r.put("id", id).put("job_id", f.jobId().toString()).put("file_id", f.fileId()).put("attempt", attempt)
@@ -78,8 +98,7 @@ public class TransferRecords {
                     .put("error_message", o.errorMessage() == null ? null : o.errorMessage().substring(0, Math.min(4000, o.errorMessage().length())))
                     .put("retryable", o.retryable());
         }
-        return c.preparedQuery("INSERT INTO record_outbox (record_id, payload) VALUES ($1, $2) ON CONFLICT (record_id) DO NOTHING")
-                .execute(Tuple.of(id, r.toString())).replaceWithVoid();
+        return new Built(id, r.toString());
     }
 
     private static void time(ObjectNode r, String field, OffsetDateTime t) {

@@ -102,6 +102,7 @@ public class TransfersService extends EngineLoop {
         return config.engine().tick();
     }
 
+
     @Override
     protected void pass() {
         int capacity = config.engine().transferThreads() - inFlight.get();

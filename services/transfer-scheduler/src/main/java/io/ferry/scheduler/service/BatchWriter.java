@@ -1,0 +1,81 @@
+package io.ferry.scheduler.service;
+
+import org.jboss.logging.Logger;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * Gathers the same kind of state change from many threads and writes them in one transaction: with a few hundred
+ * small files a second, a transaction per file costs more than moving the file. A caller waits until its change
+ * is committed (or refused by its guard), so nothing is acknowledged before it is durable.
+ */
+final class BatchWriter<T> {
+
+    private static final Logger LOG = Logger.getLogger(BatchWriter.class);
+
+    private record Item<T>(T value, CompletableFuture<Boolean> done) {
+    }
+
+    private final LinkedBlockingQueue<Item<T>> queue = new LinkedBlockingQueue<>();
+    private final int maxBatch;
+    private final Function<List<T>, List<Boolean>> write;
+    private final Thread thread;
+
+    /** @param write writes one batch in one transaction; answers, per item, whether it applied */
+    BatchWriter(String name, int maxBatch, Function<List<T>, List<Boolean>> write) {
+        this.maxBatch = maxBatch;
+        this.write = write;
+        this.thread = new Thread(this::loop, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Writes {@code value} with whatever else is waiting; answers whether it applied. */
+    boolean submit(T value) {
+        CompletableFuture<Boolean> done = new CompletableFuture<>();
+        queue.add(new Item<>(value, done));
+        try {
+            return done.get(FileOutcomes.WAIT.toMillis() * 2, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the change was written", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the change was not written in time", e);
+        }
+    }
+
+    void stop() {
+        thread.interrupt();
+    }
+
+    private void loop() {
+        List<Item<T>> batch = new ArrayList<>();
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                batch.add(queue.take());
+                queue.drainTo(batch, maxBatch - 1);
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                List<Boolean> applied = write.apply(batch.stream().map(Item::value).toList());
+                for (int i = 0; i < batch.size(); i++) {
+                    batch.get(i).done().complete(applied.get(i));
+                }
+            } catch (RuntimeException e) {
+                LOG.debugf("a batch of %d change(s) failed: %s", batch.size(), e.toString());
+                batch.forEach(item -> item.done().completeExceptionally(e));
+            }
+            batch.clear();
+        }
+    }
+}
