@@ -184,6 +184,47 @@ class EngineTest {
     }
 
     @Test
+    void whenTheFirstSourceIsGoneTheNextReplicaIsUsed() throws Exception {
+        String adler = write("/se-c/replica/f1", 120_000, 21);
+        String body = "{\"sources\":[\"" + nginx.url("/se-a/replica/missing-f1") + "\",\"" + nginx.url("/se-c/replica/f1") + "\"],"
+                + "\"destinations\":[\"" + nginx.url("/se-b/replica/f1") + "\"],\"checksum\":\"ADLER32:" + adler + "\"}";
+        String id = submit(vo("atlas"), List.of(body), "{\"verify_checksum\":\"both\"}");
+        awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED");
+        JsonPath f = files(vo("atlas"), id);
+        assertEquals("FINISHED", f.getString("[0].file_state"), f.prettify());
+        assertEquals("NGX-C", f.getString("[0].source_se"));
+        assertEquals(nginx.url("/se-c/replica/f1"), f.getString("[0].source_surl"));
+        JsonPath retries = given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files/" + f.getLong("[0].file_id") + "/retries")
+                .then().statusCode(200).extract().jsonPath();
+        assertEquals("SOURCE_NOT_FOUND", retries.getString("[0].error_code"));
+        assertTrue(retries.getString("[0].reason").contains("trying the next source"));
+        assertArrayEquals(Files.readAllBytes(nginx.file("/se-c/replica/f1")), Files.readAllBytes(nginx.file("/se-b/replica/f1")));
+    }
+
+    @Test
+    void anSesOutboundCapHoldsAcrossItsLinks() throws Exception {
+        given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"CAP-SITE\",\"outboundMaxActive\":1,\"baseUrls\":{\"http\":\""
+                + nginx.url("/slow/cap") + "\"}}").put("/config/se/NGX-CAP").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+        List<String> files = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            write("/slow/cap/f" + i, 384 << 10, 300 + i);
+            files.add(file("/slow/cap/f" + i, (i % 2 == 0 ? "/se-b" : "/se-c") + "/cap/f" + i, null));
+        }
+        String id = submit(vo("atlas"), files, "{}");
+        awaitJob(vo("atlas"), id, Duration.ofSeconds(60), "FINISHED", "FAILED", "FINISHEDDIRTY");
+        JsonPath f = files(vo("atlas"), id);
+        assertTrue(f.getList("file_state").stream().allMatch("FINISHED"::equals), f.prettify());
+        List<long[]> spans = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            spans.add(new long[]{micros(f.getString("[" + i + "].start_time")), micros(f.getString("[" + i + "].finish_time"))});
+        }
+        for (long[] a : spans) {
+            long overlapping = spans.stream().filter(b -> b[0] <= a[0] && a[0] < b[1]).count();
+            assertEquals(1, overlapping, "two copies left NGX-CAP (outbound cap 1) at once");
+        }
+    }
+
+    @Test
     void anSeInMaintenanceIsRetriedAndTheFileArrivesWhenItIsBack() throws Exception {
         String adler = write("/se-c/maint/f1", 200_000, 7);
         Path down = nginx.root.resolve("se-c.down");

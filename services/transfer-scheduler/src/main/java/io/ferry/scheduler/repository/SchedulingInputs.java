@@ -43,6 +43,25 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
         return l != null ? l : new Link(defaultMin, defaultMax, "adaptive", null, targets.get(k));
     }
 
+    /** The SE a URL lies under: the longest base URL of its scheme that prefixes it. */
+    public java.util.Optional<String> seOf(String url) {
+        String scheme = url.contains(":") ? url.substring(0, url.indexOf(':')).toLowerCase() : "";
+        String best = null;
+        int bestLength = -1;
+        for (Se se : ses.values()) {
+            String base = se.baseUrls().get(scheme);
+            if (base == null) {
+                continue;
+            }
+            String prefix = base.endsWith("/") ? base : base + "/";
+            if (url.startsWith(prefix) && prefix.length() > bestLength) {
+                best = se.name();
+                bestLength = prefix.length();
+            }
+        }
+        return java.util.Optional.ofNullable(best);
+    }
+
     public double voWeight(String vo) {
         return voWeights.getOrDefault(vo, 1.0);
     }

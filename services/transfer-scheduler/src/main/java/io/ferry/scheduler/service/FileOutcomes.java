@@ -71,6 +71,9 @@ public class FileOutcomes {
     @Inject
     JobStateService jobStates;
 
+    @Inject
+    SchedulingInputsCache inputs;
+
     /**
      * Source and destination checked: the file may start. From SUBMITTED this cannot change the job's state, so the
      * job row is not locked (prepares of one job run in parallel); from STAGING it can, and is.
@@ -190,6 +193,10 @@ public class FileOutcomes {
     public void failed(ClaimedFile f, Guard guard, int attempt, MoverException e, long bytes, Integer streams, AttemptTimes t) {
         boolean lapsed = e.code() == MoverException.Code.LEASE_EXPIRED;
         boolean again = lapsed || RetryPolicy.retry(e.retryable(), attempt, f.retry());
+        if (!again && !NOT_THE_SOURCES_FAULT.contains(e.code()) && !f.alternativeSources().isEmpty()
+                && nextSource(f, guard, attempt, e, bytes, streams, t)) {
+            return;
+        }
         String set = again
                 ? "state = 'SUBMITTED', next_attempt_at = now() + make_interval(secs => $7), prepared_at = NULL, stage_request = NULL, "
                 + "dest_ours = dest_ours OR $8, "
@@ -209,6 +216,34 @@ public class FileOutcomes {
                     streams, e.code().name(), e.phase(), e.getMessage(), e.retryable());
             return history.chain(x -> records.write(c, f, attempt, t, o));
         });
+    }
+
+    /** Failures another source cannot mend. */
+    static final Set<MoverException.Code> NOT_THE_SOURCES_FAULT = Set.of(MoverException.Code.DEST_EXISTS, MoverException.Code.CANCELED,
+            MoverException.Code.QUEUE_EXPIRED);
+
+    /**
+     * FTS3's multiple sources: the current source failed for good, so the file goes back to the queue with the next
+     * source the job gave (its SE looked up now), the failure kept in the retry history. Answers whether it switched.
+     */
+    private boolean nextSource(ClaimedFile f, Guard guard, int attempt, MoverException e, long bytes, Integer streams, AttemptTimes t) {
+        List<String> alternatives = f.alternativeSources();
+        String next = alternatives.get(0);
+        String nextSe = inputs.get().seOf(next).orElse(null);
+        if (nextSe == null) {
+            return false;
+        }
+        String rest = alternatives.size() > 1 ? new io.vertx.core.json.JsonArray(alternatives.subList(1, alternatives.size())).encode() : null;
+        String why = e.getMessage() + "; trying the next source " + next;
+        return change(f, guard, "state = 'SUBMITTED', next_attempt_at = now(), prepared_at = NULL, stage_request = NULL, source_size = NULL, "
+                        + "source_url = $3, source_se = $4, alternatives = $5, reason = $6, error_code = $7, error_phase = $8, attempts = $9, "
+                        + "lease_owner = NULL, lease_until = NULL",
+                Tuple.tuple().addString(next).addString(nextSe).addString(rest).addString(why).addString(e.code().name()).addString(e.phase())
+                        .addInteger(attempt), "SUBMITTED", e.code() + ": " + why,
+                (c, ok) -> c.preparedQuery("INSERT INTO file_retry (file_id, attempt, reason, error_code, error_phase) VALUES ($1, $2, $3, $4, $5) "
+                                + "ON CONFLICT DO NOTHING").execute(Tuple.of(f.fileId(), attempt, why, e.code().name(), e.phase()))
+                        .chain(x -> records.write(c, f, attempt, t, new TransferRecords.Outcome("FAILED", bytes, streams, e.code().name(), e.phase(),
+                                e.getMessage(), e.retryable()))));
     }
 
     /** A running attempt stopped because its file was cancelled (the cancel already set the state): its record. */

@@ -102,18 +102,22 @@ public class PrepareService extends EngineLoop {
             return;
         }
         Duration lease = config.engine().lease();
-        SchedulingInputs in = inputs.get();
         for (ClaimedFile f : queue.claimStagingPolls(Math.min(free, 100), identity.id(), lease).await().atMost(FileOutcomes.WAIT)) {
             submit(f);
             free--;
         }
         List<QueueSnapshot> snapshot = pool.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime())).await().atMost(FileOutcomes.WAIT);
+        SchedulingInputs in = inputs.get(Scheduling.sesOf(snapshot));
         for (Map.Entry<String, List<QueueSnapshot>> link : Scheduling.byLink(snapshot).entrySet()) {
             List<QueueSnapshot> queues = link.getValue();
             if (free <= 0 || queues.stream().noneMatch(q -> q.waiting() > 0)) {
                 continue;
             }
             QueueSnapshot first = queues.get(0);
+            if (!in.ses().containsKey(first.sourceSe()) || !in.ses().containsKey(first.destSe())) {
+                // an SE unregistered since submission: Ferry touches registered storage only, the files wait
+                continue;
+            }
             SchedulingInputs.Link l = in.link(first.sourceSe(), first.destSe(), config.engine().defaultMinActive(), config.engine().defaultMaxActive());
             int ahead = (int) Math.ceil(config.engine().prepareRatio() * l.allowed());
             int held = queues.stream().mapToInt(q -> q.preparing() + q.ready() + q.staging()).sum();
@@ -148,6 +152,10 @@ public class PrepareService extends EngineLoop {
         OffsetDateTime started = f.prepareStartedAt() != null ? f.prepareStartedAt() : OffsetDateTime.now(ZoneOffset.UTC);
         try {
             SchedulingInputs.Se source = sites.se(f.sourceSe());
+            if (source == null || sites.se(f.destSe()) == null) {
+                throw new MoverException(MoverException.Code.UNSUPPORTED_URL, "prepare",
+                        "a storage endpoint of this file is no longer registered; Ferry touches registered storage only");
+            }
             URI src = URI.create(f.sourceUrl());
             if (source != null && source.needsPrepare() && !stagedOnDisk(f, source, src)) {
                 return;

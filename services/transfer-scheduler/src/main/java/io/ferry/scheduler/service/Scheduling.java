@@ -17,6 +17,16 @@ final class Scheduling {
     private Scheduling() {
     }
 
+    /** Every SE the queues name. */
+    static java.util.Set<String> sesOf(List<QueueSnapshot> snapshot) {
+        java.util.Set<String> ses = new java.util.HashSet<>();
+        snapshot.forEach(q -> {
+            ses.add(q.sourceSe());
+            ses.add(q.destSe());
+        });
+        return ses;
+    }
+
     /** Queues grouped per link, links in a stable order. */
     static Map<String, List<QueueSnapshot>> byLink(List<QueueSnapshot> snapshot) {
         Map<String, List<QueueSnapshot>> out = new TreeMap<>();

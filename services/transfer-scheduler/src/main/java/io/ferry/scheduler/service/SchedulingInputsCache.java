@@ -24,8 +24,13 @@ public class SchedulingInputsCache {
     private volatile long loadedAt;
 
     public SchedulingInputs get() {
+        return get(java.util.Set.of());
+    }
+
+    /** The inputs, read again now if they do not know one of {@code ses} (an SE registered since the last read). */
+    public SchedulingInputs get(java.util.Set<String> ses) {
         SchedulingInputs current = inputs;
-        if (current == null || System.nanoTime() - loadedAt > MAX_AGE_NANOS) {
+        if (current == null || System.nanoTime() - loadedAt > MAX_AGE_NANOS || !current.ses().keySet().containsAll(ses)) {
             current = pool.withConnection(SchedulingInputs::load).await().atMost(FileOutcomes.WAIT);
             sites.update(current.ses());
             inputs = current;

@@ -112,8 +112,8 @@ public class TransfersService extends EngineLoop {
         Map<ClaimedFile, Integer> claimed = Tx.run(pool, c -> {
             c.preparedQuery("SELECT pg_advisory_xact_lock($1)").execute(io.vertx.mutiny.sqlclient.Tuple.of(SCHEDULING_LOCK))
                     .await().atMost(FileOutcomes.WAIT);
-            SchedulingInputs in = inputs.get();
             List<QueueSnapshot> snapshot = queue.snapshot(c, config.engine().pinLifetime()).await().atMost(FileOutcomes.WAIT);
+            SchedulingInputs in = inputs.get(Scheduling.sesOf(snapshot));
             Map<String, Integer> outbound = new HashMap<>();
             Map<String, Integer> inbound = new HashMap<>();
             for (QueueSnapshot q : snapshot) {
@@ -132,12 +132,12 @@ public class TransfersService extends EngineLoop {
                 int free = link.allowed() - queues.stream().mapToInt(QueueSnapshot::active).sum();
                 SchedulingInputs.Se src = in.ses().get(first.sourceSe());
                 SchedulingInputs.Se dst = in.ses().get(first.destSe());
-                if (src != null) {
-                    free = Math.min(free, src.outboundMax() - outbound.getOrDefault(src.name(), 0));
+                if (src == null || dst == null) {
+                    // an SE unregistered since submission: Ferry touches registered storage only, the files wait
+                    continue;
                 }
-                if (dst != null) {
-                    free = Math.min(free, dst.inboundMax() - inbound.getOrDefault(dst.name(), 0));
-                }
+                free = Math.min(free, src.outboundMax() - outbound.getOrDefault(src.name(), 0));
+                free = Math.min(free, dst.inboundMax() - inbound.getOrDefault(dst.name(), 0));
                 free = Math.min(free, left);
                 if (free <= 0) {
                     continue;
