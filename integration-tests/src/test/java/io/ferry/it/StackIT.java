@@ -391,6 +391,35 @@ class StackIT {
         }, "3 finished and " + interrupted + " interrupted attempts recorded once each");
     }
 
+    @Test
+    @Order(11)
+    void aSourceGivenAsAHandleIsResolvedToItsReplicaAndMoved() throws Exception {
+        String admin = token(null, "transfer:admin handles:admin handles:write");
+        String resolver = stack.service(ServiceSpec.RESOLVER).url();
+        assertEquals(200, send("POST", resolver + "/storage-elements/refresh", admin, null, Map.of()).statusCode());
+        assertEquals(200, send("POST", resolver + "/api/prefixes/20.500.888", admin, "{}", Map.of()).statusCode());
+        String handle = "20.500.888/raw-" + System.nanoTime();
+        assertEquals(200, send("PUT", resolver + "/api/handles/" + handle, admin,
+                "{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"https://example.org/raw\"}}]}", Map.of())
+                .statusCode());
+        byte[] data = writeRandom(nginx.file("/se-a/catalogued/raw.dat"), 500_000, 99);
+        java.util.zip.Adler32 adler = new java.util.zip.Adler32();
+        adler.update(data);
+        HttpResponse<String> replica = send("PUT", resolver + "/replicas", admin, "{\"handle\":\"" + handle + "\",\"se\":\"IT-NGX-A\","
+                + "\"path\":\"catalogued/raw.dat\",\"size\":500000,\"adler32\":\"" + String.format("%08x", adler.getValue()) + "\"}", Map.of());
+        assertEquals(204, replica.statusCode(), replica.body());
+        HttpResponse<String> submitted = send("POST", stack.service(ServiceSpec.SCHEDULER).url() + "/jobs", token("atlas", "transfer:submit"),
+                "{\"files\":[{\"sources\":[\"handle:" + handle + "\"],\"destinations\":[\"" + nginx.url("/se-b/from-handle/raw.dat")
+                        + "\"]}],\"params\":{\"verify_checksum\":\"both\"}}", Map.of());
+        assertEquals(200, submitted.statusCode(), submitted.body());
+        String id = JSON.readTree(submitted.body()).get("job_id").asText();
+        var files = job("atlas", id, "/files");
+        assertEquals(nginx.url("/se-a/catalogued/raw.dat"), files.get(0).get("source_surl").asText(), files.toString());
+        assertEquals("ADLER32:" + String.format("%08x", adler.getValue()), files.get(0).get("checksum").asText(), "the catalogue's checksum is used");
+        awaitTrue(Duration.ofSeconds(60), () -> job("atlas", id, "").get("job_state").asText().equals("FINISHED"), "job " + id + " FINISHED");
+        assertTrue(java.util.Arrays.equals(data, Files.readAllBytes(nginx.file("/se-b/from-handle/raw.dat"))));
+    }
+
     private Duration awaitAll(IntPredicate wanted, Duration within) throws InterruptedException {
         Instant start = Instant.now();
         Instant deadline = start.plus(within);

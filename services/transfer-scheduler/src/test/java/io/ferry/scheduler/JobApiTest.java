@@ -64,6 +64,17 @@ class JobApiTest {
     }
 
     @Test
+    void aLogicalSourceNeedsTheResolverAndWithoutItNothingIsStored() {
+        // handle-resolver is unreachable in this profile: the job cannot be accepted, and nothing is kept
+        String sid = "logical-" + UUID.randomUUID();
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON)
+                .body(job("handle:20.500.1/abc", "https://cern.example/eos/logical/f1", "{\"id_generator\":\"deterministic\",\"sid\":\"" + sid + "\"}"))
+                .post("/jobs").then().statusCode(503).contentType(PROBLEM).body("code", equalTo("RESOLVER_UNAVAILABLE"));
+        UUID wouldBe = UUID.nameUUIDFromBytes(("ferry-job:atlas:" + sid).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        given().auth().oauth2(atlas()).get("/jobs/" + wouldBe).then().statusCode(404);
+    }
+
+    @Test
     void aVoSeesAndCancelsOnlyItsOwnJobs() {
         String id = given().auth().oauth2(atlas()).contentType(ContentType.JSON)
                 .body(job("https://ral.example/data/f2", "https://cern.example/eos/f2", "{}")).post("/jobs").then().statusCode(200)

@@ -20,6 +20,12 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
 
     public static final int MAX_FILES = 10_000;
 
+    /** The same submission with other files (logical sources resolved). */
+    public Submission withFiles(List<FileRequest> resolved) {
+        return new Submission(resolved, verifyChecksum, overwrite, retry, retryDelay, priority, maxTimeInQueue, timeout, nostreams, jobMetadata,
+                deterministic, sid, params);
+    }
+
     public record FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum,
                               String metadata, String activity) {
     }

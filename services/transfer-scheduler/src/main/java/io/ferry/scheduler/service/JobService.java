@@ -43,14 +43,17 @@ public class JobService {
     @Inject
     io.vertx.mutiny.sqlclient.Pool pool;
 
+    @Inject
+    LogicalSources logicalSources;
+
     /** Stores the job and its files; answers the job id. */
     @WithSpan
     @WithTransaction
     public Uni<UUID> submit(JsonNode body) {
-        Submission s = Submission.parse(body);
+        Submission parsed = Submission.parse(body);
         String vo = requireVo();
-        UUID id = s.jobId(vo);
-        return StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> {
+        UUID id = parsed.jobId(vo);
+        return StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> logicalSources.resolve(parsed, endpoints).flatMap(s -> {
             List<TransferFile> files = new ArrayList<>();
             List<Problem.FieldError> outside = new ArrayList<>();
             OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
@@ -119,7 +122,7 @@ public class JobService {
                 return job.persist().flatMap(j -> Panache.getSession()).flatMap(session -> session.persistAll(files.toArray()))
                         .replaceWith(id);
             });
-        });
+        }));
     }
 
     /** Jobs the caller may see, newest first: its own VO's, or any VO for administrators. */
