@@ -49,6 +49,15 @@ public final class TransferBenchmark {
             put(base + "/config/se/BENCH-B", admin, "{\"site\":\"BENCH-SITE-B\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b") + "\"}}");
             put(base + "/config/links/BENCH-A/BENCH-B", admin, "{\"min_active\":1,\"max_active\":" + concurrency + ",\"optimizer_mode\":\"fixed\"}");
 
+            // the fixed cost of one job: a 1 KiB file end to end (median of 5)
+            write(nginx.file("/se-a/tiny/t"), 1024, 3);
+            double[] tiny = new double[5];
+            for (int i = 0; i < tiny.length; i++) {
+                tiny[i] = job(base, user, "[" + file(nginx, "/se-a/tiny/t", "/se-b/tiny/t" + i) + "]", "{}");
+            }
+            java.util.Arrays.sort(tiny);
+            System.out.printf(Locale.ROOT, "(a) one job of a 1 KiB file, submission to FINISHED: median %.0f ms%n", tiny[2] * 1000);
+
             // (a) one 1 GiB file
             write(nginx.file("/se-a/big/g1"), 1L << 30, 1);
             // written pages reach the disk before anything is timed (writeback would slow whichever copy runs first)

@@ -5,11 +5,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.zip.Adler32;
 
-/** Computes ADLER32 and counts bytes as data streams through, so the source is read once. */
+/**
+ * Computes ADLER32 and counts bytes as data streams through, so the source is read once. Counting only (no
+ * checksum) when nobody asked for one: FTS3's verify_checksum=none, and a copy that need not pay for it.
+ */
 public final class Adler32Stream extends FilterInputStream {
 
     private final Adler32 adler = new Adler32();
     private final TransferProgress progress;
+    private final boolean checksum;
     private long bytes;
 
     public Adler32Stream(InputStream in) {
@@ -18,8 +22,13 @@ public final class Adler32Stream extends FilterInputStream {
 
     /** Also reports every read to {@code progress}, and fails reads once it is aborted. */
     public Adler32Stream(InputStream in, TransferProgress progress) {
+        this(in, progress, true);
+    }
+
+    public Adler32Stream(InputStream in, TransferProgress progress, boolean checksum) {
         super(in);
         this.progress = progress;
+        this.checksum = checksum;
     }
 
     @Override
@@ -29,7 +38,9 @@ public final class Adler32Stream extends FilterInputStream {
             progress.moved(b >= 0 ? 1 : 0);
         }
         if (b >= 0) {
-            adler.update(b);
+            if (checksum) {
+                adler.update(b);
+            }
             bytes++;
         }
         return b;
@@ -42,7 +53,9 @@ public final class Adler32Stream extends FilterInputStream {
             progress.moved(Math.max(0, n));
         }
         if (n > 0) {
-            adler.update(buf, off, n);
+            if (checksum) {
+                adler.update(buf, off, n);
+            }
             bytes += n;
         }
         return n;
@@ -52,7 +65,8 @@ public final class Adler32Stream extends FilterInputStream {
         return bytes;
     }
 
+    /** The ADLER32 of what was read, or null when it was not computed. */
     public String hex() {
-        return String.format("%08x", adler.getValue());
+        return checksum ? String.format("%08x", adler.getValue()) : null;
     }
 }

@@ -63,7 +63,8 @@ public final class FileMover implements Mover {
             Path partial = Files.createTempFile(dest.getParent(), ".ferry-", ".part");
             try {
                 Adler32Stream in;
-                try (InputStream raw = Files.newInputStream(source); Adler32Stream counted = new Adler32Stream(raw, progress);
+                try (InputStream raw = Files.newInputStream(source); Adler32Stream counted = new Adler32Stream(raw, progress,
+                             !"none".equals(req.verify() == null ? "none" : req.verify()));
                      OutputStream out = Files.newOutputStream(partial, StandardOpenOption.TRUNCATE_EXISTING)) {
                     counted.transferTo(out);
                     in = counted;

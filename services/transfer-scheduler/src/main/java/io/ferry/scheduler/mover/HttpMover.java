@@ -116,7 +116,7 @@ public final class HttpMover implements Mover {
                 throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
                         "the source now has " + length + " bytes, " + (req.expectedSize() != null ? req.expectedSize() : size) + " expected");
             }
-            Adler32Stream body = new Adler32Stream(source, progress);
+            Adler32Stream body = new Adler32Stream(source, progress, !"none".equals(req.verify() == null ? "none" : req.verify()));
             InputStream upload = body;
             if (streams == 1 && length >= READ_AHEAD_THRESHOLD) {
                 readAhead = new ReadAheadStream(body, 1 << 20, 4, readers);
@@ -232,8 +232,11 @@ public final class HttpMover implements Mover {
         private final List<CompletableFuture<byte[]>> parts = new ArrayList<>();
         private final Semaphore window;
         private final ExecutorService pool;
+        /** Chunk buffers in circulation (at most the window's worth): large arrays are reused, not allocated per chunk. */
+        private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> spare = new java.util.concurrent.ConcurrentLinkedQueue<>();
         private int current = -1;
         private byte[] buffer = new byte[0];
+        private int bufferLength;
         private int position;
 
         RangeStream(URI source, long size, int streams, ExecutorService pool) {
@@ -264,8 +267,12 @@ public final class HttpMover implements Mover {
                             r.discard();
                             throw new IOException("range " + from + "-" + to + " answered " + r.status + " with " + r.contentLength() + " bytes");
                         }
-                        byte[] part = r.body.readNBytes((int) (to - from + 1));
-                        if (part.length != to - from + 1) {
+                        byte[] part = spare.poll();
+                        if (part == null) {
+                            part = new byte[(int) CHUNK];
+                        }
+                        int want = (int) (to - from + 1);
+                        if (r.body.readNBytes(part, 0, want) != want) {
                             throw new EOFException("range " + from + "-" + to + " ended early");
                         }
                         parts.get(index).complete(part);
@@ -285,17 +292,19 @@ public final class HttpMover implements Mover {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
-            while (position >= buffer.length) {
+            while (position >= bufferLength) {
                 if (current + 1 >= chunks) {
                     return -1;
                 }
                 if (current >= 0) {
                     parts.set(current, null);
+                    spare.offer(buffer);
                     window.release();
                 }
                 current++;
                 try {
                     buffer = parts.get(current).get();
+                    bufferLength = (int) (Math.min(size, (current + 1) * CHUNK) - current * CHUNK);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IOException("interrupted", e);
@@ -304,7 +313,7 @@ public final class HttpMover implements Mover {
                 }
                 position = 0;
             }
-            int n = Math.min(len, buffer.length - position);
+            int n = Math.min(len, bufferLength - position);
             System.arraycopy(buffer, position, b, off, n);
             position += n;
             return n;

@@ -17,6 +17,9 @@ final class ReadAheadStream extends InputStream {
     private static final byte[] END = new byte[0];
 
     private final BlockingQueue<Object> filled;
+    /** Buffers handed back by the reader side for reuse: large arrays are not allocated per chunk. */
+    private final BlockingQueue<byte[]> free;
+    private final int bufferSize;
     private volatile boolean closed;
     private byte[] current = new byte[0];
     private int length;
@@ -24,11 +27,16 @@ final class ReadAheadStream extends InputStream {
     private boolean ended;
 
     ReadAheadStream(InputStream source, int bufferSize, int depth, ExecutorService pool) {
-        this.filled = new ArrayBlockingQueue<>(depth);
+        this.filled = new ArrayBlockingQueue<>(depth + 1);
+        this.free = new ArrayBlockingQueue<>(depth + 2);
+        this.bufferSize = bufferSize;
         pool.submit(() -> {
             try {
                 while (!closed) {
-                    byte[] buf = new byte[bufferSize];
+                    byte[] buf = free.poll();
+                    if (buf == null) {
+                        buf = new byte[bufferSize];
+                    }
                     int n = source.readNBytes(buf, 0, bufferSize);
                     if (n > 0) {
                         filled.put(n == bufferSize ? buf : java.util.Arrays.copyOf(buf, n));
@@ -79,6 +87,7 @@ final class ReadAheadStream extends InputStream {
             if (next instanceof RuntimeException re) {
                 throw re;
             }
+            recycle();
             current = (byte[]) next;
             if (current == END) {
                 ended = true;
@@ -113,6 +122,12 @@ final class ReadAheadStream extends InputStream {
             out.write(current, position, n);
             position += n;
             left -= n;
+        }
+    }
+
+    private void recycle() {
+        if (current != null && current.length == bufferSize) {
+            free.offer(current);
         }
     }
 

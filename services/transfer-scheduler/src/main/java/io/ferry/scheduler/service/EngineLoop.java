@@ -56,13 +56,23 @@ abstract class EngineLoop {
     }
 
     private void loop() {
+        long lastPass = System.nanoTime() - minimumGap().toNanos();
         while (running) {
             try {
+                // passes at most every minimumGap: a burst of wake-ups is served by one pass, a lone one at once
+                long since = System.nanoTime() - lastPass;
+                if (since < minimumGap().toNanos()) {
+                    Thread.sleep((minimumGap().toNanos() - since) / 1_000_000);
+                    wake.drainPermits();
+                }
+                lastPass = System.nanoTime();
                 pass();
                 if (lastFailure != null) {
                     log.infof("%s works again", thread.getName());
                     lastFailure = null;
                 }
+            } catch (InterruptedException e) {
+                return;
             } catch (Exception e) {
                 if (!running) {
                     return;
@@ -74,8 +84,7 @@ abstract class EngineLoop {
                 }
             }
             try {
-                Thread.sleep(minimumGap().toMillis());
-                wake.tryAcquire(Math.max(0, period().toMillis() - minimumGap().toMillis()), TimeUnit.MILLISECONDS);
+                wake.tryAcquire(period().toMillis(), TimeUnit.MILLISECONDS);
                 wake.drainPermits();
             } catch (InterruptedException e) {
                 return;
