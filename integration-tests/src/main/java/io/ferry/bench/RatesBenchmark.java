@@ -55,7 +55,13 @@ public final class RatesBenchmark {
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
             System.out.printf("generating %,d records over %d links ...%n", records, LINKS);
-            List<String> batches = generate(records, spreadSeconds);
+            // up to 2 M records are generated before the clock starts; beyond that (10 M would not fit in memory) each
+            // client generates its batches as it goes, which only makes the ingest figure conservative
+            Instant now = Instant.now();
+            int batchCount = (records + BATCH - 1) / BATCH;
+            List<String> pregenerated = records <= 2_000_000 ? generate(records, spreadSeconds, now) : null;
+            java.util.function.IntFunction<String> batches = i -> pregenerated != null ? pregenerated.get(i)
+                    : batch(i, Math.min(BATCH, records - i * BATCH), spreadSeconds, now);
             warmUp(http, base, token);
 
             long t0 = System.nanoTime();
@@ -65,14 +71,14 @@ public final class RatesBenchmark {
             for (int c = 0; c < clients; c++) {
                 results.add(pool.submit(() -> {
                     int accepted = 0;
-                    for (int i = next.getAndIncrement(); i < batches.size(); i = next.getAndIncrement()) {
+                    for (int i = next.getAndIncrement(); i < batchCount; i = next.getAndIncrement()) {
                         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/records"))
                                 .header("Authorization", "Bearer " + token).header("Content-Type", "application/x-ndjson")
-                                .POST(HttpRequest.BodyPublishers.ofString(batches.get(i))).build(), HttpResponse.BodyHandlers.ofString());
+                                .POST(HttpRequest.BodyPublishers.ofString(batches.apply(i))).build(), HttpResponse.BodyHandlers.ofString());
                         if (r.statusCode() != 200) {
                             throw new IllegalStateException("ingest answered " + r.statusCode() + ": " + r.body());
                         }
-                        accepted += BATCH;
+                        accepted += Math.min(BATCH, records - i * BATCH);
                     }
                     return accepted;
                 }));
@@ -139,12 +145,20 @@ public final class RatesBenchmark {
         }
     }
 
-    static List<String> generate(int n, int spreadSeconds) {
-        Random rnd = new Random(42);
-        Instant now = Instant.now();
+    static List<String> generate(int n, int spreadSeconds, Instant now) {
         List<String> batches = new ArrayList<>();
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i * BATCH < n; i++) {
+            batches.add(batch(i, Math.min(BATCH, n - i * BATCH), spreadSeconds, now));
+        }
+        return batches;
+    }
+
+    /** Batch number {@code index}: the same records every time (seeded by the index). */
+    static String batch(int index, int count, int spreadSeconds, Instant now) {
+        Random rnd = new Random(42L + index);
+        StringBuilder b = new StringBuilder(count * 560);
+        for (int k = 0; k < count; k++) {
+            int i = index * BATCH + k;
             int link = rnd.nextInt(LINKS);
             Instant end = now.minusSeconds(60 + rnd.nextInt(spreadSeconds));
             int secs = 5 + rnd.nextInt(300);
@@ -160,15 +174,8 @@ public final class RatesBenchmark {
                     .append("\",\"transfer_started_at\":\"").append(start).append("\",\"transfer_ended_at\":\"").append(end)
                     .append("\",\"throughput_bytes_per_s\":").append(ok ? size / secs : 0)
                     .append(",\"outcome\":\"").append(ok ? "FINISHED" : "FAILED").append("\"}\n");
-            if ((i + 1) % BATCH == 0) {
-                batches.add(b.toString());
-                b.setLength(0);
-            }
         }
-        if (b.length() > 0) {
-            batches.add(b.toString());
-        }
-        return batches;
+        return b.toString();
     }
 
     static double pct(double[] values, int p) {
