@@ -38,7 +38,10 @@ public class FileOutcomes {
 
     static final Duration WAIT = Duration.ofSeconds(30);
 
-    /** Which claim on the file the change needs. */
+    /**
+     * Which claim on the file the change needs. Every guard is given $1 = file id and $2 = this replica; guards that
+     * do not care who holds the file still mention $2 (PostgreSQL must be able to type every parameter).
+     */
     public enum Guard {
         /** this replica is preparing it */
         PREPARING("state IN ('SUBMITTED', 'STAGING') AND lease_owner = $2"),
