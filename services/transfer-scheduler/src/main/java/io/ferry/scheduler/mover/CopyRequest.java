@@ -9,4 +9,14 @@ import java.net.URI;
  */
 public record CopyRequest(URI source, URI destination, Long expectedSize, String expectedAdler32, String verify,
                           boolean overwrite, int streams, URI destinationBase) {
+
+    /** FTS3's checksum mode, "none" when not given. */
+    public String verifyMode() {
+        return verify == null ? "none" : verify;
+    }
+
+    /** Whether the copy computes ADLER32 while streaming (any mode but none). */
+    public boolean checksums() {
+        return !verifyMode().equals("none");
+    }
 }

@@ -64,7 +64,7 @@ public final class FileMover implements Mover {
             try {
                 Adler32Stream in;
                 try (InputStream raw = Files.newInputStream(source); Adler32Stream counted = new Adler32Stream(raw, progress,
-                             !"none".equals(req.verify() == null ? "none" : req.verify()));
+                             req.checksums());
                      OutputStream out = Files.newOutputStream(partial, StandardOpenOption.TRUNCATE_EXISTING)) {
                     counted.transferTo(out);
                     in = counted;
@@ -74,7 +74,7 @@ public final class FileMover implements Mover {
                     throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer", "moved " + in.bytes() + " of " + size + " bytes");
                 }
                 long transferMillis = (System.nanoTime() - t0) / 1_000_000;
-                String mode = req.verify() == null ? "none" : req.verify();
+                String mode = req.verifyMode();
                 if (!mode.equals("none") && req.expectedAdler32() != null && !req.expectedAdler32().equalsIgnoreCase(in.hex())) {
                     throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
                             "the source's ADLER32 is " + in.hex() + ", the job says " + req.expectedAdler32());

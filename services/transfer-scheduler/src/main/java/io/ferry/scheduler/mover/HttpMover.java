@@ -116,7 +116,7 @@ public final class HttpMover implements Mover {
                 throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
                         "the source now has " + length + " bytes, " + (req.expectedSize() != null ? req.expectedSize() : size) + " expected");
             }
-            Adler32Stream body = new Adler32Stream(source, progress, !"none".equals(req.verify() == null ? "none" : req.verify()));
+            Adler32Stream body = new Adler32Stream(source, progress, req.checksums());
             InputStream upload = body;
             if (streams == 1 && length >= READ_AHEAD_THRESHOLD) {
                 readAhead = new ReadAheadStream(body, 1 << 20, 4, readers);
@@ -162,7 +162,7 @@ public final class HttpMover implements Mover {
     }
 
     private void verify(CopyRequest req, String sourceAdler) throws MoverException {
-        String mode = req.verify() == null ? "none" : req.verify();
+        String mode = req.verifyMode();
         if (!mode.equals("none") && req.expectedAdler32() != null && !req.expectedAdler32().equalsIgnoreCase(sourceAdler)) {
             throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
                     "the source's ADLER32 is " + sourceAdler + ", the job says " + req.expectedAdler32());

@@ -31,7 +31,7 @@ public interface Mover {
             throw new MoverException(MoverException.Code.SIZE_MISMATCH, "prepare",
                     "source has " + stat.size() + " bytes, the job says " + req.expectedSize());
         }
-        String mode = req.verify() == null ? "none" : req.verify();
+        String mode = req.verifyMode();
         if ((mode.equals("source") || mode.equals("both")) && stat.adler32() != null && req.expectedAdler32() != null
                 && !stat.adler32().equalsIgnoreCase(req.expectedAdler32())) {
             throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "prepare",

@@ -36,15 +36,6 @@ public class MoverException extends Exception {
         return phase;
     }
 
-    /** Whether another attempt can help. */
-    public static boolean retryable(String code) {
-        try {
-            return Code.valueOf(code).retryable;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-    }
-
     public boolean retryable() {
         return code.retryable;
     }

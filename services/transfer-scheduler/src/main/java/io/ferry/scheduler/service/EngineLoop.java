@@ -48,6 +48,16 @@ abstract class EngineLoop {
         }
     }
 
+    /** Daemon threads named {@code name-1…n} for the work a pass hands out. */
+    protected static java.util.concurrent.ExecutorService workerPool(String name, int threads) {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
     /** Runs the next pass now rather than at the end of the period. */
     public void wake() {
         if (wake.availablePermits() == 0) {

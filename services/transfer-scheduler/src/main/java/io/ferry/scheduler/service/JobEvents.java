@@ -88,10 +88,7 @@ public class JobEvents {
     /** Queues the change for NOTIFY in the current Hibernate Reactive transaction. */
     public Uni<Void> publish(UUID jobId, List<Long> fileIds, String fileState, String jobState, String reason) {
         Uni<Void> chain = Uni.createFrom().voidItem();
-        String at = OffsetDateTime.now().toString();
-        for (int i = 0; i < fileIds.size(); i += IDS_PER_NOTIFY) {
-            List<Long> chunk = new ArrayList<>(fileIds.subList(i, Math.min(fileIds.size(), i + IDS_PER_NOTIFY)));
-            String payload = payload(new Change(jobId.toString(), chunk, fileState, jobState, reason, at));
+        for (String payload : payloads(jobId, fileIds, fileState, jobState, reason)) {
             chain = chain.flatMap(v -> Panache.getSession().flatMap(s -> s.createNativeQuery("SELECT pg_notify(:channel, :payload)")
                     .setParameter("channel", CHANNEL).setParameter("payload", payload).getSingleResult())).replaceWithVoid();
         }
@@ -102,14 +99,22 @@ public class JobEvents {
     public Uni<Void> publish(io.vertx.mutiny.sqlclient.SqlClient c, UUID jobId, List<Long> fileIds, String fileState, String jobState,
                              String reason) {
         Uni<Void> chain = Uni.createFrom().voidItem();
-        String at = OffsetDateTime.now().toString();
-        for (int i = 0; i < fileIds.size(); i += IDS_PER_NOTIFY) {
-            List<Long> chunk = new ArrayList<>(fileIds.subList(i, Math.min(fileIds.size(), i + IDS_PER_NOTIFY)));
-            String payload = payload(new Change(jobId.toString(), chunk, fileState, jobState, reason, at));
+        for (String payload : payloads(jobId, fileIds, fileState, jobState, reason)) {
             chain = chain.chain(v -> c.preparedQuery("SELECT pg_notify($1, $2)")
                     .execute(io.vertx.mutiny.sqlclient.Tuple.of(CHANNEL, payload)).replaceWithVoid());
         }
         return chain;
+    }
+
+    /** One NOTIFY payload per chunk of file ids (payloads are limited to 8000 bytes). */
+    private List<String> payloads(UUID jobId, List<Long> fileIds, String fileState, String jobState, String reason) {
+        String at = OffsetDateTime.now().toString();
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < fileIds.size(); i += IDS_PER_NOTIFY) {
+            List<Long> chunk = new ArrayList<>(fileIds.subList(i, Math.min(fileIds.size(), i + IDS_PER_NOTIFY)));
+            out.add(payload(new Change(jobId.toString(), chunk, fileState, jobState, reason, at)));
+        }
+        return out;
     }
 
     /** Live events of every job (the engine listens for cancellations of the files it runs). */

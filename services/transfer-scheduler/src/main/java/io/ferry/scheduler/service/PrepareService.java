@@ -23,7 +23,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -73,12 +72,7 @@ public class PrepareService extends EngineLoop {
 
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
-            AtomicInteger n = new AtomicInteger();
-            workers = Executors.newFixedThreadPool(config.engine().prepareThreads(), r -> {
-                Thread t = new Thread(r, "prepare-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
+            workers = workerPool("prepare", config.engine().prepareThreads());
             start("prepare-queue");
         }
     }
@@ -201,10 +195,5 @@ public class PrepareService extends EngineLoop {
             return false;
         }
         return true;
-    }
-
-    /** For tests and metrics: prepares in progress on this replica. */
-    public int inFlight() {
-        return inFlight.get();
     }
 }

@@ -38,10 +38,6 @@ public class RunningFiles {
         return new ArrayList<>(running.values());
     }
 
-    public int moving() {
-        return (int) running.values().stream().filter(Running::moving).count();
-    }
-
     /** Stops the file's copy if this replica runs it. */
     public void abort(long fileId, MoverException.Code code, String reason) {
         Running r = running.get(fileId);

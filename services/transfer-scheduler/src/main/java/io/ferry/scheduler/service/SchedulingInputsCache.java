@@ -17,9 +17,6 @@ public class SchedulingInputsCache {
     @Inject
     Pool pool;
 
-    @Inject
-    SiteDirectory sites;
-
     private volatile SchedulingInputs inputs;
     private volatile long loadedAt;
 
@@ -32,7 +29,6 @@ public class SchedulingInputsCache {
         SchedulingInputs current = inputs;
         if (current == null || System.nanoTime() - loadedAt > MAX_AGE_NANOS || !current.ses().keySet().containsAll(ses)) {
             current = pool.withConnection(SchedulingInputs::load).await().atMost(FileOutcomes.WAIT);
-            sites.update(current.ses());
             inputs = current;
             loadedAt = System.nanoTime();
         }

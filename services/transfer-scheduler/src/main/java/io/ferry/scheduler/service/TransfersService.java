@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -80,12 +79,7 @@ public class TransfersService extends EngineLoop {
 
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
-            AtomicInteger n = new AtomicInteger();
-            workers = Executors.newFixedThreadPool(config.engine().transferThreads(), r -> {
-                Thread t = new Thread(r, "transfer-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
+            workers = workerPool("transfer", config.engine().transferThreads());
             start("transfers");
         }
     }
@@ -219,9 +213,5 @@ public class TransfersService extends EngineLoop {
             return StreamAdvice.clamp(f.nostreams());
         }
         return advice.forLink(f.sourceSe(), f.destSe(), linkStreams).await().atMost(Duration.ofSeconds(10)).streams();
-    }
-
-    public int inFlight() {
-        return inFlight.get();
     }
 }
