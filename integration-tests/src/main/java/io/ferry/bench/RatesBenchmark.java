@@ -47,7 +47,7 @@ public final class RatesBenchmark {
         deleteTree(state);
         int port = FreePort.find();
         LocalStack stack = new LocalStack(new LocalStack.Options(LocalStack.projectRoot(), state, Map.of(ServiceSpec.AGGREGATOR, port),
-                null, FreePort.find(), Map.of("FERRY_DB_POOL_SIZE", "8")));
+                System.getenv("FERRY_DB_URL"), FreePort.find(), Map.of("FERRY_DB_POOL_SIZE", "8")));
         try (stack) {
             stack.start(Duration.ofMinutes(3));
             String base = "http://localhost:" + port;

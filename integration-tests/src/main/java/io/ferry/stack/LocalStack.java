@@ -65,7 +65,7 @@ public final class LocalStack implements AutoCloseable {
         keys = DevKeys.loadOrCreate(options.stateDirectory().resolve("keys"));
         postgres = options.externalDbUrl() != null
                 ? PostgresServer.external(options.externalDbUrl())
-                : PostgresServer.embedded(options.stateDirectory().resolve("pgdata"), options.embeddedDbPort());
+                : PostgresServer.embedded(options.stateDirectory().resolve("pgdata"), options.embeddedDbPort(), true);
         for (ServiceSpec spec : options.ports().keySet()) {
             postgres.ensureDatabase(spec.database(), false);
         }

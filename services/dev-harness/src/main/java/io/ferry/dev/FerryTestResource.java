@@ -58,7 +58,7 @@ public class FerryTestResource implements QuarkusTestResourceLifecycleManager {
                 server = PostgresServer.external(external);
             } else {
                 Path data = Files.createTempDirectory("ferry-test-pg");
-                server = PostgresServer.embedded(data, 0);
+                server = PostgresServer.embedded(data, 0, false);
                 PostgresServer started = server;
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                     try {

@@ -3,7 +3,6 @@ package io.ferry.rates.repository;
 import io.ferry.rates.rest.TransferRecord;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,16 +35,16 @@ public class TransferRecordStore {
             + "$15::int[], $16::timestamptz[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], "
             + "$20::timestamptz[], $21::timestamptz[], $22::timestamptz[], $23::float8[], $24::varchar[], "
             + "$25::varchar[], $26::varchar[], $27::text[], $28::bool[], $29::timestamptz[]) "
-            + "ON CONFLICT (id) DO NOTHING RETURNING *), "
+            + "ON CONFLICT (id) DO NOTHING RETURNING " + RollupSql.FACT_INPUTS + "), "
             + RollupSql.FACTS_FROM_INS + ", "
             + "queued AS (" + RollupSql.QUEUE_FACTS + ") "
-            + "SELECT id FROM ins";
+            + "SELECT count(*) FROM ins";
 
     @Inject
     Pool pool;
 
-    /** Inserts the records that are new; answers the ids that were inserted. */
-    public Uni<List<String>> insertNew(SqlClient client, List<TransferRecord> records) {
+    /** Inserts the records that are new; answers how many were (the others were known by id). */
+    public Uni<Long> insertNew(SqlClient client, List<TransferRecord> records) {
         int n = records.size();
         String[] id = new String[n], jobId = new String[n], vo = new String[n], activity = new String[n];
         String[] srcSe = new String[n], dstSe = new String[n], srcSite = new String[n], dstSite = new String[n];
@@ -92,13 +91,7 @@ public class TransferRecordStore {
                 srcUrl, dstUrl, filesize, bytes, streams, times[0], times[1], times[2], times[3], times[4], times[5],
                 times[6], throughput, outcome, errCode, errPhase, errMsg, retryable, times[7]));
         return client.preparedQuery(INSERT).execute(args)
-                .map(rows -> {
-                    List<String> inserted = new java.util.ArrayList<>(rows.rowCount());
-                    for (Row row : rows) {
-                        inserted.add(row.getString(0));
-                    }
-                    return inserted;
-                });
+                .map(rows -> rows.iterator().next().getLong(0));
     }
 
     public Pool pool() {

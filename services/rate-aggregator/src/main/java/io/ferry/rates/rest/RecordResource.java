@@ -42,7 +42,7 @@ public class RecordResource {
     @RolesAllowed(WRITE)
     @Consumes({MediaType.APPLICATION_JSON, NDJSON})
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> ingest(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType) {
+    public Uni<Response> ingest(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType) {
         boolean ndjson = contentType != null && contentType.startsWith(NDJSON);
         return ingest.ingest(body, ndjson)
                 .map(r -> Response.status(r.rejected().isEmpty() ? 200 : 207).entity(r).build());

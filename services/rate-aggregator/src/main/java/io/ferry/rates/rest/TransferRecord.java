@@ -51,11 +51,18 @@ public record TransferRecord(
 
     /** When the attempt ended: the last timestamp it carries. Rollups bin records by this instant. */
     public OffsetDateTime completedAt() {
+        // Runs several times per record at ingest: each timestamp is turned into epoch seconds once (isAfter would
+        // do it again for every comparison).
         OffsetDateTime last = null;
+        long lastSecond = Long.MIN_VALUE;
         for (OffsetDateTime t : new OffsetDateTime[]{submitted_at, prepare_started_at, prepare_ended_at,
                 transfer_started_at, transfer_ended_at, checksum_started_at, checksum_ended_at}) {
-            if (t != null && (last == null || t.isAfter(last))) {
-                last = t;
+            if (t != null) {
+                long second = t.toEpochSecond();
+                if (last == null || second > lastSecond || (second == lastSecond && t.getNano() > last.getNano())) {
+                    last = t;
+                    lastSecond = second;
+                }
             }
         }
         return last;

@@ -22,6 +22,7 @@ public class RollupWorker {
     private static final Logger LOG = Logger.getLogger(RollupWorker.class);
     static final int BATCH = 50_000;
 
+    /** {@code facts}: queued rows folded (each a partial sum of one batch's records of one key and 5-minute bin). */
     public record Drained(long facts, long pendingAfter) {
     }
 
@@ -49,7 +50,9 @@ public class RollupWorker {
     }
 
     private Uni<Drained> drainFrom(long soFar) {
-        return pool.preparedQuery(RollupSql.DRAIN).execute(Tuple.of(BATCH)).flatMap(rows -> {
+        // A batch groups up to 9 × BATCH increments; with the default 4 MB of work_mem PostgreSQL sorted them on disk.
+        return pool.withTransaction(c -> c.query("SET LOCAL work_mem = '64MB'").execute()
+                .flatMap(v -> c.preparedQuery(RollupSql.DRAIN).execute(Tuple.of(BATCH)))).flatMap(rows -> {
             long n = rows.iterator().next().getLong(0);
             if (n >= BATCH) {
                 return drainFrom(soFar + n);
