@@ -48,7 +48,12 @@ run() { # name url-or-prefix
   local p99; p99=$(awk '$1=="99%" {print $2}' "$work/$name.txt")
   echo "$name $rps $p50 $p99"
 }
-echo "warming up ..."; wrk -t2 -c32 -d5s -s "$work/random.lua" "http://127.0.0.1:$port" >/dev/null 2>&1 || true
+# A cold JVM answers 3-5x slower until C2 has compiled the request path (about half a minute of load here);
+# both measured paths are warmed first, so the figures are the service's, not the JIT's.
+echo "warming up (30 s) ..."
+sed "s|PATH_PREFIX|\"/api/handles/20.500.1/h\"|" "$work/random.lua" > "$work/warm-api.lua"
+sed "s|PATH_PREFIX|\"/20.500.1/h\"|" "$work/random.lua" > "$work/warm-proxy.lua"
+for lua in warm-api warm-proxy warm-api; do wrk -t2 -c64 -d10s -s "$work/$lua.lua" "http://127.0.0.1:$port" >/dev/null 2>&1 || true; done
 read -r _ ng_rps ng_p50 ng_p99 <<<"$(run nginx "http://127.0.0.1:$ngport/handle.json")"
 read -r _ api_rps api_p50 api_p99 <<<"$(run api "http://127.0.0.1:$port/api/handles/20.500.1/h")"
 read -r _ px_rps px_p50 px_p99 <<<"$(run proxy "http://127.0.0.1:$port/20.500.1/h")"

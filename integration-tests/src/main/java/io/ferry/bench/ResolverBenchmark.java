@@ -31,6 +31,14 @@ public final class ResolverBenchmark {
         int port = args.length > 1 ? Integer.parseInt(args[1]) : FreePort.find();
         LocalStack stack = new LocalStack(new LocalStack.Options(LocalStack.projectRoot(), state, Map.of(ServiceSpec.RESOLVER, port),
                 null, FreePort.find(), Map.of()));
+        // The script ends this process with SIGTERM: the services and PostgreSQL must not outlive it.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                stack.close();
+            } catch (Exception e) {
+                System.err.println("stopping the stack: " + e);
+            }
+        }));
         stack.start(Duration.ofMinutes(3));
         String base = "http://localhost:" + port;
         String token = stack.tokens().mint(DevTokens.Claims.of("bench", null, "handles:admin handles:write"));
