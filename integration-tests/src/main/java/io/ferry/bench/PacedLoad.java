@@ -28,7 +28,10 @@ public final class PacedLoad {
         int rate = Math.max(1, Integer.parseInt(args[2]));
         int seconds = Integer.parseInt(args[3]);
         int connections = args.length > 4 ? Integer.parseInt(args[4]) : 32;
-        int total = rate * seconds;
+        // The first 2 s run at the same rate but are not counted: they would measure this client's own JVM warming up
+        // (its threads connecting, its JIT) rather than the server.
+        int warmup = rate * 2;
+        int total = warmup + rate * seconds;
         double[] latencies = new double[total];
         Arrays.fill(latencies, Double.NaN);
         AtomicLong errors = new AtomicLong();
@@ -47,11 +50,22 @@ public final class PacedLoad {
             t.start();
         }
         done.await(seconds + 60L, TimeUnit.SECONDS);
-        double[] answered = Arrays.stream(latencies).filter(d -> !Double.isNaN(d)).toArray();
+        double[] answered = Arrays.stream(latencies, warmup, total).filter(d -> !Double.isNaN(d)).toArray();
         System.out.printf("PACED    %d req/s for %d s over %d connections (half of the maximum): %d answered, %d errors, p50 %.2f ms, p99 %.2f ms%n",
                 rate, seconds, connections, answered.length, errors.get(),
                 answered.length == 0 ? Double.NaN : RatesBenchmark.pct(answered, 50),
                 answered.length == 0 ? Double.NaN : RatesBenchmark.pct(answered, 99));
+        // Whether the tail comes from a few stalls (many late requests in the same 100 ms) or is spread out.
+        java.util.TreeMap<Long, Integer> slowWindows = new java.util.TreeMap<>();
+        for (int i = warmup; i < total; i++) {
+            if (!Double.isNaN(latencies[i]) && latencies[i] > 5) {
+                slowWindows.merge((long) (i - warmup) * 10 / rate, 1, Integer::sum);
+            }
+        }
+        System.out.printf("SLOW     %d requests over 5 ms, in %d of %d windows of 100 ms; worst windows (s: count) %s%n",
+                slowWindows.values().stream().mapToInt(Integer::intValue).sum(), slowWindows.size(), seconds * 10,
+                slowWindows.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(5)
+                        .map(e -> String.format("%.1f: %d", e.getKey() / 10.0, e.getValue())).toList());
         System.exit(0);
     }
 
