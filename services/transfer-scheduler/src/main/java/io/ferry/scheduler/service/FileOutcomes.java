@@ -156,6 +156,13 @@ public class FileOutcomes {
     /** Finished files in one statement, their records in another, then each job's state and one event per job. */
     private List<Boolean> writeFinished(List<Finished> batch) {
         Set<Long> applied = new HashSet<>();
+        // Built here, on the writer's thread: building reads the SE directory, which may have to query (and wait for)
+        // the database, and the continuations below run on the event loop, where nothing may wait.
+        Map<Long, TransferRecords.Built> builtByFile = new java.util.HashMap<>();
+        for (Finished b : batch) {
+            builtByFile.put(b.file().fileId(), records.build(b.file(), b.file().attempts(), b.times(),
+                    TransferRecords.Outcome.finished(b.bytes(), b.streams())));
+        }
         pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file f SET state = 'FINISHED', finish_time = clock_timestamp(), "
                         + "bytes_transferred = v.bytes, streams = v.streams, throughput = v.throughput, reason = NULL, error_code = NULL, "
                         + "error_phase = NULL, lease_owner = NULL, lease_until = NULL "
@@ -168,8 +175,7 @@ public class FileOutcomes {
                 .chain(rows -> {
                     Map<UUID, List<Long>> byJob = byJob(rows, applied);
                     List<TransferRecords.Built> built = batch.stream().filter(b -> applied.contains(b.file().fileId()))
-                            .map(b -> records.build(b.file(), b.file().attempts(), b.times(), TransferRecords.Outcome.finished(b.bytes(), b.streams())))
-                            .toList();
+                            .map(b -> builtByFile.get(b.file().fileId())).toList();
                     Uni<Void> chain = records.writeAll(c, built);
                     for (Map.Entry<UUID, List<Long>> e : byJob.entrySet()) {
                         chain = chain.chain(x -> jobStateAfterChange(c, e.getKey()))
@@ -210,14 +216,15 @@ public class FileOutcomes {
             args.addDouble(lapsed ? 0.0 : f.retryDelay()).addBoolean(lapsed);
         }
         String reason = e.code() + ": " + e.getMessage() + (again ? " (attempt " + attempt + "; will be retried)" : "");
+        TransferRecords.Built record = records.build(f, attempt, t, new TransferRecords.Outcome(
+                e.code() == MoverException.Code.CANCELED ? "CANCELED" : "FAILED", bytes, streams, e.code().name(), e.phase(),
+                e.getMessage(), e.retryable()));
         change(f, guard, set, args, again ? "SUBMITTED" : "FAILED", reason, (c, ok) -> {
             Uni<Void> history = again
                     ? c.preparedQuery("INSERT INTO file_retry (file_id, attempt, reason, error_code, error_phase) VALUES ($1, $2, $3, $4, $5) "
                     + "ON CONFLICT DO NOTHING").execute(Tuple.of(f.fileId(), attempt, e.getMessage(), e.code().name(), e.phase())).replaceWithVoid()
                     : Uni.createFrom().voidItem();
-            TransferRecords.Outcome o = new TransferRecords.Outcome(e.code() == MoverException.Code.CANCELED ? "CANCELED" : "FAILED", bytes,
-                    streams, e.code().name(), e.phase(), e.getMessage(), e.retryable());
-            return history.chain(x -> records.write(c, f, attempt, t, o));
+            return history.chain(x -> records.write(c, record));
         });
     }
 
@@ -238,6 +245,8 @@ public class FileOutcomes {
         }
         String rest = alternatives.size() > 1 ? new io.vertx.core.json.JsonArray(alternatives.subList(1, alternatives.size())).encode() : null;
         String why = e.getMessage() + "; trying the next source " + next;
+        TransferRecords.Built record = records.build(f, attempt, t, new TransferRecords.Outcome("FAILED", bytes, streams, e.code().name(),
+                e.phase(), e.getMessage(), e.retryable()));
         return change(f, guard, "state = 'SUBMITTED', next_attempt_at = now(), prepared_at = NULL, stage_request = NULL, source_size = NULL, "
                         + "source_url = $3, source_se = $4, alternatives = $5, reason = $6, error_code = $7, error_phase = $8, attempts = $9, "
                         + "lease_owner = NULL, lease_until = NULL",
@@ -245,14 +254,14 @@ public class FileOutcomes {
                         .addInteger(attempt), "SUBMITTED", e.code() + ": " + why,
                 (c, ok) -> c.preparedQuery("INSERT INTO file_retry (file_id, attempt, reason, error_code, error_phase) VALUES ($1, $2, $3, $4, $5) "
                                 + "ON CONFLICT DO NOTHING").execute(Tuple.of(f.fileId(), attempt, why, e.code().name(), e.phase()))
-                        .chain(x -> records.write(c, f, attempt, t, new TransferRecords.Outcome("FAILED", bytes, streams, e.code().name(), e.phase(),
-                                e.getMessage(), e.retryable()))));
+                        .chain(x -> records.write(c, record)));
     }
 
     /** A running attempt stopped because its file was cancelled (the cancel already set the state): its record. */
     public void canceledAttempt(ClaimedFile f, long bytes, Integer streams, AttemptTimes t, String why) {
-        pool.withTransaction(c -> records.write(c, f, f.attempts(), t,
-                new TransferRecords.Outcome("CANCELED", bytes, streams, "CANCELED", "transfer", why, false))).await().atMost(WAIT);
+        TransferRecords.Built record = records.build(f, f.attempts(), t,
+                new TransferRecords.Outcome("CANCELED", bytes, streams, "CANCELED", "transfer", why, false));
+        pool.withTransaction(c -> records.write(c, record)).await().atMost(WAIT);
     }
 
     interface After {

@@ -43,8 +43,8 @@ public class TransferRecords {
     public record Built(String id, String payload) {
     }
 
-    public Uni<Void> write(SqlClient c, ClaimedFile f, int attempt, AttemptTimes t, Outcome o) {
-        return writeAll(c, List.of(build(f, attempt, t, o)));
+    public Uni<Void> write(SqlClient c, Built built) {
+        return writeAll(c, List.of(built));
     }
 
     /** Several records in one statement (records already in the outbox are left as they are). */
@@ -58,6 +58,10 @@ public class TransferRecords {
                 .replaceWithVoid();
     }
 
+    /**
+     * Builds the record of one attempt. Call it on the engine's own threads, before a reactive chain: it reads the SE
+     * directory, which may query the database and wait, and continuations run on the event loop, where nothing may.
+     */
     public Built build(ClaimedFile f, int attempt, AttemptTimes t, Outcome o) {
         String id = f.jobId() + "/" + f.fileId() + "/" + attempt;
         ObjectNode r = json.createObjectNode();
