@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # handle-resolver benchmark (not part of the test run): 1 M handles; wrk against GET /api/handles, proxy redirects
 # and nginx serving a static file of the same size (the HTTP ceiling of this machine). Installs wrk and nginx
-# from Debian's packages when missing.
-#   integration-tests/bench/resolver-bench.sh [handles=1000000] [seconds=15]
+# from Debian's packages when missing. The resolver's cache gets cache-mb MiB (about 0.65 KiB per handle here, so
+# the default holds 1 M handles); 0 turns it off and measures the database path.
+#   integration-tests/bench/resolver-bench.sh [handles=1000000] [seconds=15] [cache-mb=800]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-handles="${1:-1000000}"; secs="${2:-15}"
+handles="${1:-1000000}"; secs="${2:-15}"; cache_mb="${3:-800}"
+export FERRY_RESOLVER_CACHE_MAX_MEGABYTES="$cache_mb"
 command -v wrk >/dev/null && command -v nginx >/dev/null || { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light; }
 [ -f services/handle-resolver/target/quarkus-app/quarkus-run.jar ] && [ -d integration-tests/target/lib ] || ./mvnw -B -q -DskipTests install
 work="$root/integration-tests/target/bench-resolver-run"; rm -rf "$work"; mkdir -p "$work/www" "$work/tmp"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 ngport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-java -Xmx1g -Dferry.root="$root" -Dferry.service.jvm-args="-Xms256m -Xmx1g" -cp "integration-tests/target/classes:integration-tests/target/lib/*" \
+java -Xmx1g -Dferry.root="$root" -Dferry.service.jvm-args="-Xms$((2 * cache_mb + 768))m -Xmx$((2 * cache_mb + 768))m -XX:MaxTenuringThreshold=2 -Xlog:gc:file=$work/resolver-gc.log ${FERRY_BENCH_SERVICE_JVM_ARGS:-}" -cp "integration-tests/target/classes:integration-tests/target/lib/*" \
   io.ferry.bench.ResolverBenchmark "$handles" "$port" > "$work/prepare.log" 2>&1 &
 prep=$!
 trap 'kill $prep 2>/dev/null; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; wait 2>/dev/null' EXIT
 until grep -q '^SAMPLE' "$work/prepare.log"; do sleep 1; kill -0 $prep 2>/dev/null || { cat "$work/prepare.log"; exit 1; }; done
-grep -E '^(LOADED|SAMPLE)' "$work/prepare.log"
+grep -E '^(LOADED|CACHED|SAMPLE)' "$work/prepare.log"
 cp integration-tests/target/bench-resolver/sample.json "$work/www/handle.json"
 cat > "$work/nginx.conf" <<CONF
 worker_processes 2;
@@ -61,5 +63,5 @@ printf 'NGINX    static file:          %10s req/s  p50 %s  p99 %s\n' "$ng_rps" "
 printf 'API      GET /api/handles/…:   %10s req/s  p50 %s  p99 %s  (%.2fx nginx)\n' "$api_rps" "$api_p50" "$api_p99" "$(echo "$api_rps / $ng_rps" | bc -l)"
 printf 'PROXY    GET /{handle} (302):  %10s req/s  p50 %s  p99 %s  (%.2fx nginx)\n' "$px_rps" "$px_p50" "$px_p99" "$(echo "$px_rps / $ng_rps" | bc -l)"
 # Latency at half of the API's maximum rate, paced by a Java client (wrk cannot hold a fixed rate).
-java -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.PacedLoad \
+java -Xlog:gc:file="$work/paced-gc.log" -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.PacedLoad \
   "http://127.0.0.1:$port/api/handles/20.500.1/h" "$handles" "$(printf '%.0f' "$(echo "$api_rps / 2" | bc -l)")" "$secs"

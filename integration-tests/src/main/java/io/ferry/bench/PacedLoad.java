@@ -1,26 +1,44 @@
 package io.ferry.bench;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.net.StandardSocketOptions;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Open-loop load at a fixed rate over a fixed set of kept-alive HTTP/1.1 connections, the way wrk2 measures: request
  * i is due at start + i/rate, connection i % connections sends it when due (or as soon as it is free, if late), and
  * its latency counts from the due time, so a slow server cannot hide queueing (no coordinated omission).
+ * One thread drives every connection from a selector, as wrk2's event loop does: a thread per connection cost this
+ * 2-core machine as much CPU in context switches as the server it measured, and its scheduling delays showed up as
+ * the server's latency.
  * Usage: PacedLoad urlPrefix keys requestsPerSecond seconds [connections=32]
  */
 public final class PacedLoad {
+
+    /** One connection: the request it is on (or will send next) and the bytes of the response so far. */
+    static final class Lane {
+        final int id;
+        final Random rnd;
+        SocketChannel channel;
+        int request;
+        boolean busy;
+        final ByteBuffer in = ByteBuffer.allocate(64 * 1024);
+
+        Lane(int id) {
+            this.id = id;
+            this.rnd = new Random(id);
+            this.request = id;
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         URI prefix = URI.create(args[0]);
@@ -29,30 +47,87 @@ public final class PacedLoad {
         int seconds = Integer.parseInt(args[3]);
         int connections = args.length > 4 ? Integer.parseInt(args[4]) : 32;
         // The first 2 s run at the same rate but are not counted: they would measure this client's own JVM warming up
-        // (its threads connecting, its JIT) rather than the server.
+        // (its JIT) rather than the server.
         int warmup = rate * 2;
         int total = warmup + rate * seconds;
         double[] latencies = new double[total];
         Arrays.fill(latencies, Double.NaN);
-        AtomicLong errors = new AtomicLong();
-        long start = System.nanoTime() + 100_000_000L;
-        CountDownLatch done = new CountDownLatch(connections);
+        long[] errors = new long[1];
+        Selector selector = Selector.open();
+        Lane[] lanes = new Lane[connections];
         for (int c = 0; c < connections; c++) {
-            int lane = c;
-            Thread t = new Thread(() -> {
-                try {
-                    runLane(prefix, keys, rate, total, connections, lane, start, latencies, errors);
-                } finally {
-                    done.countDown();
-                }
-            }, "paced-" + c);
-            t.setDaemon(true);
-            t.start();
+            lanes[c] = new Lane(c);
+            connect(lanes[c], prefix, selector);
         }
-        done.await(seconds + 60L, TimeUnit.SECONDS);
+        long start = System.nanoTime() + 100_000_000L;
+        long deadline = start + (seconds + 62L) * 1_000_000_000L;
+        String host = "\r\nHost: " + prefix.getHost() + ":" + prefix.getPort() + "\r\nAccept: application/json\r\n\r\n";
+        int finished = 0;
+        while (finished < total && System.nanoTime() < deadline) {
+            long now = System.nanoTime();
+            long nextDue = Long.MAX_VALUE;
+            for (Lane lane : lanes) {
+                if (lane.busy || lane.request >= total) {
+                    continue;
+                }
+                long due = due(start, lane.request, rate);
+                if (due <= now) {
+                    String target = prefix.getRawPath() + (1 + lane.rnd.nextInt(keys));
+                    ByteBuffer out = ByteBuffer.wrap(("GET " + target + " HTTP/1.1" + host).getBytes(StandardCharsets.US_ASCII));
+                    try {
+                        while (out.hasRemaining()) {
+                            lane.channel.write(out);
+                        }
+                        lane.busy = true;
+                    } catch (IOException e) {
+                        finished += failed(lane, errors, connections, prefix, selector);
+                    }
+                } else {
+                    nextDue = Math.min(nextDue, due);
+                }
+            }
+            long wait = Math.min(nextDue - System.nanoTime(), 100_000_000L);
+            int ready;
+            if (wait >= 1_000_000L) {
+                ready = selector.select(wait / 1_000_000L);
+            } else {
+                ready = selector.selectNow();
+                if (ready == 0 && wait > 0) {
+                    LockSupport.parkNanos(wait);
+                    ready = selector.selectNow();
+                }
+            }
+            if (ready == 0) {
+                continue;
+            }
+            for (SelectionKey key : selector.selectedKeys()) {
+                Lane lane = (Lane) key.attachment();
+                try {
+                    if (lane.channel.read(lane.in) < 0) {
+                        throw new IOException("connection closed");
+                    }
+                    int status = complete(lane.in);
+                    if (status == 0) {
+                        continue;
+                    }
+                    if (status >= 200 && status < 400) {
+                        latencies[lane.request] = (System.nanoTime() - due(start, lane.request, rate)) / 1e6;
+                    } else {
+                        errors[0]++;
+                    }
+                    lane.in.clear();
+                    lane.busy = false;
+                    lane.request += connections;
+                    finished++;
+                } catch (IOException e) {
+                    finished += failed(lane, errors, connections, prefix, selector);
+                }
+            }
+            selector.selectedKeys().clear();
+        }
         double[] answered = Arrays.stream(latencies, warmup, total).filter(d -> !Double.isNaN(d)).toArray();
         System.out.printf("PACED    %d req/s for %d s over %d connections (half of the maximum): %d answered, %d errors, p50 %.2f ms, p99 %.2f ms%n",
-                rate, seconds, connections, answered.length, errors.get(),
+                rate, seconds, connections, answered.length, errors[0],
                 answered.length == 0 ? Double.NaN : RatesBenchmark.pct(answered, 50),
                 answered.length == 0 ? Double.NaN : RatesBenchmark.pct(answered, 99));
         // Whether the tail comes from a few stalls (many late requests in the same 100 ms) or is spread out.
@@ -69,94 +144,60 @@ public final class PacedLoad {
         System.exit(0);
     }
 
-    private static void runLane(URI prefix, int keys, int rate, int total, int connections, int lane, long start,
-                                double[] latencies, AtomicLong errors) {
-        Random rnd = new Random(lane);
-        Socket socket = null;
-        InputStream in = null;
-        for (int i = lane; i < total; i += connections) {
-            long due = start + (long) i * 1_000_000_000L / rate;
-            long wait = due - System.nanoTime();
-            try {
-                if (wait > 0) {
-                    TimeUnit.NANOSECONDS.sleep(wait);
-                }
-                if (socket == null) {
-                    socket = new Socket();
-                    socket.setTcpNoDelay(true);
-                    socket.connect(new InetSocketAddress(prefix.getHost(), prefix.getPort()), 2000);
-                    socket.setSoTimeout(10_000);
-                    in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
-                }
-                String target = prefix.getRawPath() + (1 + rnd.nextInt(keys));
-                OutputStream out = socket.getOutputStream();
-                out.write(("GET " + target + " HTTP/1.1\r\nHost: " + prefix.getHost() + ":" + prefix.getPort()
-                        + "\r\nAccept: application/json\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-                out.flush();
-                int status = readResponse(in);
-                if (status >= 200 && status < 400) {
-                    latencies[i] = (System.nanoTime() - due) / 1e6;
-                } else {
-                    errors.incrementAndGet();
-                }
-            } catch (IOException e) {
-                errors.incrementAndGet();
-                closeQuietly(socket);
-                socket = null;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        closeQuietly(socket);
+    static long due(long start, int request, int rate) {
+        return start + (long) request * 1_000_000_000L / rate;
     }
 
-    /** Reads one response (status line, headers, Content-Length body) and answers its status. */
-    private static int readResponse(InputStream in) throws IOException {
-        StringBuilder line = new StringBuilder();
-        int status = -1;
-        long length = 0;
-        while (true) {
-            line.setLength(0);
-            int b;
-            while ((b = in.read()) != '\n') {
-                if (b < 0) {
-                    throw new IOException("connection closed");
-                }
-                if (b != '\r') {
-                    line.append((char) b);
-                }
-            }
-            if (line.length() == 0) {
+    static void connect(Lane lane, URI prefix, Selector selector) throws IOException {
+        SocketChannel ch = SocketChannel.open(new InetSocketAddress(prefix.getHost(), prefix.getPort()));
+        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        ch.configureBlocking(false);
+        ch.register(selector, SelectionKey.OP_READ, lane);
+        lane.channel = ch;
+    }
+
+    /** Counts the lane's request as an error, reconnects it and moves it on; answers 1 (one request finished). */
+    static int failed(Lane lane, long[] errors, int connections, URI prefix, Selector selector) {
+        errors[0]++;
+        try {
+            lane.channel.close();
+            connect(lane, prefix, selector);
+        } catch (IOException e) {
+            lane.request = Integer.MAX_VALUE - connections;
+        }
+        lane.in.clear();
+        lane.busy = false;
+        lane.request += connections;
+        return 1;
+    }
+
+    /** The status of the response in {@code in} once it is complete (headers and Content-Length body); else 0. */
+    static int complete(ByteBuffer in) throws IOException {
+        byte[] b = in.array();
+        int end = in.position();
+        int headers = -1;
+        for (int i = 3; i < end; i++) {
+            if (b[i] == '\n' && b[i - 1] == '\r' && b[i - 2] == '\n' && b[i - 3] == '\r') {
+                headers = i + 1;
                 break;
             }
-            String l = line.toString();
-            if (status < 0) {
-                status = Integer.parseInt(l.substring(9, 12));
-            } else if (l.regionMatches(true, 0, "content-length:", 0, 15)) {
-                length = Long.parseLong(l.substring(15).trim());
+        }
+        if (headers < 0) {
+            if (end == b.length) {
+                throw new IOException("response headers over " + b.length + " bytes");
+            }
+            return 0;
+        }
+        String head = new String(b, 0, headers, StandardCharsets.US_ASCII);
+        long length = 0;
+        for (String line : head.split("\r\n")) {
+            if (line.regionMatches(true, 0, "content-length:", 0, 15)) {
+                length = Long.parseLong(line.substring(15).trim());
             }
         }
-        for (long left = length; left > 0; ) {
-            long skipped = in.skip(left);
-            if (skipped <= 0) {
-                if (in.read() < 0) {
-                    throw new IOException("connection closed in the body");
-                }
-                skipped = 1;
-            }
-            left -= skipped;
+        if (headers + length > b.length) {
+            throw new IOException("response body over " + b.length + " bytes");
         }
-        return status;
-    }
-
-    private static void closeQuietly(Socket s) {
-        if (s != null) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // nothing to do
-            }
-        }
+        return end >= headers + length ? Integer.parseInt(head.substring(9, 12)) : 0;
     }
 }

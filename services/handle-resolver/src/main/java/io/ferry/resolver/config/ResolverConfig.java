@@ -16,4 +16,21 @@ public interface ResolverConfig {
 
     /** Bearer token this service presents to the others (FERRY_RESOLVER_SERVICE_TOKEN). */
     Optional<String> serviceToken();
+
+    /** The in-memory copy of resolved handles that answers resolutions without a database round trip. */
+    Cache cache();
+
+    interface Cache {
+
+        /**
+         * Memory for cached resolutions, in MiB (about 0.5 KiB per handle of two values); 0 turns the cache off.
+         * A namespace that fits is answered from memory after the preload; a larger one keeps its most used handles.
+         */
+        @WithDefault("64")
+        int maxMegabytes();
+
+        /** Fill the cache from the database at start and after bulk changes, instead of only on first use. */
+        @WithDefault("true")
+        boolean preload();
+    }
 }

@@ -120,13 +120,16 @@ public final class ValueRules {
     }
 
     /** Seconds until the earliest of the values' TTLs ends (relative seconds or absolute expiry), never negative. */
+    /** Handle.net's TTL when a value gives none, and of an answer without values. */
+    public static final long DEFAULT_TTL = 86400;
+
     public static long minTtlSeconds(List<HandleValue> values, OffsetDateTime now) {
         long min = Long.MAX_VALUE;
         for (HandleValue v : values) {
             JsonNode t = v.ttl();
-            long s = t == null ? 86400 : t.isTextual() ? java.time.Duration.between(now, OffsetDateTime.parse(t.asText())).getSeconds() : t.asLong();
+            long s = t == null ? DEFAULT_TTL : t.isTextual() ? java.time.Duration.between(now, OffsetDateTime.parse(t.asText())).getSeconds() : t.asLong();
             min = Math.min(min, Math.max(0, s));
         }
-        return min == Long.MAX_VALUE ? 86400 : min;
+        return min == Long.MAX_VALUE ? DEFAULT_TTL : min;
     }
 }

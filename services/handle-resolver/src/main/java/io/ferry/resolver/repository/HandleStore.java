@@ -48,19 +48,31 @@ public class HandleStore {
         String sql = "SELECT h.handle, h.prefix, h.tombstoned_at, h.tombstone_reason, v.idx, v.type, v.data_format, v.data_value::text, "
                 + "v.ttl_type, v.ttl, v.timestamp FROM handle h LEFT JOIN handle_value v ON v.handle = h.handle "
                 + "WHERE lower(h.handle) = lower($1) ORDER BY v.idx";
-        return c.preparedQuery(sql).execute(Tuple.of(handle)).map(rows -> {
-            Stored stored = null;
-            List<HandleValue> values = new ArrayList<>();
-            for (Row r : rows) {
-                if (stored == null) {
-                    stored = new Stored(r.getString(0), r.getString(1), r.getOffsetDateTime(2), r.getString(3), values);
-                }
-                if (r.getInteger(4) != null) {
-                    values.add(value(r));
-                }
+        return c.preparedQuery(sql).execute(Tuple.of(handle)).map(rows -> collect(rows).stream().findFirst());
+    }
+
+    /** Up to {@code limit} handles after {@code after} in handle order, with their values (the cache's preload). */
+    public Uni<List<Stored>> page(String after, int limit) {
+        String sql = "SELECT h.handle, h.prefix, h.tombstoned_at, h.tombstone_reason, v.idx, v.type, v.data_format, v.data_value::text, "
+                + "v.ttl_type, v.ttl, v.timestamp FROM (SELECT handle FROM handle WHERE handle > $1 ORDER BY handle LIMIT $2) p "
+                + "JOIN handle h ON h.handle = p.handle LEFT JOIN handle_value v ON v.handle = h.handle ORDER BY h.handle, v.idx";
+        return pool.preparedQuery(sql).execute(Tuple.of(after, limit)).map(this::collect);
+    }
+
+    /** Rows of handles joined with their values, ordered by handle then index, folded into one Stored per handle. */
+    private List<Stored> collect(Iterable<Row> rows) {
+        List<Stored> out = new ArrayList<>();
+        Stored stored = null;
+        for (Row r : rows) {
+            if (stored == null || !stored.handle().equals(r.getString(0))) {
+                stored = new Stored(r.getString(0), r.getString(1), r.getOffsetDateTime(2), r.getString(3), new ArrayList<>());
+                out.add(stored);
             }
-            return Optional.ofNullable(stored);
-        });
+            if (r.getInteger(4) != null) {
+                stored.values().add(value(r));
+            }
+        }
+        return out;
     }
 
     public Uni<Optional<Stored>> find(String handle) {

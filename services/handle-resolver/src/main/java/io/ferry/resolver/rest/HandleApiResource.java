@@ -15,12 +15,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.CacheControl;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import java.time.Instant;
-import java.util.Date;
 import java.util.List;
 
 /** Handle.net's JSON REST API: {@code /api/handles} and {@code /api/prefixes}. */
@@ -110,8 +108,7 @@ public class HandleApiResource {
 
     /** Caches answers no longer than the smallest TTL of the values they carry. */
     static Response cached(Response.ResponseBuilder r, long ttlSeconds) {
-        CacheControl cc = new CacheControl();
-        cc.setMaxAge((int) Math.min(Integer.MAX_VALUE, ttlSeconds));
-        return r.cacheControl(cc).expires(Date.from(Instant.now().plusSeconds(ttlSeconds))).build();
+        return r.header(CacheHeaders.CACHE_CONTROL, CacheHeaders.cacheControl(ttlSeconds))
+                .header(CacheHeaders.EXPIRES, CacheHeaders.expires(Instant.now().getEpochSecond(), ttlSeconds)).build();
     }
 }

@@ -38,6 +38,9 @@ public class HandleService {
     HandleAccess access;
 
     @Inject
+    ResolutionCache cache;
+
+    @Inject
     ObjectMapper json;
 
     @WithSpan
@@ -46,25 +49,29 @@ public class HandleService {
         if (name == null) {
             throw HandleException.invalidHandle(handle);
         }
-        return store.find(handle).flatMap(found -> {
+        return cache.find(handle).flatMap(found -> {
             if (found.isEmpty()) {
                 return store.prefixHomed(store.pool(), name.prefix()).map(homed -> {
                     throw homed ? HandleException.notFound(handle) : HandleException.notResponsible(handle);
                 });
             }
-            HandleStore.Stored h = found.get();
-            List<HandleValue> selected = h.values().stream().filter(v -> selected(v, types, indices)).toList();
-            long ttl = ValueRules.minTtlSeconds(selected, OffsetDateTime.now(ZoneOffset.UTC));
-            Map<String, Object> tombstone = h.tombstonedAt() == null ? null
-                    : Map.of("at", h.tombstonedAt().toString(), "reason", h.tombstoneReason() == null ? "" : h.tombstoneReason());
-            if (selected.isEmpty()) {
-                return Uni.createFrom().item(new Answer(200, new HandleResponse(200, h.handle(), List.of(), "Values Not Found",
-                        tombstone, null, null, null, null, null, null, null, null), ttl));
-            }
-            HandleResponse ok = HandleResponse.ok(h.handle(), selected);
-            return Uni.createFrom().item(new Answer(200, tombstone == null ? ok : new HandleResponse(1, h.handle(), selected, null,
-                    tombstone, null, null, null, null, null, null, null, null), ttl));
+            return Uni.createFrom().item(answer(found.get(), types, indices, OffsetDateTime.now(ZoneOffset.UTC)));
         });
+    }
+
+    /** The resolution of a stored handle, with only the values that match the type and index filters. */
+    public static Answer answer(HandleStore.Stored h, List<String> types, List<Integer> indices, OffsetDateTime now) {
+        List<HandleValue> selected = types.isEmpty() && indices.isEmpty() ? h.values()
+                : h.values().stream().filter(v -> selected(v, types, indices)).toList();
+        long ttl = ValueRules.minTtlSeconds(selected, now);
+        Map<String, Object> tombstone = h.tombstonedAt() == null ? null
+                : Map.of("at", h.tombstonedAt().toString(), "reason", h.tombstoneReason() == null ? "" : h.tombstoneReason());
+        if (selected.isEmpty()) {
+            return new Answer(200, new HandleResponse(200, h.handle(), List.of(), "Values Not Found",
+                    tombstone, null, null, null, null, null, null, null, null), ttl);
+        }
+        return new Answer(200, tombstone == null ? HandleResponse.ok(h.handle(), selected) : new HandleResponse(1, h.handle(), selected, null,
+                tombstone, null, null, null, null, null, null, null, null), ttl);
     }
 
     static boolean selected(HandleValue v, List<String> types, List<Integer> indices) {
@@ -94,7 +101,7 @@ public class HandleService {
         if (!indices.isEmpty() && incoming.isEmpty()) {
             throw HandleException.invalidValue(handle, "the body has no values at the requested indices " + indices);
         }
-        return access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.prefixHomed(c, name.prefix())
+        return cache.afterWrite(handle, access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.prefixHomed(c, name.prefix())
                 .flatMap(homed -> {
                     if (!homed) {
                         throw HandleException.notResponsible(handle);
@@ -136,7 +143,7 @@ public class HandleService {
                     return access.require(c, caller, h.handle(), h.values(), HandleAccess.neededFor(h.values(), after))
                             .flatMap(v -> store.upsertValues(c, h.handle(), incoming))
                             .map(v -> new Answer(200, HandleResponse.ok(h.handle(), null), 0));
-                })));
+                }))));
     }
 
     /** DELETE: the whole handle, or only the values at {@code indices}. */
@@ -145,7 +152,7 @@ public class HandleService {
         if (HandleName.parse(handle) == null) {
             throw HandleException.invalidHandle(handle);
         }
-        return access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.find(c, handle).flatMap(found -> {
+        return cache.afterWrite(handle, access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.find(c, handle).flatMap(found -> {
             HandleStore.Stored h = found.orElseThrow(() -> HandleException.notFound(handle));
             if (indices.isEmpty()) {
                 return access.require(c, caller, h.handle(), h.values(), EnumSet.of(AdminPermissions.DELETE_HANDLE))
@@ -159,7 +166,7 @@ public class HandleService {
             return access.require(c, caller, h.handle(), h.values(), HandleAccess.neededFor(h.values(), after))
                     .flatMap(v -> store.deleteValues(c, h.handle(), indices))
                     .map(n -> new Answer(200, HandleResponse.ok(h.handle(), null), 0));
-        })));
+        }))));
     }
 
     /** Lists the handles of a prefix (LIST_HANDLES on the prefix, or handles:admin). */

@@ -24,10 +24,13 @@ public class ObjectLifecycle {
     @Inject
     HandleAccess access;
 
+    @Inject
+    ResolutionCache cache;
+
     /** Tombstones the object (DELETE_HANDLE on the handle), or with a null reason restores it (handles:admin). */
     @WithSpan
     public Uni<Void> tombstone(String handle, String reason) {
-        return access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.find(c, handle).flatMap(found -> {
+        return cache.afterWrite(handle, access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.find(c, handle).flatMap(found -> {
             HandleStore.Stored h = found.orElseThrow(() -> HandleException.notFound(handle));
             Uni<Void> allowed = reason == null
                     ? (caller.admin() ? Uni.createFrom().voidItem() : Uni.createFrom().failure(
@@ -37,6 +40,6 @@ public class ObjectLifecycle {
             return allowed.flatMap(v -> reason == null ? Uni.createFrom().voidItem()
                             : c.preparedQuery("DELETE FROM replica WHERE handle = $1").execute(Tuple.of(h.handle())).replaceWithVoid())
                     .flatMap(v -> store.tombstone(c, h.handle(), reason));
-        })));
+        }))));
     }
 }

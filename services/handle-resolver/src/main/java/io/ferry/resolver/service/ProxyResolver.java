@@ -32,13 +32,16 @@ public class ProxyResolver {
     @Inject
     HandleStore store;
 
+    @Inject
+    ResolutionCache cache;
+
     @WithSpan
     public Uni<Decision> decide(String handle, boolean noRedirect, String urlAppend, String locatt) {
         HandleName name = HandleName.parse(handle);
         if (name == null) {
             throw HandleException.invalidHandle(handle);
         }
-        return store.find(handle).flatMap(found -> {
+        return cache.find(handle).flatMap(found -> {
             if (found.isEmpty()) {
                 return store.prefixHomed(store.pool(), name.prefix()).map(homed ->
                         new Decision(homed ? Kind.NOT_FOUND : Kind.NOT_RESPONSIBLE, handle, null, List.of(), 60, null));

@@ -1,0 +1,30 @@
+package io.ferry.resolver.rest;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/**
+ * Cache-Control and Expires of a resolution, from the smallest TTL of the values it carries; the same for answers
+ * from the cache and from the database.
+ */
+public final class CacheHeaders {
+
+    public static final String CACHE_CONTROL = "Cache-Control";
+    public static final String EXPIRES = "Expires";
+    /** RFC 7231's IMF-fixdate (two-digit day), as JAX-RS writes dates. */
+    static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US)
+            .withZone(ZoneOffset.UTC);
+
+    private CacheHeaders() {
+    }
+
+    public static String cacheControl(long ttlSeconds) {
+        return "no-transform, max-age=" + Math.min(Integer.MAX_VALUE, Math.max(0, ttlSeconds));
+    }
+
+    public static String expires(long nowEpochSecond, long ttlSeconds) {
+        return HTTP_DATE.format(Instant.ofEpochSecond(nowEpochSecond + Math.max(0, ttlSeconds)));
+    }
+}

@@ -1,0 +1,317 @@
+package io.ferry.resolver.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.resolver.config.ResolverConfig;
+import io.ferry.resolver.model.HandleName;
+import io.ferry.resolver.model.HandleValue;
+import io.ferry.resolver.model.ValueRules;
+import io.ferry.resolver.repository.HandleStore;
+import io.ferry.resolver.rest.HandleResponse;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Resolved handles kept in memory, so that a resolution (the hot path of the API and of the proxy) needs no
+ * database round trip. An entry holds the serialized unfiltered answer, the TTL figures for Cache-Control and,
+ * when the proxy's answer is a plain redirect, its target.
+ * <p>
+ * Freshness: PostgreSQL announces every committed change (migration V3) and {@link HandleChangeListener} drops the
+ * entry on every replica; the replica that made a change also drops it as soon as its transaction is over. While
+ * the listener is not connected, announcements may be lost: the cache is then emptied and bypassed. A load that read
+ * the database before an invalidation of the same handle (or before a flush) never stores what it read: every
+ * invalidation takes a number from {@code epoch}, and a load compares it with the number it started at.
+ */
+@ApplicationScoped
+@RegisterForReflection(targets = {HandleResponse.class, HandleValue.class, HandleValue.Data.class})
+public class ResolutionCache {
+
+    /** One cached resolution. {@code relativeTtl} and {@code absoluteExpiry} (epoch s) are the smallest of each kind. */
+    public static final class Entry extends ClockCache.Value {
+
+        private final String handle;
+        private final byte[] body;
+        private final long relativeTtl;
+        private final long absoluteExpiry;
+        private final String redirect;
+        private final int weight;
+
+        Entry(String key, String handle, byte[] body, long relativeTtl, long absoluteExpiry, String redirect) {
+            this.handle = handle;
+            this.body = body;
+            this.relativeTtl = relativeTtl;
+            this.absoluteExpiry = absoluteExpiry;
+            this.redirect = redirect;
+            this.weight = key.length() + (handle == key ? 0 : handle.length()) + body.length
+                    + (redirect == null ? 0 : redirect.length()) + ENTRY_OVERHEAD;
+        }
+
+        /** The handle as stored (its case). */
+        public String handle() {
+            return handle;
+        }
+
+        /** The unfiltered answer, serialized. */
+        public byte[] body() {
+            return body;
+        }
+
+        /** The proxy's redirect target when it is fixed (a URL value, no 10320/loc, no alias, no tombstone); else null. */
+        public String redirect() {
+            return redirect;
+        }
+
+        /** Seconds a client may cache the answer at {@code now} (epoch s): the smallest TTL of its values. */
+        public long ttlSeconds(long now) {
+            long ttl = relativeTtl;
+            if (absoluteExpiry != Long.MAX_VALUE) {
+                ttl = Math.min(ttl, Math.max(0, absoluteExpiry - now));
+            }
+            return ttl == Long.MAX_VALUE ? ValueRules.DEFAULT_TTL : ttl;
+        }
+
+        @Override
+        int weight() {
+            return weight;
+        }
+    }
+
+    /** When a handle was last invalidated (epoch) and at what time (nanoTime), for the loads still running. */
+    private record Invalidation(long epoch, long at) {
+    }
+
+    /** Bytes an entry costs beyond its strings and body (entry, array and string headers, the map's node). */
+    static final int ENTRY_OVERHEAD = 200;
+    /** Invalidations are remembered this long; a load that started before the oldest one forgotten stores nothing. */
+    static final long LOAD_WINDOW_NANOS = Duration.ofMinutes(1).toNanos();
+
+    @Inject
+    HandleStore store;
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    ResolverConfig config;
+
+    @Inject
+    MeterRegistry registry;
+
+    private final AtomicLong epoch = new AtomicLong();
+    private volatile long flushedAt;
+    private volatile boolean live;
+    /** Loads that started before this epoch may have missed an invalidation that is no longer remembered. */
+    private volatile long forgottenBefore;
+    private ClockCache<String, Entry> entries;
+    private final ConcurrentHashMap<String, Invalidation> invalidatedAt = new ConcurrentHashMap<>();
+    private final AtomicLong invalidationsSincePrune = new AtomicLong();
+
+    @PostConstruct
+    void init() {
+        long maxBytes = config.cache().maxMegabytes() * 1024L * 1024L;
+        if (maxBytes <= 0) {
+            return;
+        }
+        entries = new ClockCache<>(maxBytes);
+        // The names and tags of Micrometer's cache binders, so dashboards for other caches read this one too.
+        String[] tags = {"cache", "handle-resolutions"};
+        FunctionCounter.builder("cache.gets", entries, ClockCache::hits).tags(tags).tag("result", "hit").register(registry);
+        FunctionCounter.builder("cache.gets", entries, ClockCache::misses).tags(tags).tag("result", "miss").register(registry);
+        FunctionCounter.builder("cache.evictions", entries, ClockCache::evictions).tags(tags).register(registry);
+        Gauge.builder("cache.size", entries, ClockCache::size).tags(tags).register(registry);
+        Gauge.builder("cache.weight.bytes", entries, ClockCache::weight).tags(tags).register(registry);
+    }
+
+    /**
+     * Handles are case-insensitive in ASCII, as in Handle.net: one entry per handle with A-Z lowered. Other letters
+     * keep their case, so two keys are equal only if the database's {@code lower()} also finds the handles equal; a
+     * request that differs from the stored handle elsewhere is simply answered from the database.
+     */
+    public static String key(String handle) {
+        int i = 0;
+        while (i < handle.length() && (handle.charAt(i) < 'A' || handle.charAt(i) > 'Z')) {
+            i++;
+        }
+        if (i == handle.length()) {
+            return handle;
+        }
+        char[] chars = handle.toCharArray();
+        for (; i < chars.length; i++) {
+            if (chars[i] >= 'A' && chars[i] <= 'Z') {
+                chars[i] = (char) (chars[i] + ('a' - 'A'));
+            }
+        }
+        return new String(chars);
+    }
+
+    public boolean enabled() {
+        return entries != null;
+    }
+
+    /** The cached resolution of {@code handle}; null on a miss, or while announcements cannot be trusted. */
+    public Entry get(String handle) {
+        return live && entries != null ? entries.get(key(handle)) : null;
+    }
+
+    /** The stored handle, from memory, or else from the database (then remembered). */
+    public Uni<Optional<HandleStore.Stored>> find(String handle) {
+        Entry cached = get(handle);
+        if (cached != null) {
+            return Uni.createFrom().item(Optional.of(stored(cached)));
+        }
+        long mark = mark();
+        return store.find(handle).invoke(found -> found.ifPresent(s -> remember(s, mark)));
+    }
+
+    /** The number a load starts at: what it read is stored only if nothing it covers was invalidated since. */
+    public long mark() {
+        return epoch.get();
+    }
+
+    /** Stores what a load that started at {@code mark} read, unless it may be stale; true when stored. */
+    public boolean remember(HandleStore.Stored s, long mark) {
+        if (!live || entries == null || flushedAt > mark || forgottenBefore > mark) {
+            return false;
+        }
+        String key = key(s.handle());
+        if (stale(key, mark)) {
+            return false;
+        }
+        entries.put(key, entry(key, s));
+        // An invalidation may have run between the check and the put: check again, and undo if so.
+        if (stale(key, mark) || flushedAt > mark) {
+            entries.remove(key);
+            return false;
+        }
+        return true;
+    }
+
+    private boolean stale(String key, long mark) {
+        Invalidation i = invalidatedAt.get(key);
+        return i != null && i.epoch() > mark;
+    }
+
+    /** Drops one handle (an announcement, or this replica's own write). */
+    public void invalidate(String handle) {
+        if (entries == null) {
+            return;
+        }
+        String key = key(handle);
+        invalidatedAt.put(key, new Invalidation(epoch.incrementAndGet(), System.nanoTime()));
+        entries.remove(key);
+        if (invalidationsSincePrune.incrementAndGet() % 1024 == 0) {
+            forgetOldInvalidations();
+        }
+    }
+
+    /** Forgets invalidations older than the load window; loads that started before them will not store. */
+    private void forgetOldInvalidations() {
+        long horizon = System.nanoTime() - LOAD_WINDOW_NANOS;
+        long forgotten = 0;
+        for (Map.Entry<String, Invalidation> e : invalidatedAt.entrySet()) {
+            Invalidation i = e.getValue();
+            if (i.at() < horizon && invalidatedAt.remove(e.getKey(), i)) {
+                forgotten = Math.max(forgotten, i.epoch());
+            }
+        }
+        if (forgotten > forgottenBefore) {
+            forgottenBefore = forgotten;
+        }
+    }
+
+    /** Drops everything (a bulk change, or announcements that may have been missed). */
+    public void invalidateAll() {
+        flushedAt = epoch.incrementAndGet();
+        if (entries != null) {
+            entries.clear();
+            // Everything older than the flush is covered by it.
+            invalidatedAt.clear();
+        }
+    }
+
+    /** Announcements are arriving (true) or may be lost (false): either way, what is cached may be stale. */
+    void live(boolean connected) {
+        live = connected;
+        invalidateAll();
+    }
+
+    /** Runs a write and then drops the handle here, so this replica reads its own write before the announcement. */
+    public <T> Uni<T> afterWrite(String handle, Uni<T> write) {
+        return write.eventually(() -> invalidate(handle));
+    }
+
+    /** Connected, and below the fill at which a preload stops (it would only evict what it loaded before). */
+    boolean acceptsMore() {
+        return live && entries != null && entries.weight() < entries.maxWeight() * 0.95;
+    }
+
+    public long size() {
+        return entries == null ? 0 : entries.size();
+    }
+
+    Entry entry(String key, HandleStore.Stored s) {
+        long relative = Long.MAX_VALUE;
+        long absolute = Long.MAX_VALUE;
+        for (HandleValue v : s.values()) {
+            JsonNode t = v.ttl();
+            if (t != null && t.isTextual()) {
+                absolute = Math.min(absolute, OffsetDateTime.parse(t.asText()).toEpochSecond());
+            } else {
+                relative = Math.min(relative, Math.max(0, t == null ? ValueRules.DEFAULT_TTL : t.asLong()));
+            }
+        }
+        HandleService.Answer answer = HandleService.answer(s, List.of(), List.of(), OffsetDateTime.now(ZoneOffset.UTC));
+        byte[] body;
+        try {
+            body = json.writeValueAsBytes(answer.body());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize the resolution of " + s.handle(), e);
+        }
+        ProxyResolver.Decision d = s.tombstonedAt() != null ? null : ProxyResolver.choose(s, null, null, 0);
+        // Only a fixed target is precomputed: 10320/loc is chosen per request, and a target that is not a valid URI
+        // gets the JAX-RS path's answer.
+        boolean plain = d != null && d.kind() == ProxyResolver.Kind.REDIRECT
+                && s.values().stream().noneMatch(v -> HandleValue.LOC.equals(v.type())) && validUri(d.location());
+        return new Entry(key, key.equals(s.handle()) ? key : s.handle(), body, relative, absolute, plain ? d.location() : null);
+    }
+
+    private static boolean validUri(String location) {
+        try {
+            java.net.URI.create(location);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    HandleStore.Stored stored(Entry e) {
+        HandleResponse r;
+        try {
+            r = json.readValue(e.body(), HandleResponse.class);
+        } catch (java.io.IOException ex) {
+            throw new IllegalStateException("cannot read the cached resolution of " + e.handle(), ex);
+        }
+        Map<String, Object> tomb = r.tombstone();
+        HandleName name = HandleName.parse(e.handle());
+        return new HandleStore.Stored(e.handle(), name == null ? null : name.prefix(),
+                tomb == null ? null : OffsetDateTime.parse((String) tomb.get("at")),
+                tomb == null || "".equals(tomb.get("reason")) ? null : (String) tomb.get("reason"),
+                r.values() == null ? List.of() : r.values());
+    }
+}
