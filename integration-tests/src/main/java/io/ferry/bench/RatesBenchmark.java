@@ -64,30 +64,13 @@ public final class RatesBenchmark {
                     : batch(i, Math.min(BATCH, records - i * BATCH), spreadSeconds, now);
             warmUp(http, base, token);
 
+            // A running aggregator has compiled its ingest path; a fresh JVM spends the first seconds of load in the
+            // JIT. Uncounted warm-up records (their own ids, the same spread) come first.
+            int warmBatches = Math.min(batchCount, WARM_UP_RECORDS / BATCH);
+            post(http, base, token, clients, warmBatches, i -> batch(batchCount + i, BATCH, spreadSeconds, now), i -> BATCH);
+
             long t0 = System.nanoTime();
-            ExecutorService pool = Executors.newFixedThreadPool(clients);
-            AtomicInteger next = new AtomicInteger();
-            List<Future<Integer>> results = new ArrayList<>();
-            for (int c = 0; c < clients; c++) {
-                results.add(pool.submit(() -> {
-                    int accepted = 0;
-                    for (int i = next.getAndIncrement(); i < batchCount; i = next.getAndIncrement()) {
-                        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/records"))
-                                .header("Authorization", "Bearer " + token).header("Content-Type", "application/x-ndjson")
-                                .POST(HttpRequest.BodyPublishers.ofString(batches.apply(i))).build(), HttpResponse.BodyHandlers.ofString());
-                        if (r.statusCode() != 200) {
-                            throw new IllegalStateException("ingest answered " + r.statusCode() + ": " + r.body());
-                        }
-                        accepted += Math.min(BATCH, records - i * BATCH);
-                    }
-                    return accepted;
-                }));
-            }
-            long total = 0;
-            for (Future<Integer> f : results) {
-                total += f.get();
-            }
-            pool.shutdown();
+            long total = post(http, base, token, clients, batchCount, batches, i -> Math.min(BATCH, records - i * BATCH));
             double seconds = (System.nanoTime() - t0) / 1e9;
             System.out.printf("MODE     %s (completions spread over %d s)%n", mode, spreadSeconds);
             System.out.printf("INGEST   %,d records in %.1f s = %,.0f records/s (%d clients, %d per request, rollups maintained)%n",
@@ -137,6 +120,39 @@ public final class RatesBenchmark {
             System.out.printf("BASELINE 12 h per link, plain SQL GROUP BY on raw (JDBC, no HTTP): p50 %.2f ms, p99 %.2f ms%n", pct(raw, 50), pct(raw, 99));
             System.out.printf("RATIO    p99 API / p99 raw SQL = %.2f%n", pct(api, 99) / pct(raw, 99));
         }
+    }
+
+    /** Records sent before the measured ones, not counted (FERRY_BENCH_WARM_UP_RECORDS). */
+    static final int WARM_UP_RECORDS = Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_WARM_UP_RECORDS", "200000"));
+
+    /** Sends batches 0..count-1 from {@code clients} threads; answers how many records were accepted. */
+    static long post(HttpClient http, String base, String token, int clients, int count, java.util.function.IntFunction<String> batchAt,
+                     java.util.function.IntUnaryOperator recordsIn) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        AtomicInteger next = new AtomicInteger();
+        List<Future<Long>> results = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            results.add(pool.submit(() -> {
+                long accepted = 0;
+                for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+                    String body = batchAt.apply(i);
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/records"))
+                            .header("Authorization", "Bearer " + token).header("Content-Type", "application/x-ndjson")
+                            .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() != 200) {
+                        throw new IllegalStateException("ingest answered " + r.statusCode() + ": " + r.body());
+                    }
+                    accepted += recordsIn.applyAsInt(i);
+                }
+                return accepted;
+            }));
+        }
+        long total = 0;
+        for (Future<Long> f : results) {
+            total += f.get();
+        }
+        pool.shutdown();
+        return total;
     }
 
     static void warmUp(HttpClient http, String base, String token) throws Exception {
