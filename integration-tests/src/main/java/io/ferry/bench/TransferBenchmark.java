@@ -124,16 +124,24 @@ public final class TransferBenchmark {
      * over the files. Time outside it is overhead the pipeline did not hide behind other files' data.
      */
     static double dataInFlight(LocalStack stack, String jobId) throws Exception {
+        return firstRow(stack, "WITH iv AS (SELECT start_time s, finish_time f FROM transfer_file "
+                + "WHERE job_id = '" + jobId + "' AND state = 'FINISHED'), "
+                + "marked AS (SELECT s, f, CASE WHEN s > max(f) OVER (ORDER BY s, f ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) "
+                + "THEN 1 ELSE 0 END AS starts_island FROM iv), "
+                + "islands AS (SELECT s, f, sum(starts_island) OVER (ORDER BY s, f) AS island FROM marked) "
+                + "SELECT coalesce(sum(extract(epoch FROM e - b)), 0) FROM (SELECT min(s) b, max(f) e FROM islands GROUP BY island) x")[0];
+    }
+
+    /** The first row of a query on the scheduler's database, as numbers. */
+    static double[] firstRow(LocalStack stack, String sql) throws Exception {
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(stack.postgres().jdbcUrl("ferry_scheduler"), stack.postgres().user(),
-                stack.postgres().password()); java.sql.Statement st = c.createStatement();
-             java.sql.ResultSet r = st.executeQuery("WITH iv AS (SELECT start_time s, finish_time f FROM transfer_file "
-                     + "WHERE job_id = '" + jobId + "' AND state = 'FINISHED'), "
-                     + "marked AS (SELECT s, f, CASE WHEN s > max(f) OVER (ORDER BY s, f ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) "
-                     + "THEN 1 ELSE 0 END AS starts_island FROM iv), "
-                     + "islands AS (SELECT s, f, sum(starts_island) OVER (ORDER BY s, f) AS island FROM marked) "
-                     + "SELECT coalesce(sum(extract(epoch FROM e - b)), 0) FROM (SELECT min(s) b, max(f) e FROM islands GROUP BY island) x")) {
+                stack.postgres().password()); java.sql.Statement st = c.createStatement(); java.sql.ResultSet r = st.executeQuery(sql)) {
             r.next();
-            return r.getDouble(1);
+            double[] row = new double[r.getMetaData().getColumnCount()];
+            for (int i = 0; i < row.length; i++) {
+                row[i] = r.getDouble(i + 1);
+            }
+            return row;
         }
     }
 
@@ -148,17 +156,13 @@ public final class TransferBenchmark {
 
     /** Where the small files' time went, per file on average, from the scheduler's own bookkeeping. */
     static void phases(LocalStack stack, String jobId) throws Exception {
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(stack.postgres().jdbcUrl("ferry_scheduler"), stack.postgres().user(),
-                stack.postgres().password()); java.sql.Statement st = c.createStatement();
-             java.sql.ResultSet r = st.executeQuery("SELECT count(*), avg(extract(epoch FROM prepare_started_at - submitted_at)), "
-                     + "avg(extract(epoch FROM prepared_at - prepare_started_at)), avg(extract(epoch FROM start_time - prepared_at)), "
-                     + "avg(extract(epoch FROM finish_time - start_time)), extract(epoch FROM max(finish_time) - min(submitted_at)) "
-                     + "FROM transfer_file WHERE job_id = '" + jobId + "' AND state = 'FINISHED'")) {
-            r.next();
-            System.out.printf(Locale.ROOT, "(b) per file: waiting to be prepared %.0f ms, preparing %.1f ms, prepared to started %.0f ms, "
-                    + "moving %.1f ms; first submit to last finish %.2f s over %d files%n", r.getDouble(2) * 1000, r.getDouble(3) * 1000,
-                    r.getDouble(4) * 1000, r.getDouble(5) * 1000, r.getDouble(6), r.getLong(1));
-        }
+        double[] r = firstRow(stack, "SELECT count(*), avg(extract(epoch FROM prepare_started_at - submitted_at)), "
+                + "avg(extract(epoch FROM prepared_at - prepare_started_at)), avg(extract(epoch FROM start_time - prepared_at)), "
+                + "avg(extract(epoch FROM finish_time - start_time)), extract(epoch FROM max(finish_time) - min(submitted_at)) "
+                + "FROM transfer_file WHERE job_id = '" + jobId + "' AND state = 'FINISHED'");
+        System.out.printf(Locale.ROOT, "(b) per file: waiting to be prepared %.0f ms, preparing %.1f ms, prepared to started %.0f ms, "
+                + "moving %.1f ms; first submit to last finish %.2f s over %.0f files%n", r[1] * 1000, r[2] * 1000,
+                r[3] * 1000, r[4] * 1000, r[5], r[0]);
     }
 
     interface Timed {

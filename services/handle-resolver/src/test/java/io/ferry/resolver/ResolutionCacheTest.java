@@ -34,23 +34,40 @@ class ResolutionCacheTest {
         given().auth().oauth2(HandleApiTest.admin()).contentType(ContentType.JSON).body("{}").post("/api/prefixes/" + PREFIX).then().statusCode(200);
     }
 
-    static void sql(String... statements) throws Exception {
+    interface Sql<T> {
+        T run(Statement st) throws Exception;
+    }
+
+    static <T> T onDatabase(Sql<T> work) throws Exception {
         PostgresServer db = FerryTestResource.server();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(FerryTestResource.DATABASE), db.user(), db.password());
              Statement st = c.createStatement()) {
-            for (String s : statements) {
-                st.execute(s);
-            }
+            return work.run(st);
         }
     }
 
+    static void sql(String... statements) throws Exception {
+        onDatabase(st -> {
+            for (String s : statements) {
+                st.execute(s);
+            }
+            return null;
+        });
+    }
+
     static long count(String query) throws Exception {
-        PostgresServer db = FerryTestResource.server();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(FerryTestResource.DATABASE), db.user(), db.password());
-             Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(query)) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return onDatabase(st -> {
+            try (java.sql.ResultSet rs = st.executeQuery(query)) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    /** Creates {@code h} through the API with a URL value (and an EMAIL and HS_ADMIN value), as HandleApiTest does. */
+    static void create(String h, String target) {
+        given().auth().oauth2(HandleApiTest.admin()).contentType(ContentType.JSON).body(HandleApiTest.url(h, target, 3600))
+                .put("/api/handles/" + h).then().statusCode(200);
     }
 
     static String target(String handle) {
@@ -91,8 +108,7 @@ class ResolutionCacheTest {
     @Test
     void cachedAnswersAreTheDatabaseAnswersByteForByte() throws Exception {
         String h = PREFIX + "/Same-" + System.nanoTime();
-        given().auth().oauth2(HandleApiTest.admin()).contentType(ContentType.JSON).body(HandleApiTest.url(h, "https://data.ral.example/same", 3600))
-                .put("/api/handles/" + h).then().statusCode(200);
+        create(h, "https://data.ral.example/same");
         awaitCached(h);
         // A plain GET is answered from memory; with filters that select every value it goes through the database path.
         Response cached = given().get("/api/handles/" + h.toLowerCase()).then().statusCode(200).extract().response();
@@ -113,8 +129,7 @@ class ResolutionCacheTest {
     @Test
     void aChangeMadeElsewhereIsSeenAsSoonAsTheDatabaseAnnouncesIt() throws Exception {
         String h = PREFIX + "/elsewhere-" + System.nanoTime();
-        given().auth().oauth2(HandleApiTest.admin()).contentType(ContentType.JSON).body(HandleApiTest.url(h, "https://a.example/v1", 3600))
-                .put("/api/handles/" + h).then().statusCode(200);
+        create(h, "https://a.example/v1");
         awaitCached(h);
 
         // A change the database does not announce (triggers off for this session) proves the answer comes from memory.

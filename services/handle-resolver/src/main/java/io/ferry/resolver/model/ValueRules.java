@@ -119,17 +119,46 @@ public final class ValueRules {
         return "ttl must be seconds or an ISO-8601 expiry time";
     }
 
-    /** Seconds until the earliest of the values' TTLs ends (relative seconds or absolute expiry), never negative. */
     /** Handle.net's TTL when a value gives none, and of an answer without values. */
     public static final long DEFAULT_TTL = 86400;
 
-    public static long minTtlSeconds(List<HandleValue> values, OffsetDateTime now) {
-        long min = Long.MAX_VALUE;
+    /**
+     * The TTLs of some values, kept as their two kinds so that the answer's TTL can be worked out at any moment: the
+     * smallest relative TTL (seconds) and the earliest absolute expiry (epoch seconds), {@code Long.MAX_VALUE} where
+     * there is none.
+     */
+    public record TtlBounds(long relative, long absoluteExpiry) {
+
+        public long secondsAt(long nowEpochSecond) {
+            return ttlAt(relative, absoluteExpiry, nowEpochSecond);
+        }
+    }
+
+    public static TtlBounds ttlBounds(List<HandleValue> values) {
+        long relative = Long.MAX_VALUE;
+        long absolute = Long.MAX_VALUE;
         for (HandleValue v : values) {
             JsonNode t = v.ttl();
-            long s = t == null ? DEFAULT_TTL : t.isTextual() ? java.time.Duration.between(now, OffsetDateTime.parse(t.asText())).getSeconds() : t.asLong();
-            min = Math.min(min, Math.max(0, s));
+            if (t != null && t.isTextual()) {
+                absolute = Math.min(absolute, OffsetDateTime.parse(t.asText()).toEpochSecond());
+            } else {
+                relative = Math.min(relative, Math.max(0, t == null ? DEFAULT_TTL : t.asLong()));
+            }
         }
-        return min == Long.MAX_VALUE ? DEFAULT_TTL : min;
+        return new TtlBounds(relative, absolute);
+    }
+
+    /** Seconds until the earlier of a relative TTL and an absolute expiry ends, never negative; the default if neither. */
+    public static long ttlAt(long relative, long absoluteExpiry, long nowEpochSecond) {
+        long ttl = relative;
+        if (absoluteExpiry != Long.MAX_VALUE) {
+            ttl = Math.min(ttl, Math.max(0, absoluteExpiry - nowEpochSecond));
+        }
+        return ttl == Long.MAX_VALUE ? DEFAULT_TTL : ttl;
+    }
+
+    /** Seconds until the earliest of the values' TTLs ends (relative seconds or absolute expiry), never negative. */
+    public static long minTtlSeconds(List<HandleValue> values, OffsetDateTime now) {
+        return ttlBounds(values).secondsAt(now.toEpochSecond());
     }
 }

@@ -32,6 +32,10 @@ public class HandleStore {
     public record Stored(String handle, String prefix, OffsetDateTime tombstonedAt, String tombstoneReason, List<HandleValue> values) {
     }
 
+    /** A handle joined with its values, in the column order {@link #collect} and {@code value} read. */
+    static final String STORED_COLUMNS = "h.handle, h.prefix, h.tombstoned_at, h.tombstone_reason, v.idx, v.type, v.data_format, "
+            + "v.data_value::text, v.ttl_type, v.ttl, v.timestamp";
+
     static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'");
 
     @Inject
@@ -45,16 +49,14 @@ public class HandleStore {
     }
 
     public Uni<Optional<Stored>> find(SqlClient c, String handle) {
-        String sql = "SELECT h.handle, h.prefix, h.tombstoned_at, h.tombstone_reason, v.idx, v.type, v.data_format, v.data_value::text, "
-                + "v.ttl_type, v.ttl, v.timestamp FROM handle h LEFT JOIN handle_value v ON v.handle = h.handle "
+        String sql = "SELECT " + STORED_COLUMNS + " FROM handle h LEFT JOIN handle_value v ON v.handle = h.handle "
                 + "WHERE lower(h.handle) = lower($1) ORDER BY v.idx";
         return c.preparedQuery(sql).execute(Tuple.of(handle)).map(rows -> collect(rows).stream().findFirst());
     }
 
     /** Up to {@code limit} handles after {@code after} in handle order, with their values (the cache's preload). */
     public Uni<List<Stored>> page(String after, int limit) {
-        String sql = "SELECT h.handle, h.prefix, h.tombstoned_at, h.tombstone_reason, v.idx, v.type, v.data_format, v.data_value::text, "
-                + "v.ttl_type, v.ttl, v.timestamp FROM (SELECT handle FROM handle WHERE handle > $1 ORDER BY handle LIMIT $2) p "
+        String sql = "SELECT " + STORED_COLUMNS + " FROM (SELECT handle FROM handle WHERE handle > $1 ORDER BY handle LIMIT $2) p "
                 + "JOIN handle h ON h.handle = p.handle LEFT JOIN handle_value v ON v.handle = h.handle ORDER BY h.handle, v.idx";
         return pool.preparedQuery(sql).execute(Tuple.of(after, limit)).map(this::collect);
     }

@@ -1,7 +1,6 @@
 package io.ferry.resolver.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.resolver.config.ResolverConfig;
 import io.ferry.resolver.model.HandleName;
@@ -79,11 +78,7 @@ public class ResolutionCache {
 
         /** Seconds a client may cache the answer at {@code now} (epoch s): the smallest TTL of its values. */
         public long ttlSeconds(long now) {
-            long ttl = relativeTtl;
-            if (absoluteExpiry != Long.MAX_VALUE) {
-                ttl = Math.min(ttl, Math.max(0, absoluteExpiry - now));
-            }
-            return ttl == Long.MAX_VALUE ? ValueRules.DEFAULT_TTL : ttl;
+            return ValueRules.ttlAt(relativeTtl, absoluteExpiry, now);
         }
 
         @Override
@@ -266,16 +261,7 @@ public class ResolutionCache {
     }
 
     Entry entry(String key, HandleStore.Stored s) {
-        long relative = Long.MAX_VALUE;
-        long absolute = Long.MAX_VALUE;
-        for (HandleValue v : s.values()) {
-            JsonNode t = v.ttl();
-            if (t != null && t.isTextual()) {
-                absolute = Math.min(absolute, OffsetDateTime.parse(t.asText()).toEpochSecond());
-            } else {
-                relative = Math.min(relative, Math.max(0, t == null ? ValueRules.DEFAULT_TTL : t.asLong()));
-            }
-        }
+        ValueRules.TtlBounds ttl = ValueRules.ttlBounds(s.values());
         HandleService.Answer answer = HandleService.answer(s, List.of(), List.of(), OffsetDateTime.now(ZoneOffset.UTC));
         byte[] body;
         try {
@@ -288,7 +274,7 @@ public class ResolutionCache {
         // gets the JAX-RS path's answer.
         boolean plain = d != null && d.kind() == ProxyResolver.Kind.REDIRECT
                 && s.values().stream().noneMatch(v -> HandleValue.LOC.equals(v.type())) && validUri(d.location());
-        return new Entry(key, key.equals(s.handle()) ? key : s.handle(), body, relative, absolute, plain ? d.location() : null);
+        return new Entry(key, key.equals(s.handle()) ? key : s.handle(), body, ttl.relative(), ttl.absoluteExpiry(), plain ? d.location() : null);
     }
 
     private static boolean validUri(String location) {
