@@ -6,5 +6,5 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 [ -f services/rate-aggregator/target/quarkus-app/quarkus-run.jar ] && [ -d integration-tests/target/lib ] \
   || ./mvnw -B -q -DskipTests install
-exec java -Xmx2g -Dferry.root="$root" -Dferry.service.jvm-args="-Xms256m -Xmx1g" -cp "integration-tests/target/classes:integration-tests/target/lib/*" \
+exec java -Xmx2g -Dferry.root="$root" -Dferry.service.jvm-args="-Xms2g -Xmx2g -Xmn1200m ${FERRY_BENCH_SERVICE_JVM_ARGS:-}" -cp "integration-tests/target/classes:integration-tests/target/lib/*" \
   io.ferry.bench.RatesBenchmark "$@"

@@ -68,13 +68,24 @@ public final class RatesBenchmark {
             // JIT. Uncounted warm-up records (their own ids, the same spread) come first.
             int warmBatches = Math.min(batchCount, WARM_UP_RECORDS / BATCH);
             post(http, base, token, clients, warmBatches, i -> batch(batchCount + i, BATCH, spreadSeconds, now), i -> BATCH);
+            // The warm-up's rows go again: the measured records meet the tables a fresh service would, whatever the
+            // warm-up's size (a bigger table costs more per insert, which would punish a longer warm-up).
+            try (Connection c = DriverManager.getConnection(stack.postgres().jdbcUrl("ferry_rates"), stack.postgres().user(),
+                    stack.postgres().password())) {
+                c.createStatement().execute("TRUNCATE transfer_record, rollup_pending, rollup");
+            }
 
+            String jdbcUrl = stack.postgres().jdbcUrl("ferry_rates");
+            long[] db0 = databaseCounters(jdbcUrl, stack);
             long t0 = System.nanoTime();
             long total = post(http, base, token, clients, batchCount, batches, i -> Math.min(BATCH, records - i * BATCH));
             double seconds = (System.nanoTime() - t0) / 1e9;
+            long[] db1 = databaseCounters(jdbcUrl, stack);
             System.out.printf("MODE     %s (completions spread over %d s)%n", mode, spreadSeconds);
             System.out.printf("INGEST   %,d records in %.1f s = %,.0f records/s (%d clients, %d per request, rollups maintained)%n",
                     total, seconds, total / seconds, clients, BATCH);
+            System.out.printf("DATABASE %,.0f bytes of WAL per record, %d checkpoint(s) during the ingest%n",
+                    (double) (db1[0] - db0[0]) / total, db1[1] - db0[1]);
 
             long f0 = System.nanoTime();
             HttpResponse<String> flushed = http.send(HttpRequest.newBuilder(URI.create(base + "/rollups/flush"))
@@ -122,8 +133,18 @@ public final class RatesBenchmark {
         }
     }
 
+    /** PostgreSQL's WAL position (bytes) and checkpoint count: where the database's share of an ingest goes. */
+    static long[] databaseCounters(String jdbcUrl, LocalStack stack) throws java.sql.SQLException {
+        try (Connection c = DriverManager.getConnection(jdbcUrl, stack.postgres().user(), stack.postgres().password());
+             java.sql.ResultSet r = c.createStatement().executeQuery("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn, "
+                     + "checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter")) {
+            r.next();
+            return new long[]{r.getLong(1), r.getLong(2)};
+        }
+    }
+
     /** Records sent before the measured ones, not counted (FERRY_BENCH_WARM_UP_RECORDS). */
-    static final int WARM_UP_RECORDS = Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_WARM_UP_RECORDS", "200000"));
+    static final int WARM_UP_RECORDS = Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_WARM_UP_RECORDS", "400000"));
 
     /** Sends batches 0..count-1 from {@code clients} threads; answers how many records were accepted. */
     static long post(HttpClient http, String base, String token, int clients, int count, java.util.function.IntFunction<String> batchAt,

@@ -3,17 +3,23 @@ package io.ferry.rates.repository;
 import io.ferry.rates.rest.TransferRecord;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Raw transfer records. Batches go in as one {@code INSERT … SELECT FROM unnest(…)} per call: one round trip and
- * one statement however many records, and {@code ON CONFLICT DO NOTHING} makes re-delivery harmless.
+ * Raw transfer records. Batches go in as one {@code INSERT … SELECT unnest($1), unnest($2), …} per call: one
+ * statement however many records, and {@code ON CONFLICT DO NOTHING} makes re-delivery harmless. The arrays are
+ * unnested in the select list, where PostgreSQL steps through them together; {@code FROM unnest($1, $2, …)} first
+ * copies each into a tuple store of its own.
  */
 @ApplicationScoped
 public class TransferRecordStore {
@@ -23,28 +29,63 @@ public class TransferRecordStore {
             + "prepare_ended_at, transfer_started_at, transfer_ended_at, checksum_started_at, checksum_ended_at, "
             + "throughput_bytes_per_s, outcome, error_code, error_phase, error_message, retryable, completed_at";
 
+    /** What a record without an activity is stored (and rolled up) under. */
+    public static final String DEFAULT_ACTIVITY = "default";
+
     /**
-     * Stores the new records and, in the same statement, queues their facts for the rollups (see RollupWorker).
-     * Only rows that were really inserted are queued, so re-delivery and out-of-order arrival both leave the
-     * rollups equal to a recomputation from the raw records. Folding facts in batches off the request path is
-     * what keeps ingest fast: a batch touches each rollup row once instead of once per record.
+     * Stores the records whose id is new. Its row count tells whether every record of the batch was new (the common
+     * case); if not, {@link #INSERTED_HERE} finds the ones this transaction stored.
      */
-    static final String INSERT = "WITH ins AS (INSERT INTO transfer_record (" + COLUMNS + ") SELECT * FROM unnest("
-            + "$1::varchar[], $2::varchar[], $3::bigint[], $4::int[], $5::varchar[], $6::varchar[], $7::varchar[], "
-            + "$8::varchar[], $9::varchar[], $10::varchar[], $11::text[], $12::text[], $13::bigint[], $14::bigint[], "
-            + "$15::int[], $16::timestamptz[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], "
-            + "$20::timestamptz[], $21::timestamptz[], $22::timestamptz[], $23::float8[], $24::varchar[], "
-            + "$25::varchar[], $26::varchar[], $27::text[], $28::bool[], $29::timestamptz[]) "
-            + "ON CONFLICT (id) DO NOTHING RETURNING " + RollupSql.FACT_INPUTS + "), "
-            + RollupSql.FACTS_FROM_INS + ", "
-            + "queued AS (" + RollupSql.QUEUE_FACTS + ") "
-            + "SELECT count(*) FROM ins";
+    static final String INSERT = "INSERT INTO transfer_record (" + COLUMNS + ") SELECT "
+            + "unnest($1::varchar[]), unnest($2::varchar[]), unnest($3::bigint[]), unnest($4::int[]), unnest($5::varchar[]), unnest($6::varchar[]), unnest($7::varchar[]), "
+            + "unnest($8::varchar[]), unnest($9::varchar[]), unnest($10::varchar[]), unnest($11::text[]), unnest($12::text[]), unnest($13::bigint[]), unnest($14::bigint[]), "
+            + "unnest($15::int[]), unnest($16::timestamptz[]), unnest($17::timestamptz[]), unnest($18::timestamptz[]), unnest($19::timestamptz[]), "
+            + "unnest($20::timestamptz[]), unnest($21::timestamptz[]), unnest($22::timestamptz[]), unnest($23::float8[]), unnest($24::varchar[]), "
+            + "unnest($25::varchar[]), unnest($26::varchar[]), unnest($27::text[]), unnest($28::bool[]), unnest($29::timestamptz[]) "
+            + "ON CONFLICT (id) DO NOTHING";
+
+    /** Which of these ids the current transaction inserted (a row's xmin is the transaction that created it). */
+    static final String INSERTED_HERE = "SELECT id FROM transfer_record WHERE id = ANY($1) AND xmin = pg_current_xact_id()::xid";
 
     @Inject
     Pool pool;
 
-    /** Inserts the records that are new; answers how many were (the others were known by id). */
-    public Uni<Long> insertNew(SqlClient client, List<TransferRecord> records) {
+    /**
+     * Inserts the records that are new and, in the same transaction, queues their rollup increments (see
+     * RollupWorker); answers how many were new (the others were known by id). Only records really inserted are
+     * counted, so re-delivery and out-of-order arrival both leave the rollups equal to a recomputation from the raw
+     * records, and a crash leaves either both or neither.
+     */
+    public Uni<Long> insertNew(List<TransferRecord> records) {
+        Tuple args = arguments(records);
+        return pool.withTransaction(c -> c.preparedQuery(INSERT).execute(args).flatMap(inserted -> {
+            int count = inserted.rowCount();
+            if (count == 0) {
+                return Uni.createFrom().item(0L);
+            }
+            Uni<List<TransferRecord>> fresh = count == records.size() ? Uni.createFrom().item(records) : insertedHere(c, records);
+            return fresh.flatMap(stored -> c.preparedQuery(RollupIncrements.QUEUE).execute(RollupIncrements.of(stored).arguments()))
+                    .map(queued -> (long) count);
+        }));
+    }
+
+    /** The records of the batch this transaction stored, each once (of two with one id, the first was stored). */
+    private static Uni<List<TransferRecord>> insertedHere(SqlConnection c, List<TransferRecord> records) {
+        String[] ids = records.stream().map(TransferRecord::id).toArray(String[]::new);
+        return c.preparedQuery(INSERTED_HERE).execute(Tuple.of(ids)).map(rows -> {
+            Set<String> stored = new HashSet<>();
+            rows.forEach(row -> stored.add(row.getString(0)));
+            List<TransferRecord> out = new ArrayList<>(stored.size());
+            for (TransferRecord r : records) {
+                if (stored.remove(r.id())) {
+                    out.add(r);
+                }
+            }
+            return out;
+        });
+    }
+
+    private static Tuple arguments(List<TransferRecord> records) {
         int n = records.size();
         String[] id = new String[n], jobId = new String[n], vo = new String[n], activity = new String[n];
         String[] srcSe = new String[n], dstSe = new String[n], srcSite = new String[n], dstSite = new String[n];
@@ -62,7 +103,7 @@ public class TransferRecordStore {
             fileId[i] = r.file_id();
             attempt[i] = r.attempt() == null ? 1 : r.attempt();
             vo[i] = r.vo();
-            activity[i] = r.activity() == null ? "default" : r.activity();
+            activity[i] = r.activity() == null ? DEFAULT_ACTIVITY : r.activity();
             srcSe[i] = r.source_se();
             dstSe[i] = r.dest_se();
             srcSite[i] = r.source_site();
@@ -72,14 +113,14 @@ public class TransferRecordStore {
             filesize[i] = r.filesize();
             bytes[i] = r.bytes_transferred();
             streams[i] = r.streams();
-            times[0][i] = r.submitted_at();
-            times[1][i] = r.prepare_started_at();
-            times[2][i] = r.prepare_ended_at();
-            times[3][i] = r.transfer_started_at();
-            times[4][i] = r.transfer_ended_at();
-            times[5][i] = r.checksum_started_at();
-            times[6][i] = r.checksum_ended_at();
-            times[7][i] = r.completedAt();
+            times[0][i] = stored(r.submitted_at());
+            times[1][i] = stored(r.prepare_started_at());
+            times[2][i] = stored(r.prepare_ended_at());
+            times[3][i] = stored(r.transfer_started_at());
+            times[4][i] = stored(r.transfer_ended_at());
+            times[5][i] = stored(r.checksum_started_at());
+            times[6][i] = stored(r.checksum_ended_at());
+            times[7][i] = stored(r.completedAt());
             throughput[i] = r.throughput_bytes_per_s();
             outcome[i] = r.outcome();
             errCode[i] = r.error_code();
@@ -87,14 +128,16 @@ public class TransferRecordStore {
             errMsg[i] = r.error_message();
             retryable[i] = r.retryable();
         }
-        Tuple args = Tuple.from(java.util.Arrays.asList(id, jobId, fileId, attempt, vo, activity, srcSe, dstSe, srcSite, dstSite,
+        return Tuple.from(java.util.Arrays.asList(id, jobId, fileId, attempt, vo, activity, srcSe, dstSe, srcSite, dstSite,
                 srcUrl, dstUrl, filesize, bytes, streams, times[0], times[1], times[2], times[3], times[4], times[5],
                 times[6], throughput, outcome, errCode, errPhase, errMsg, retryable, times[7]));
-        return client.preparedQuery(INSERT).execute(args)
-                .map(rows -> rows.iterator().next().getLong(0));
     }
 
-    public Pool pool() {
-        return pool;
+    /**
+     * PostgreSQL keeps microseconds: a finer time is cut to them here, so that the stored value and the one
+     * RollupIncrements computed with are the same.
+     */
+    private static OffsetDateTime stored(OffsetDateTime t) {
+        return t == null || t.getNano() % 1000 == 0 ? t : t.truncatedTo(ChronoUnit.MICROS);
     }
 }

@@ -107,7 +107,7 @@ public class RecordIngest {
             return Uni.createFrom().item(new Result(0, 0, 0, List.of()));
         }
         long now = System.currentTimeMillis();
-        return store.insertNew(store.pool(), valid).map(inserted -> {
+        return store.insertNew(valid).map(inserted -> {
             accepted.increment(inserted);
             duplicates.increment(valid.size() - inserted);
             rejectedCounter.increment(rejected.size());
