@@ -116,6 +116,12 @@ public final class TransferBenchmark {
             System.out.printf(Locale.ROOT, "(b) some file moving (union of the files' transfer intervals) %.2f s of the %.2f s: "
                     + "end-to-end / in-flight %.3f; the rest is time with no byte in flight (submission, scheduling gaps, job state)%n",
                     inFlight, e2e, e2e / inFlight);
+            double[] gaps = firstRow(stack, "SELECT extract(epoch FROM min(f.start_time) - j.submitted_at), "
+                    + "extract(epoch FROM max(f.finish_time) - min(f.start_time)), extract(epoch FROM j.finished_at - max(f.finish_time)) "
+                    + "FROM job j JOIN transfer_file f ON f.job_id = j.job_id WHERE j.job_id = '" + measured + "' GROUP BY j.job_id");
+            System.out.printf(Locale.ROOT, "(b) no byte in flight: answering the submission %.3f s, stored to first transfer %.3f s, "
+                    + "between transfers %.3f s, last transfer to job FINISHED %.3f s%n", lastSubmitSeconds, gaps[0],
+                    gaps[1] - inFlight, gaps[2]);
         }
     }
 
