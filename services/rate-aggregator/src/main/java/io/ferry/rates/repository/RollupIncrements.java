@@ -53,10 +53,6 @@ public final class RollupIncrements {
         return increments;
     }
 
-    public int groups() {
-        return sums.size();
-    }
-
     private void add(TransferRecord r) {
         long completed = micros(r.completedAt());
         Key key = new Key(ORIGIN_MICROS + Math.floorDiv(completed - ORIGIN_MICROS, BIN_MICROS) * BIN_MICROS,
@@ -94,7 +90,7 @@ public final class RollupIncrements {
         OffsetDateTime[] bin = new OffsetDateTime[n];
         String[][] keys = new String[6][n];
         Long[][] counts = new Long[5][n];
-        Double[][] seconds = new Double[6][n];
+        Double[][] measures = new Double[6][n];  // seconds of each phase, then throughput sum and maximum
         int i = 0;
         for (Map.Entry<Key, Sums> e : sums.entrySet()) {
             Key k = e.getKey();
@@ -111,16 +107,16 @@ public final class RollupIncrements {
             counts[2][i] = s.canceled;
             counts[3][i] = s.bytes;
             counts[4][i] = s.sizeDone;
-            seconds[0][i] = s.transfer;
-            seconds[1][i] = s.prepare;
-            seconds[2][i] = s.checksum;
-            seconds[3][i] = s.queue;
-            seconds[4][i] = s.throughputSum;
-            seconds[5][i] = s.throughputMax;
+            measures[0][i] = s.transfer;
+            measures[1][i] = s.prepare;
+            measures[2][i] = s.checksum;
+            measures[3][i] = s.queue;
+            measures[4][i] = s.throughputSum;
+            measures[5][i] = s.throughputMax;
             i++;
         }
         return Tuple.from(Arrays.asList(bin, keys[0], keys[1], keys[2], keys[3], keys[4], keys[5], counts[0], counts[1],
-                counts[2], counts[3], counts[4], seconds[0], seconds[1], seconds[2], seconds[3], seconds[4], seconds[5]));
+                counts[2], counts[3], counts[4], measures[0], measures[1], measures[2], measures[3], measures[4], measures[5]));
     }
 
     private static String orUnknown(String site) {
