@@ -70,17 +70,15 @@ public final class RatesBenchmark {
             post(http, base, token, clients, warmBatches, i -> batch(batchCount + i, BATCH, spreadSeconds, now), i -> BATCH);
             // The warm-up's rows go again: the measured records meet the tables a fresh service would, whatever the
             // warm-up's size (a bigger table costs more per insert, which would punish a longer warm-up).
-            try (Connection c = DriverManager.getConnection(stack.postgres().jdbcUrl("ferry_rates"), stack.postgres().user(),
-                    stack.postgres().password())) {
+            try (Connection c = aggregatorDatabase(stack)) {
                 c.createStatement().execute("TRUNCATE transfer_record, rollup_pending, rollup");
             }
 
-            String jdbcUrl = stack.postgres().jdbcUrl("ferry_rates");
-            long[] db0 = databaseCounters(jdbcUrl, stack);
+            long[] db0 = databaseCounters(stack);
             long t0 = System.nanoTime();
             long total = post(http, base, token, clients, batchCount, batches, i -> Math.min(BATCH, records - i * BATCH));
             double seconds = (System.nanoTime() - t0) / 1e9;
-            long[] db1 = databaseCounters(jdbcUrl, stack);
+            long[] db1 = databaseCounters(stack);
             System.out.printf("MODE     %s (completions spread over %d s)%n", mode, spreadSeconds);
             System.out.printf("INGEST   %,d records in %.1f s = %,.0f records/s (%d clients, %d per request, rollups maintained)%n",
                     total, seconds, total / seconds, clients, BATCH);
@@ -108,8 +106,7 @@ public final class RatesBenchmark {
                 }
             }
             double[] raw = new double[500];
-            String jdbc = stack.postgres().jdbcUrl("ferry_rates");
-            try (Connection c = DriverManager.getConnection(jdbc, stack.postgres().user(), stack.postgres().password());
+            try (Connection c = aggregatorDatabase(stack);
                  PreparedStatement ps = c.prepareStatement("SELECT date_bin('1 hour', completed_at, TIMESTAMPTZ '2000-01-01 00:00:00+00'), "
                          + "count(*) FILTER (WHERE outcome = 'FINISHED'), count(*) FILTER (WHERE outcome = 'FAILED'), "
                          + "sum(bytes_transferred), avg(throughput_bytes_per_s), max(throughput_bytes_per_s) FROM transfer_record "
@@ -133,9 +130,14 @@ public final class RatesBenchmark {
         }
     }
 
+    /** A JDBC connection to the aggregator's database on the bench stack's PostgreSQL. */
+    static Connection aggregatorDatabase(LocalStack stack) throws java.sql.SQLException {
+        return DriverManager.getConnection(stack.postgres().jdbcUrl("ferry_rates"), stack.postgres().user(), stack.postgres().password());
+    }
+
     /** PostgreSQL's WAL position (bytes) and checkpoint count: where the database's share of an ingest goes. */
-    static long[] databaseCounters(String jdbcUrl, LocalStack stack) throws java.sql.SQLException {
-        try (Connection c = DriverManager.getConnection(jdbcUrl, stack.postgres().user(), stack.postgres().password());
+    static long[] databaseCounters(LocalStack stack) throws java.sql.SQLException {
+        try (Connection c = aggregatorDatabase(stack);
              java.sql.ResultSet r = c.createStatement().executeQuery("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn, "
                      + "checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter")) {
             r.next();

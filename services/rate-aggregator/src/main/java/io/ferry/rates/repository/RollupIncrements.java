@@ -129,7 +129,7 @@ public final class RollupIncrements {
     }
 
     /** Whole microseconds since the epoch, rounded down as TransferRecordStore stores a timestamp. */
-    static long micros(OffsetDateTime t) {
+    private static long micros(OffsetDateTime t) {
         return Math.multiplyExact(t.toEpochSecond(), 1_000_000L) + t.getNano() / 1000;
     }
 }
