@@ -119,35 +119,70 @@ public final class TransferBenchmark {
             double[] gaps = firstRow(stack, "SELECT extract(epoch FROM min(f.start_time) - j.submitted_at), "
                     + "extract(epoch FROM max(f.finish_time) - min(f.start_time)), extract(epoch FROM j.finished_at - max(f.finish_time)) "
                     + "FROM job j JOIN transfer_file f ON f.job_id = j.job_id WHERE j.job_id = '" + measured + "' GROUP BY j.job_id");
-            System.out.printf(Locale.ROOT, "(b) no byte in flight: answering the submission %.3f s, stored to first transfer %.3f s, "
+            System.out.printf(Locale.ROOT, "(b) no byte in flight: answering the submission %.3f s, job submitted (server time) to first transfer %.3f s, "
                     + "between transfers %.3f s, last transfer to job FINISHED %.3f s%n", lastSubmitSeconds, gaps[0],
                     gaps[1] - inFlight, gaps[2]);
+            System.out.println("(b) between transfers: " + idleGaps(stack, measured));
         }
     }
 
     /**
-     * Seconds during which at least one small file was in its transfer phase: the union of [start_time, finish_time]
-     * over the files. Time outside it is overhead the pipeline did not hide behind other files' data.
+     * The job's moving periods as a CTE {@code islands (b, e)}: the union of its files' [start_time, finish_time]
+     * intervals, overlapping ones merged.
      */
-    static double dataInFlight(LocalStack stack, String jobId) throws Exception {
-        return firstRow(stack, "WITH iv AS (SELECT start_time s, finish_time f FROM transfer_file "
-                + "WHERE job_id = '" + jobId + "' AND state = 'FINISHED'), "
+    static String islands(String jobId) {
+        return "WITH iv AS (SELECT start_time s, finish_time f FROM transfer_file WHERE job_id = '" + jobId + "' AND state = 'FINISHED'), "
                 + "marked AS (SELECT s, f, CASE WHEN s > max(f) OVER (ORDER BY s, f ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) "
                 + "THEN 1 ELSE 0 END AS starts_island FROM iv), "
-                + "islands AS (SELECT s, f, sum(starts_island) OVER (ORDER BY s, f) AS island FROM marked) "
-                + "SELECT coalesce(sum(extract(epoch FROM e - b)), 0) FROM (SELECT min(s) b, max(f) e FROM islands GROUP BY island) x")[0];
+                + "islands AS (SELECT min(s) b, max(f) e FROM (SELECT s, f, sum(starts_island) OVER (ORDER BY s, f) AS island FROM marked) x "
+                + "GROUP BY island) ";
+    }
+
+    /**
+     * Seconds during which at least one small file was in its transfer phase. Time outside it is overhead the
+     * pipeline did not hide behind other files' data.
+     */
+    static double dataInFlight(LocalStack stack, String jobId) throws Exception {
+        return firstRow(stack, islands(jobId) + "SELECT coalesce(sum(extract(epoch FROM e - b)), 0) FROM islands")[0];
+    }
+
+    /**
+     * The periods between transfers in which no file was moving: how many, and the longest three as "seconds after
+     * submission (length ms, files prepared and waiting)", to tell a steady trickle of short gaps from a few stalls.
+     */
+    static String idleGaps(LocalStack stack, String jobId) throws Exception {
+        return firstText(stack, islands(jobId) + ", gaps AS (SELECT lead(b) OVER (ORDER BY b) - e AS len, e FROM islands), "
+                + "top AS (SELECT len, e FROM gaps WHERE len IS NOT NULL ORDER BY len DESC LIMIT 3) "
+                + "SELECT (SELECT count(*) FROM gaps WHERE len IS NOT NULL) || ' gaps, longest: ' || coalesce((SELECT string_agg(to_char(extract(epoch FROM "
+                + "t.e - j.submitted_at), 'FM990.00') || ' s (' || to_char(extract(epoch FROM t.len) * 1000, 'FM9990.0') || ' ms, ' "
+                + "|| (SELECT count(*) FROM transfer_file r WHERE r.job_id = j.job_id AND r.prepared_at <= t.e AND r.start_time > t.e) "
+                + "|| ' files prepared and waiting)', ', ' ORDER BY t.len DESC) FROM top t, job j WHERE j.job_id = '" + jobId + "'), 'none')");
+    }
+
+    static String firstText(LocalStack stack, String sql) throws Exception {
+        return firstRow(stack, sql, r -> r.getString(1));
     }
 
     /** The first row of a query on the scheduler's database, as numbers. */
     static double[] firstRow(LocalStack stack, String sql) throws Exception {
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(stack.postgres().jdbcUrl("ferry_scheduler"), stack.postgres().user(),
-                stack.postgres().password()); java.sql.Statement st = c.createStatement(); java.sql.ResultSet r = st.executeQuery(sql)) {
-            r.next();
+        return firstRow(stack, sql, r -> {
             double[] row = new double[r.getMetaData().getColumnCount()];
             for (int i = 0; i < row.length; i++) {
                 row[i] = r.getDouble(i + 1);
             }
             return row;
+        });
+    }
+
+    interface RowReader<T> {
+        T read(java.sql.ResultSet row) throws java.sql.SQLException;
+    }
+
+    static <T> T firstRow(LocalStack stack, String sql, RowReader<T> reader) throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(stack.postgres().jdbcUrl("ferry_scheduler"), stack.postgres().user(),
+                stack.postgres().password()); java.sql.Statement st = c.createStatement(); java.sql.ResultSet r = st.executeQuery(sql)) {
+            r.next();
+            return reader.read(r);
         }
     }
 

@@ -22,6 +22,16 @@ import java.util.Set;
 @ApplicationScoped
 public class FileQueue {
 
+    /**
+     * The rows among {@code $1} (file ids) that meet {@code condition}, locked in file id order. Every statement that
+     * changes many files of a batch takes its rows through this, so two of them can wait for each other but never
+     * deadlock (PostgreSQL broke such a deadlock between the lease renewal and a batch of prepared files by failing the
+     * batch).
+     */
+    public static String lockedInOrder(String condition) {
+        return "SELECT file_id FROM transfer_file WHERE file_id = ANY($1) AND " + condition + " ORDER BY file_id FOR UPDATE";
+    }
+
     private static final String DUE = "next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())";
 
     @Inject
@@ -77,13 +87,16 @@ public class FileQueue {
                 .execute(args).map(FileQueue::files);
     }
 
-    /** Extends the leases of files this replica still holds; answers those it holds (the others were taken away). */
+    /**
+     * Extends the leases of files this replica still holds; answers those it holds (the others were taken away).
+     * Multi-row updates of transfer_file lock their rows in file id order ({@link #lockedInOrder}).
+     */
     public Uni<Set<Long>> renew(List<Long> fileIds, String owner, Duration lease) {
         if (fileIds.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
-        return pool.preparedQuery("UPDATE transfer_file SET lease_until = now() + make_interval(secs => $3) "
-                        + "WHERE file_id = ANY($1) AND lease_owner = $2 AND state IN ('SUBMITTED', 'STAGING', 'ACTIVE') RETURNING file_id")
+        return pool.preparedQuery("UPDATE transfer_file SET lease_until = now() + make_interval(secs => $3) WHERE file_id IN ("
+                        + lockedInOrder("lease_owner = $2 AND state IN ('SUBMITTED', 'STAGING', 'ACTIVE')") + ") RETURNING file_id")
                 .execute(Tuple.of(fileIds.toArray(new Long[0]), owner, seconds(lease))).map(rows -> {
                     Set<Long> held = new HashSet<>();
                     rows.forEach(r -> held.add(r.getLong(0)));

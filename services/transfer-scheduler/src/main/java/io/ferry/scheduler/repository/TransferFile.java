@@ -6,7 +6,6 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
-import jakarta.persistence.SequenceGenerator;
 import jakarta.persistence.Table;
 
 import java.time.OffsetDateTime;
@@ -18,8 +17,8 @@ import java.util.UUID;
 public class TransferFile extends PanacheEntityBase {
 
     @Id
-    @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "file_ids")
-    @SequenceGenerator(name = "file_ids", sequenceName = "transfer_file_file_id_seq", allocationSize = 50)
+    // assigned by the column default when JobInserts stores a job's files
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
     @Column(name = "file_id")
     public Long fileId;
 

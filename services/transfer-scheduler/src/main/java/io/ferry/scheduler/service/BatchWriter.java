@@ -1,5 +1,6 @@
 package io.ferry.scheduler.service;
 
+import io.ferry.scheduler.repository.TransientSqlErrors;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -19,6 +21,7 @@ import java.util.function.Function;
 final class BatchWriter<T> {
 
     private static final Logger LOG = Logger.getLogger(BatchWriter.class);
+    private static final int TRANSIENT_ATTEMPTS = 5;
 
     private record Item<T>(T value, CompletableFuture<Boolean> done) {
     }
@@ -67,15 +70,36 @@ final class BatchWriter<T> {
                 return;
             }
             try {
-                List<Boolean> applied = write.apply(batch.stream().map(Item::value).toList());
+                List<Boolean> applied = writeRetryingTransient(batch.stream().map(Item::value).toList());
                 for (int i = 0; i < batch.size(); i++) {
                     batch.get(i).done().complete(applied.get(i));
                 }
             } catch (RuntimeException e) {
                 LOG.debugf("a batch of %d change(s) failed: %s", batch.size(), e.toString());
                 batch.forEach(item -> item.done().completeExceptionally(e));
+            } catch (InterruptedException e) {
+                batch.forEach(item -> item.done().completeExceptionally(e));
+                return;
             }
             batch.clear();
+        }
+    }
+
+    /**
+     * A batch the database rolled back to break a deadlock is written again: its changes were not kept, and failing
+     * them would fail files whose copy succeeded.
+     */
+    private List<Boolean> writeRetryingTransient(List<T> values) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return write.apply(values);
+            } catch (RuntimeException e) {
+                if (attempt >= TRANSIENT_ATTEMPTS || !TransientSqlErrors.isTransient(e)) {
+                    throw e;
+                }
+                LOG.debugf("a batch of %d change(s) was rolled back (%s); writing it again", values.size(), e.getMessage());
+                Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L * attempt));
+            }
         }
     }
 }

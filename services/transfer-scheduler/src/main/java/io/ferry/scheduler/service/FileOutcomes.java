@@ -5,6 +5,7 @@ import io.ferry.scheduler.model.RetryPolicy;
 import io.ferry.scheduler.mover.MoverException;
 import io.ferry.scheduler.mover.SourceStat;
 import io.ferry.scheduler.repository.ClaimedFile;
+import io.ferry.scheduler.repository.FileQueue;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -137,7 +138,8 @@ public class FileOutcomes {
         pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file f SET state = 'READY', prepared_at = now(), source_size = v.size, "
                         + "source_ranges = v.ranges, stage_request = NULL, lease_owner = NULL, lease_until = NULL "
                         + "FROM unnest($1::bigint[], $2::bigint[], $3::bool[]) AS v(id, size, ranges) "
-                        + "WHERE f.file_id = v.id AND f.state = 'SUBMITTED' AND f.lease_owner = $4 RETURNING f.file_id, f.job_id")
+                        + "WHERE f.file_id = v.id AND f.file_id IN (" + FileQueue.lockedInOrder("state = 'SUBMITTED' AND lease_owner = $4")
+                        + ") RETURNING f.file_id, f.job_id")
                 .execute(Tuple.of(batch.stream().map(p -> p.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(p -> p.stat().size()).toArray(Long[]::new),
                         batch.stream().map(p -> p.stat().ranges()).toArray(Boolean[]::new), identity.id()))
@@ -167,7 +169,8 @@ public class FileOutcomes {
                         + "bytes_transferred = v.bytes, streams = v.streams, throughput = v.throughput, reason = NULL, error_code = NULL, "
                         + "error_phase = NULL, lease_owner = NULL, lease_until = NULL "
                         + "FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::float8[]) AS v(id, bytes, streams, throughput) "
-                        + "WHERE f.file_id = v.id AND f.state = 'ACTIVE' AND f.lease_owner = $5 RETURNING f.file_id, f.job_id")
+                        + "WHERE f.file_id = v.id AND f.file_id IN (" + FileQueue.lockedInOrder("state = 'ACTIVE' AND lease_owner = $5")
+                        + ") RETURNING f.file_id, f.job_id")
                 .execute(Tuple.of(batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(Finished::bytes).toArray(Long[]::new),
                         batch.stream().map(Finished::streams).toArray(Integer[]::new),

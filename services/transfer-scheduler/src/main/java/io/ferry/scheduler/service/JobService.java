@@ -7,10 +7,10 @@ import io.ferry.scheduler.model.EndpointMatcher;
 import io.ferry.scheduler.model.JobStates;
 import io.ferry.scheduler.model.Submission;
 import io.ferry.scheduler.repository.Job;
+import io.ferry.scheduler.repository.JobInserts;
 import io.ferry.scheduler.repository.StorageEndpoint;
 import io.ferry.scheduler.repository.TransferFile;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -46,9 +46,9 @@ public class JobService {
     @Inject
     LogicalSources logicalSources;
 
-    /** Stores the job and its files; answers the job id. */
+    /** Stores the job and its files in one transaction; answers the job id. */
     @WithSpan
-    @WithTransaction
+    @WithSession
     public Uni<UUID> submit(JsonNode body) {
         Submission parsed = Submission.parse(body);
         String vo = requireVo();
@@ -88,39 +88,35 @@ public class JobService {
                 t.filesize = f.filesize();
                 t.checksum = f.checksum();
                 t.fileMetadata = f.metadata();
-                t.state = "SUBMITTED";
-                t.priority = s.priority();
-                t.submittedAt = now;
                 files.add(t);
             }
             if (!outside.isEmpty()) {
                 throw new ProblemException(Problem.of(422, "UNREGISTERED_ENDPOINT",
                         outside.size() + " URL(s) are outside every registered storage endpoint; nothing was stored").withErrors(outside));
             }
-            return Job.<Job>findById(id).flatMap(existing -> {
-                if (existing != null) {
+            Job job = new Job();
+            job.jobId = id;
+            job.vo = vo;
+            job.userDn = caller.subject();
+            job.state = "SUBMITTED";
+            job.priority = s.priority();
+            job.verifyChecksum = s.verifyChecksum();
+            job.overwrite = s.overwrite();
+            job.retry = s.retry();
+            job.retryDelay = s.retryDelay();
+            job.maxTimeInQueue = s.maxTimeInQueue();
+            job.timeout = s.timeout();
+            job.nostreams = s.nostreams();
+            job.jobMetadata = s.jobMetadata();
+            job.params = s.params();
+            job.sourceSe = single(files.stream().map(f -> f.sourceSe).toList());
+            job.destSe = single(files.stream().map(f -> f.destSe).toList());
+            job.submittedAt = now;
+            return pool.withTransaction(c -> JobInserts.insert(c, job, files)).map(stored -> {
+                if (!stored) {
                     throw ProblemException.conflict("JOB_EXISTS", "a job with id " + id + " (sid " + s.sid() + ") was already submitted");
                 }
-                Job job = new Job();
-                job.jobId = id;
-                job.vo = vo;
-                job.userDn = caller.subject();
-                job.state = "SUBMITTED";
-                job.priority = s.priority();
-                job.verifyChecksum = s.verifyChecksum();
-                job.overwrite = s.overwrite();
-                job.retry = s.retry();
-                job.retryDelay = s.retryDelay();
-                job.maxTimeInQueue = s.maxTimeInQueue();
-                job.timeout = s.timeout();
-                job.nostreams = s.nostreams();
-                job.jobMetadata = s.jobMetadata();
-                job.params = s.params();
-                job.sourceSe = single(files.stream().map(f -> f.sourceSe).toList());
-                job.destSe = single(files.stream().map(f -> f.destSe).toList());
-                job.submittedAt = now;
-                return job.persist().flatMap(j -> Panache.getSession()).flatMap(session -> session.persistAll(files.toArray()))
-                        .replaceWith(id);
+                return id;
             });
         }));
     }
