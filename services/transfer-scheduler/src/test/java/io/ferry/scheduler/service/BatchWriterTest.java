@@ -3,7 +3,10 @@ package io.ferry.scheduler.service;
 import io.vertx.pgclient.PgException;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,48 +15,42 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A batch PostgreSQL rolled back to break a deadlock is written again; any other failure reaches the callers. */
 class BatchWriterTest {
 
+    static final PgException DEADLOCK = new PgException("deadlock detected", "ERROR", "40P01", null);
+
     @Test
     void batchRolledBackByDeadlockIsWrittenAgain() {
-        AtomicInteger writes = new AtomicInteger();
-        BatchWriter<String> writer = new BatchWriter<>("test-writer", 10, batch -> {
-            if (writes.incrementAndGet() == 1) {
-                throw new RuntimeException(new PgException("deadlock detected", "ERROR", "40P01", null));
+        int writes = writesFor(n -> {
+            if (n == 1) {
+                throw new RuntimeException(DEADLOCK);
             }
-            return batch.stream().map(v -> true).toList();
-        });
-        try {
-            assertTrue(writer.submit("file 1"), "the change applied on the second write");
-            assertEquals(2, writes.get());
-        } finally {
-            writer.stop();
-        }
+            return List.of(true);
+        }, w -> assertTrue(w.submit("file 1"), "the change applied on the second write"));
+        assertEquals(2, writes);
     }
 
     @Test
     void otherFailuresAreNotRetried() {
-        AtomicInteger writes = new AtomicInteger();
-        BatchWriter<String> writer = new BatchWriter<>("test-writer", 10, batch -> {
-            writes.incrementAndGet();
+        int writes = writesFor(n -> {
             throw new PgException("value too long", "ERROR", "22001", null);
-        });
-        try {
-            assertThrows(PgException.class, () -> writer.submit("file 1"));
-            assertEquals(1, writes.get());
-        } finally {
-            writer.stop();
-        }
+        }, w -> assertThrows(PgException.class, () -> w.submit("file 1")));
+        assertEquals(1, writes);
     }
 
     @Test
     void deadlocksThatPersistFailTheBatchAfterFiveWrites() {
+        int writes = writesFor(n -> {
+            throw DEADLOCK;
+        }, w -> assertThrows(PgException.class, () -> w.submit("file 1")));
+        assertEquals(5, writes);
+    }
+
+    /** Runs {@code check} against a writer whose n-th write does {@code write(n)}; answers how many writes ran. */
+    static int writesFor(IntFunction<List<Boolean>> write, Consumer<BatchWriter<String>> check) {
         AtomicInteger writes = new AtomicInteger();
-        BatchWriter<String> writer = new BatchWriter<>("test-writer", 10, batch -> {
-            writes.incrementAndGet();
-            throw new PgException("deadlock detected", "ERROR", "40P01", null);
-        });
+        BatchWriter<String> writer = new BatchWriter<>("test-writer", 10, batch -> write.apply(writes.incrementAndGet()));
         try {
-            assertThrows(PgException.class, () -> writer.submit("file 1"));
-            assertEquals(5, writes.get());
+            check.accept(writer);
+            return writes.get();
         } finally {
             writer.stop();
         }
