@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # transfer-scheduler benchmark (not part of the test run), one run on this machine against one nginx WebDAV server:
-#  (a) 1 GiB through Ferry (4 streams) vs `curl src | curl -T - dst` and gfal-copy when installed;
+#  (a) 1 GiB through Ferry (1 stream; 4 for comparison) vs `curl src | curl -T - dst` and gfal-copy when installed, medians of 3 rounds;
 #  (b) a job of N x 1 MiB files: files/s and overhead ratio (end-to-end / the same bytes as one file) vs a curl loop.
 # Installs nginx-light and curl from Debian's packages when missing.
 #   integration-tests/bench/transfer-bench.sh [files=1000] [max_active=16]
