@@ -39,6 +39,12 @@ public class RecordAnalysis {
     @Inject
     Pool pool;
 
+    /**
+     * Records of the link $1 -> $2, found through the index on the link's hash (V6); the names settle which link a
+     * shared hash belongs to.
+     */
+    static final String LINK = "hashtext(source_se || ' ' || dest_se) = hashtext($1::text || ' ' || $2::text) AND source_se = $1 AND dest_se = $2";
+
     @WithSpan
     public Uni<Regression> regression(String source, String destination, String from, String to) {
         require("source", source);
@@ -48,7 +54,7 @@ public class RecordAnalysis {
         if (!t.isAfter(f)) {
             throw ProblemException.badRequest("to", "must be after from");
         }
-        String sql = "SELECT completed_at, bytes_transferred FROM transfer_record WHERE source_se = $1 AND dest_se = $2 "
+        String sql = "SELECT completed_at, bytes_transferred FROM transfer_record WHERE " + LINK + " "
                 + "AND outcome = 'FINISHED' AND completed_at >= $3 AND completed_at <= $4 ORDER BY completed_at";
         return pool.preparedQuery(sql).execute(Tuple.of(source, destination, f, t)).map(rows -> {
             int n = rows.rowCount();
@@ -91,7 +97,7 @@ public class RecordAnalysis {
             require("source", source);
             require("destination", destination);
             scope = "link " + source + " -> " + destination;
-            where = "source_se = $1 AND dest_se = $2";
+            where = LINK;
             args = Tuple.of(source, destination);
         } else if (se != null) {
             scope = "links touching SE " + se;
