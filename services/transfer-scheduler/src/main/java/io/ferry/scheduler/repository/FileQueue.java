@@ -25,8 +25,8 @@ public class FileQueue {
     /**
      * The rows among {@code $1} (file ids) that meet {@code condition}, locked in file id order. Every statement that
      * changes many files of a batch takes its rows through this, so two of them can wait for each other but never
-     * deadlock (PostgreSQL broke such a deadlock between the lease renewal and a batch of prepared files by failing the
-     * batch).
+     * deadlock (in a benchmark PostgreSQL broke such a deadlock by failing a batch of prepared files; the lease renewal
+     * and the two outcome writers each locked their rows in whatever order their plan visited them).
      */
     public static String lockedInOrder(String condition) {
         return "SELECT file_id FROM transfer_file WHERE file_id = ANY($1) AND " + condition + " ORDER BY file_id FOR UPDATE";
