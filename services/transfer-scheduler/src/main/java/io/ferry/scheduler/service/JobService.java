@@ -75,10 +75,9 @@ public class JobService {
                 if (!outside.isEmpty()) {
                     continue;
                 }
+                // job id, VO, state, priority and submission time are the job's; JobInserts takes them from it
                 TransferFile t = new TransferFile();
-                t.jobId = id;
                 t.fileIndex = i;
-                t.vo = vo;
                 t.activity = f.activity();
                 t.sourceUrl = f.sources().get(0);
                 t.destUrl = f.destinations().get(0);

@@ -109,7 +109,6 @@ public class TransfersService extends EngineLoop {
         return Duration.ofMillis(5);
     }
 
-
     @Override
     protected void pass() {
         int capacity = config.engine().transferThreads() - inFlight.get();
