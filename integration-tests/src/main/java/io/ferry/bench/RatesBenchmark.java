@@ -69,9 +69,10 @@ public final class RatesBenchmark {
             int warmBatches = Math.min(batchCount, WARM_UP_RECORDS / BATCH);
             post(http, base, token, clients, warmBatches, i -> batch(batchCount + i, BATCH, spreadSeconds, now), i -> BATCH);
             // The warm-up's rows go again: the measured records meet the tables a fresh service would, whatever the
-            // warm-up's size (a bigger table costs more per insert, which would punish a longer warm-up).
+            // warm-up's size (a bigger table costs more per insert, which would punish a longer warm-up). The rollup
+            // keys (one per link, site pair, VO) stay: the service holds their ids, and a running service knows them.
             try (Connection c = aggregatorDatabase(stack)) {
-                c.createStatement().execute("TRUNCATE transfer_record, rollup_pending, rollup");
+                c.createStatement().execute("TRUNCATE transfer_record, rollup_pending, rollup_bin");
             }
 
             long[] db0 = databaseCounters(stack);

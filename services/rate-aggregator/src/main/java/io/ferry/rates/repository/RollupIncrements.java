@@ -26,12 +26,12 @@ public final class RollupIncrements {
     private static final long ORIGIN_MICROS = micros(OffsetDateTime.of(2000, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC));
 
     static final String QUEUE = "INSERT INTO rollup_pending (" + RollupSql.PENDING_COLUMNS + ") SELECT "
-            + "unnest($1::timestamptz[]), unnest($2::varchar[]), unnest($3::varchar[]), unnest($4::varchar[]), unnest($5::varchar[]), unnest($6::varchar[]), unnest($7::varchar[]), "
-            + "unnest($8::bigint[]), unnest($9::bigint[]), unnest($10::bigint[]), unnest($11::bigint[]), unnest($12::bigint[]), unnest($13::float8[]), unnest($14::float8[]), "
-            + "unnest($15::float8[]), unnest($16::float8[]), unnest($17::float8[]), unnest($18::float8[])";
+            + "unnest($1::timestamptz[]), unnest($2::int[]), unnest($3::int[]), unnest($4::int[]), "
+            + "unnest($5::bigint[]), unnest($6::bigint[]), unnest($7::bigint[]), unnest($8::bigint[]), unnest($9::bigint[]), unnest($10::float8[]), unnest($11::float8[]), "
+            + "unnest($12::float8[]), unnest($13::float8[]), unnest($14::float8[]), unnest($15::float8[])";
 
-    private record Key(long binMicros, String sourceSe, String destSe, String sourceSite, String destSite, String vo,
-                       String activity) {
+    /** A 5-minute bin and the ids (RollupKeys) of its link, site pair and VO/activity. */
+    private record Key(long binMicros, int link, int site, int vo) {
     }
 
     private static final class Sums {
@@ -44,20 +44,22 @@ public final class RollupIncrements {
     private RollupIncrements() {
     }
 
-    /** The increments of these records (each must be new: stored by this transaction, listed once). */
-    public static RollupIncrements of(List<TransferRecord> records) {
+    /**
+     * The increments of these records (each must be new: stored by this transaction, listed once), whose keys
+     * {@code keys} has registered.
+     */
+    public static RollupIncrements of(List<TransferRecord> records, RollupKeys keys) {
         RollupIncrements increments = new RollupIncrements();
         for (TransferRecord r : records) {
-            increments.add(r);
+            increments.add(r, keys);
         }
         return increments;
     }
 
-    private void add(TransferRecord r) {
+    private void add(TransferRecord r, RollupKeys keys) {
         long completed = micros(r.completedAt());
         Key key = new Key(ORIGIN_MICROS + Math.floorDiv(completed - ORIGIN_MICROS, BIN_MICROS) * BIN_MICROS,
-                r.source_se(), r.dest_se(), orUnknown(r.source_site()), orUnknown(r.dest_site()), r.vo(),
-                r.activity() == null ? TransferRecordStore.DEFAULT_ACTIVITY : r.activity());
+                keys.id(RollupKeys.link(r)), keys.id(RollupKeys.site(r)), keys.id(RollupKeys.vo(r)));
         Sums s = sums.computeIfAbsent(key, k -> new Sums());
         double throughput = 0;
         switch (r.outcome()) {
@@ -88,7 +90,7 @@ public final class RollupIncrements {
     Tuple arguments() {
         int n = sums.size();
         OffsetDateTime[] bin = new OffsetDateTime[n];
-        String[][] keys = new String[6][n];
+        Integer[][] keys = new Integer[3][n];
         Long[][] counts = new Long[5][n];
         Double[][] measures = new Double[6][n];  // seconds of each phase, then throughput sum and maximum
         int i = 0;
@@ -96,12 +98,9 @@ public final class RollupIncrements {
             Key k = e.getKey();
             Sums s = e.getValue();
             bin[i] = OffsetDateTime.ofInstant(Instant.EPOCH.plusNanos(k.binMicros() * 1000), ZoneOffset.UTC);
-            keys[0][i] = k.sourceSe();
-            keys[1][i] = k.destSe();
-            keys[2][i] = k.sourceSite();
-            keys[3][i] = k.destSite();
-            keys[4][i] = k.vo();
-            keys[5][i] = k.activity();
+            keys[0][i] = k.link();
+            keys[1][i] = k.site();
+            keys[2][i] = k.vo();
             counts[0][i] = s.done;
             counts[1][i] = s.failed;
             counts[2][i] = s.canceled;
@@ -115,12 +114,8 @@ public final class RollupIncrements {
             measures[5][i] = s.throughputMax;
             i++;
         }
-        return Tuple.from(Arrays.asList(bin, keys[0], keys[1], keys[2], keys[3], keys[4], keys[5], counts[0], counts[1],
+        return Tuple.from(Arrays.asList(bin, keys[0], keys[1], keys[2], counts[0], counts[1],
                 counts[2], counts[3], counts[4], measures[0], measures[1], measures[2], measures[3], measures[4], measures[5]));
-    }
-
-    private static String orUnknown(String site) {
-        return site == null ? "unknown" : site;
     }
 
     /** The length of a phase in seconds, 0 when it lacks an end (PostgreSQL: coalesce(extract(epoch …), 0)). */

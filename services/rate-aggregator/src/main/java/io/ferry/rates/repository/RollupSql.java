@@ -10,37 +10,36 @@ public final class RollupSql {
 
     static final String ORIGIN = "TIMESTAMPTZ '2000-01-01 00:00:00+00'";
 
-    static final String PENDING_COLUMNS = "bin_start, source_se, dest_se, source_site, dest_site, vo, activity, done, failed, "
+    static final String PENDING_COLUMNS = "bin_start, link_key, site_key, vo_key, done, failed, "
             + "canceled, bytes, size_done, t_s, p_s, c_s, q_s, thr_sum, thr_max";
 
     /**
-     * The partial sums of CTE {@code queued} per dimension, key and 5-minute bin: queued rows of one key from several
+     * The partial sums of CTE {@code queued} per key (link, site pair, VO) and 5-minute bin: queued rows of one key from several
      * ingest batches become one before they are spread over the three bin sizes (a fold of ~3,700 queued rows sorted
      * 33,000 rows without this step, 5,500 with it, and took half the time).
      */
-    static final String FACTS = "SELECT d.dim, d.k1, d.k2, q.bin_start, sum(q.done) AS done, sum(q.failed) AS failed, "
+    static final String FACTS = "SELECT d.key_id, q.bin_start, sum(q.done) AS done, sum(q.failed) AS failed, "
             + "sum(q.canceled) AS canceled, sum(q.bytes) AS bytes, sum(q.size_done) AS size_done, sum(q.t_s) AS t_s, sum(q.p_s) AS p_s, "
             + "sum(q.c_s) AS c_s, sum(q.q_s) AS q_s, sum(q.thr_sum) AS thr_sum, max(q.thr_max) AS thr_max "
-            + "FROM queued q CROSS JOIN LATERAL (VALUES ('link', q.source_se, q.dest_se), ('site', q.source_site, q.dest_site), "
-            + "('vo', q.vo, q.activity)) AS d(dim, k1, k2) GROUP BY 1, 2, 3, 4";
+            + "FROM queued q CROSS JOIN LATERAL (VALUES (q.link_key), (q.site_key), (q.vo_key)) AS d(key_id) GROUP BY 1, 2";
 
     /** The sums of CTE {@code facts} for every bin size, added to existing rollup rows (in key order). */
-    static final String UPSERT_FROM_FACTS = "INSERT INTO rollup (bin_seconds, bin_start, dim, k1, k2, files_done, "
+    static final String UPSERT_FROM_FACTS = "INSERT INTO rollup_bin (key_id, bin_seconds, bin_start, files_done, "
             + "files_failed, files_canceled, bytes, size_done, transfer_s, prepare_s, checksum_s, queue_s, throughput_sum, throughput_max) "
-            + "SELECT b.sec, date_bin(make_interval(secs => b.sec), f.bin_start, " + ORIGIN + "), f.dim, f.k1, f.k2, "
+            + "SELECT f.key_id, b.sec, date_bin(make_interval(secs => b.sec), f.bin_start, " + ORIGIN + "), "
             + "sum(f.done), sum(f.failed), sum(f.canceled), sum(f.bytes), sum(f.size_done), "
             + "sum(f.t_s), sum(f.p_s), sum(f.c_s), sum(f.q_s), sum(f.thr_sum), max(f.thr_max) "
             + "FROM facts f CROSS JOIN (VALUES (300), (3600), (86400)) AS b(sec) "
-            + "GROUP BY 1, 2, 3, 4, 5 ORDER BY 3, 1, 4, 5, 2 "
-            + "ON CONFLICT (dim, bin_seconds, k1, k2, bin_start) DO UPDATE SET "
-            + "files_done = rollup.files_done + EXCLUDED.files_done, "
-            + "files_failed = rollup.files_failed + EXCLUDED.files_failed, "
-            + "files_canceled = rollup.files_canceled + EXCLUDED.files_canceled, "
-            + "bytes = rollup.bytes + EXCLUDED.bytes, size_done = rollup.size_done + EXCLUDED.size_done, "
-            + "transfer_s = rollup.transfer_s + EXCLUDED.transfer_s, prepare_s = rollup.prepare_s + EXCLUDED.prepare_s, "
-            + "checksum_s = rollup.checksum_s + EXCLUDED.checksum_s, queue_s = rollup.queue_s + EXCLUDED.queue_s, "
-            + "throughput_sum = rollup.throughput_sum + EXCLUDED.throughput_sum, "
-            + "throughput_max = greatest(rollup.throughput_max, EXCLUDED.throughput_max)";
+            + "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 "
+            + "ON CONFLICT (key_id, bin_seconds, bin_start) DO UPDATE SET "
+            + "files_done = rollup_bin.files_done + EXCLUDED.files_done, "
+            + "files_failed = rollup_bin.files_failed + EXCLUDED.files_failed, "
+            + "files_canceled = rollup_bin.files_canceled + EXCLUDED.files_canceled, "
+            + "bytes = rollup_bin.bytes + EXCLUDED.bytes, size_done = rollup_bin.size_done + EXCLUDED.size_done, "
+            + "transfer_s = rollup_bin.transfer_s + EXCLUDED.transfer_s, prepare_s = rollup_bin.prepare_s + EXCLUDED.prepare_s, "
+            + "checksum_s = rollup_bin.checksum_s + EXCLUDED.checksum_s, queue_s = rollup_bin.queue_s + EXCLUDED.queue_s, "
+            + "throughput_sum = rollup_bin.throughput_sum + EXCLUDED.throughput_sum, "
+            + "throughput_max = greatest(rollup_bin.throughput_max, EXCLUDED.throughput_max)";
 
     /**
      * Takes up to $1 queued facts (skipping rows another replica holds), adds them to the rollups and answers how

@@ -50,6 +50,9 @@ public class TransferRecordStore {
     @Inject
     Pool pool;
 
+    @Inject
+    RollupKeys keys;
+
     /**
      * Inserts the records that are new and, in the same transaction, queues their rollup increments (see
      * RollupWorker); answers how many were new (the others were known by id). Only records really inserted are
@@ -58,15 +61,15 @@ public class TransferRecordStore {
      */
     public Uni<Long> insertNew(List<TransferRecord> records) {
         Tuple args = arguments(records);
-        return pool.withTransaction(c -> c.preparedQuery(INSERT).execute(args).flatMap(inserted -> {
+        return keys.register(records).flatMap(known -> pool.withTransaction(c -> c.preparedQuery(INSERT).execute(args).flatMap(inserted -> {
             int count = inserted.rowCount();
             if (count == 0) {
                 return Uni.createFrom().item(0L);
             }
             Uni<List<TransferRecord>> fresh = count == records.size() ? Uni.createFrom().item(records) : insertedHere(c, records);
-            return fresh.flatMap(stored -> c.preparedQuery(RollupIncrements.QUEUE).execute(RollupIncrements.of(stored).arguments()))
+            return fresh.flatMap(stored -> c.preparedQuery(RollupIncrements.QUEUE).execute(RollupIncrements.of(stored, keys).arguments()))
                     .map(queued -> (long) count);
-        }));
+        })));
     }
 
     /** The records of the batch this transaction stored, each once (of two with one id, the first was stored). */

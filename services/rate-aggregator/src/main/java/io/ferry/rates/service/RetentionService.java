@@ -28,7 +28,7 @@ public class RetentionService {
     Uni<Void> clean() {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         return pool.preparedQuery("DELETE FROM transfer_record WHERE completed_at < $1").execute(Tuple.of(now.minus(config.rawRetention())))
-                .flatMap(raw -> pool.preparedQuery("DELETE FROM rollup WHERE bin_seconds = 300 AND bin_start < $1")
+                .flatMap(raw -> pool.preparedQuery("DELETE FROM rollup_bin WHERE bin_seconds = 300 AND bin_start < $1")
                         .execute(Tuple.of(now.minus(config.fineRollupRetention())))
                         .invoke(fine -> {
                             if (raw.rowCount() + fine.rowCount() > 0) {
