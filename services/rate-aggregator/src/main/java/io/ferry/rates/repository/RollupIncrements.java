@@ -25,10 +25,9 @@ public final class RollupIncrements {
     /** The origin every rollup bin is aligned on (RollupSql.ORIGIN). */
     private static final long ORIGIN_MICROS = micros(OffsetDateTime.of(2000, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC));
 
-    static final String QUEUE = "INSERT INTO rollup_pending (" + RollupSql.PENDING_COLUMNS + ") SELECT "
-            + "unnest($1::timestamptz[]), unnest($2::int[]), unnest($3::int[]), unnest($4::int[]), "
-            + "unnest($5::bigint[]), unnest($6::bigint[]), unnest($7::bigint[]), unnest($8::bigint[]), unnest($9::bigint[]), unnest($10::float8[]), unnest($11::float8[]), "
-            + "unnest($12::float8[]), unnest($13::float8[]), unnest($14::float8[]), unnest($15::float8[])";
+    /** One row holds the batch's increments, element i of each array being increment i (see migration V7). */
+    static final String QUEUE = "INSERT INTO rollup_pending (increments, " + RollupSql.PENDING_COLUMNS + ") VALUES "
+            + "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
 
     /** A 5-minute bin and the ids (RollupKeys) of its link, site pair and VO/activity. */
     private record Key(long binMicros, int link, int site, int vo) {
@@ -86,7 +85,7 @@ public final class RollupIncrements {
         s.throughputMax = Math.max(s.throughputMax, throughput);
     }
 
-    /** The arguments of {@link #QUEUE}: one array per column of {@code rollup_pending}. */
+    /** The arguments of {@link #QUEUE}: the number of increments, then one array per column of {@code rollup_pending}. */
     Tuple arguments() {
         int n = sums.size();
         OffsetDateTime[] bin = new OffsetDateTime[n];
@@ -114,7 +113,7 @@ public final class RollupIncrements {
             measures[5][i] = s.throughputMax;
             i++;
         }
-        return Tuple.from(Arrays.asList(bin, keys[0], keys[1], keys[2], counts[0], counts[1],
+        return Tuple.from(Arrays.asList(n, bin, keys[0], keys[1], keys[2], counts[0], counts[1],
                 counts[2], counts[3], counts[4], measures[0], measures[1], measures[2], measures[3], measures[4], measures[5]));
     }
 

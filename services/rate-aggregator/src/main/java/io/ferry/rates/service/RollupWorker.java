@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,9 +21,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public class RollupWorker {
 
     private static final Logger LOG = Logger.getLogger(RollupWorker.class);
+    /** Increments a fold takes, about (whole queued rows; a backfill batch of 5,000 records queues about 5,000). */
     static final int BATCH = 50_000;
 
-    /** {@code facts}: queued rows folded (each a partial sum of one batch's records of one key and 5-minute bin). */
+    /** {@code facts}: increments folded (each a partial sum of one batch's records of one key and 5-minute bin). */
     public record Drained(long facts, long pendingAfter) {
     }
 
@@ -53,19 +55,20 @@ public class RollupWorker {
         // A batch groups up to 9 × BATCH increments; with the default 4 MB of work_mem PostgreSQL sorted them on disk.
         return pool.withTransaction(c -> c.query("SET LOCAL work_mem = '64MB'").execute()
                 .flatMap(v -> c.preparedQuery(RollupSql.DRAIN).execute(Tuple.of(BATCH)))).flatMap(rows -> {
-            long n = rows.iterator().next().getLong(0);
-            if (n >= BATCH) {
+            Row taken = rows.iterator().next();
+            long n = taken.getLong(1);
+            if (taken.getLong(0) > 0) {
                 return drainFrom(soFar + n);
             }
-            return pool.query("SELECT count(*) FROM rollup_pending").execute().flatMap(c -> {
+            return pool.query(RollupSql.PENDING).execute().flatMap(c -> {
                 long left = c.iterator().next().getLong(0);
                 pending.set(left);
                 if (left > 0) {
                     // Another fold (the timer, or another replica) holds those rows: wait for it to commit.
                     return Uni.createFrom().voidItem().onItem().delayIt().by(java.time.Duration.ofMillis(50))
-                            .flatMap(v -> drainFrom(soFar + n));
+                            .flatMap(v -> drainFrom(soFar));
                 }
-                return Uni.createFrom().item(new Drained(soFar + n, 0));
+                return Uni.createFrom().item(new Drained(soFar, 0));
             });
         });
     }
