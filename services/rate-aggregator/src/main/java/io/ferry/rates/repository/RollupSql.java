@@ -14,9 +14,9 @@ public final class RollupSql {
             + "canceled, bytes, size_done, t_s, p_s, c_s, q_s, thr_sum, thr_max";
 
     /**
-     * The partial sums of CTE {@code queued} per key (link, site pair, VO) and 5-minute bin: increments of one key from
-     * several ingest batches become one before they are spread over the three bin sizes (a fold of ~3,700 queued rows sorted
-     * 33,000 rows without this step, 5,500 with it, and took half the time).
+     * The partial sums of CTE {@code queued} per key (link, site pair, VO) and 5-minute bin: increments of one key
+     * from several ingest batches become one before they are spread over the three bin sizes (a fold of ~3,700
+     * increments sorted 33,000 rows without this step, 5,500 with it, and took half the time).
      */
     static final String FACTS = "SELECT d.key_id, q.bin_start, sum(q.done) AS done, sum(q.failed) AS failed, "
             + "sum(q.canceled) AS canceled, sum(q.bytes) AS bytes, sum(q.size_done) AS size_done, sum(q.t_s) AS t_s, sum(q.p_s) AS p_s, "
@@ -44,7 +44,9 @@ public final class RollupSql {
     /**
      * Takes queued rows in order (skipping rows another replica holds) until they hold $1 increments, adds them to the
      * rollups and answers how many rows and increments it took. Delete and upsert are one statement, so an
-     * increment is either still queued or counted, never both.
+     * increment is either still queued or counted, never both. At most 500 rows are looked at: enough to reach $1
+     * even when the scheduler delivers small batches; the rows looked at but not taken stay locked until the fold
+     * commits, and another fold skips them.
      */
     public static final String DRAIN = "WITH candidate AS (SELECT seq, increments FROM rollup_pending ORDER BY seq LIMIT 500 FOR UPDATE SKIP LOCKED), "
             + "chosen AS (SELECT seq FROM (SELECT seq, sum(increments) OVER (ORDER BY seq) - increments AS before FROM candidate) c WHERE before < $1), "
