@@ -70,10 +70,10 @@ public class TransferRecordStore {
     public Uni<Long> insertNew(List<TransferRecord> records) {
         Tuple args = arguments(records);
         return keys.register(records)
-                .flatMap(known -> pool.withTransaction(c -> c.preparedQuery(INSERT_ALL).execute(args)
+                .flatMap(registered -> pool.withTransaction(c -> c.preparedQuery(INSERT_ALL).execute(args)
                         .flatMap(inserted -> queue(c, records).replaceWith((long) records.size()))))
                 // The transaction rolled back, nothing of the batch is stored: sort the new records from the known.
-                .onFailure(TransferRecordStore::isKnownId).recoverWithUni(known -> pool.withTransaction(c -> c.preparedQuery(INSERT_NEW)
+                .onFailure(TransferRecordStore::isKnownId).recoverWithUni(knownId -> pool.withTransaction(c -> c.preparedQuery(INSERT_NEW)
                         .execute(args).flatMap(inserted -> {
                             int count = inserted.rowCount();
                             if (count == 0) {
