@@ -125,6 +125,37 @@ class RollupConsistencyTest {
         });
     }
 
+    @Test
+    void retentionDropsOnlyExpiredFiveMinuteRollups() {
+        String token = FerryTestResource.token(null, "rates:write");
+        String batch = "[" + retained("ret-1", "2001-01-10T10:00:00Z") + "," + retained("ret-2", "2001-12-10T10:00:00Z") + "]";
+        given().auth().oauth2(token).contentType(ContentType.JSON).body(batch).post("/records").then().statusCode(200);
+        given().auth().oauth2(token).post("/rollups/flush").then().statusCode(200);
+        String bins = "SELECT bin_seconds || ' ' || to_char(bin_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') FROM rollup "
+                + "WHERE dim = 'link' AND k1 = 'RET-SRC' AND k2 = 'RET-DST' ORDER BY bin_seconds, bin_start";
+        try {
+            pool.preparedQuery(io.ferry.rates.service.RetentionService.EXPIRED_FINE_ROLLUPS)
+                    .execute(io.vertx.mutiny.sqlclient.Tuple.of(OffsetDateTime.parse("2001-06-01T00:00:00Z"))).await().indefinitely();
+            List<String> left = new ArrayList<>();
+            pool.query(bins).execute().await().indefinitely().forEach(r -> left.add(r.getString(0)));
+            assertEquals(List.of("300 2001-12-10 10:00", "3600 2001-01-10 10:00", "3600 2001-12-10 10:00",
+                    "86400 2001-01-10 00:00", "86400 2001-12-10 00:00"), left);
+        } finally {
+            // Leaves no rollup without its raw records behind, for the brute-force recomputation above.
+            pool.query("DELETE FROM rollup_bin WHERE key_id IN (SELECT id FROM rollup_key WHERE k1 IN ('RET-SRC', 'RET-S1', 'retention'))")
+                    .execute().await().indefinitely();
+            pool.query("DELETE FROM transfer_record WHERE id LIKE 'ret-%'").execute().await().indefinitely();
+        }
+    }
+
+    /** A record of a link, site pair and VO no other test uses, completed at {@code end}. */
+    static String retained(String id, String end) {
+        Instant e = Instant.parse(end);
+        return "{\"id\":\"" + id + "\",\"vo\":\"retention\",\"source_se\":\"RET-SRC\",\"dest_se\":\"RET-DST\","
+                + "\"source_site\":\"RET-S1\",\"dest_site\":\"RET-S2\",\"filesize\":1000,\"bytes_transferred\":1000,"
+                + "\"transfer_started_at\":\"" + e.minusSeconds(10) + "\",\"transfer_ended_at\":\"" + e + "\",\"outcome\":\"FINISHED\"}";
+    }
+
     Map<String, double[]> rows(String sql) {
         Map<String, double[]> out = new TreeMap<>();
         for (Row r : pool.query(sql).execute().await().indefinitely()) {

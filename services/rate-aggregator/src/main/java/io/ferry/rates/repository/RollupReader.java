@@ -26,6 +26,24 @@ public class RollupReader {
     static final String SUMS = "sum(files_done)::bigint, sum(files_failed)::bigint, sum(files_canceled)::bigint, sum(bytes)::bigint, "
             + "sum(size_done)::bigint, sum(transfer_s), sum(prepare_s), sum(checksum_s), sum(queue_s), sum(throughput_sum), max(throughput_max)";
 
+    /** The sums of one key's rollup rows, named as the columns they sum (so that {@link #SUMS} sums them again). */
+    static final String KEY_SUMS = "sum(files_done) AS files_done, sum(files_failed) AS files_failed, sum(files_canceled) AS files_canceled, "
+            + "sum(bytes) AS bytes, sum(size_done) AS size_done, sum(transfer_s) AS transfer_s, sum(prepare_s) AS prepare_s, "
+            + "sum(checksum_s) AS checksum_s, sum(queue_s) AS queue_s, sum(throughput_sum) AS throughput_sum, "
+            + "max(throughput_max) AS throughput_max";
+
+    /**
+     * The rollup rows of key {@code r} in bins of $2 seconds from $3 to $4, summed per key ({@code group} = "") or per
+     * series bin. Aggregated inside the lateral subquery, so it cannot be flattened into a join: every key's rows are
+     * read by the primary key (key_id, bin_seconds, bin_start). Rollup rows have no index on time alone (V8), and a
+     * join the planner may reorder chose to scan the whole table for a dimension's hourly rows over weeks.
+     */
+    static String perKey(String binExpression) {
+        return " CROSS JOIN LATERAL (SELECT " + (binExpression.isEmpty() ? "" : binExpression + " AS t, ") + KEY_SUMS
+                + " FROM rollup_bin b WHERE b.key_id = r.id AND b.bin_seconds = $2 AND b.bin_start >= $3 AND b.bin_start < $4"
+                + (binExpression.isEmpty() ? " HAVING count(*) > 0" : " GROUP BY 1") + ") s";
+    }
+
     @Inject
     Pool pool;
 
@@ -46,9 +64,8 @@ public class RollupReader {
             args.add(k2);
             filter += by.equals("group") ? " AND coalesce(gd.group_name, r.k2) = $" + args.size() : " AND r.k2 = $" + args.size();
         }
-        String sql = "SELECT " + keys + ", " + SUMS.replace("sum(", "sum(r.").replace("max(", "max(r.") + " FROM rollup r" + joins
-                + " WHERE r.dim = $1 AND r.bin_seconds = $2 AND r.bin_start >= $3 AND r.bin_start < $4" + filter
-                + " GROUP BY 1, 2 ORDER BY 1, 2";
+        String sql = "SELECT " + keys + ", " + SUMS.replace("sum(", "sum(s.").replace("max(", "max(s.") + " FROM rollup_key r" + joins
+                + perKey("") + " WHERE r.dim = $1" + filter + " GROUP BY 1, 2 ORDER BY 1, 2";
         return pool.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> {
             List<Totals> out = new ArrayList<>();
             for (Row row : rows) {
@@ -61,9 +78,9 @@ public class RollupReader {
     /** One pair's series in bins of {@code seriesBinSeconds}, summed from stored bins of {@code storedBin}. */
     public Uni<List<Point>> series(String by, int storedBin, long seriesBinSeconds, OffsetDateTime from, OffsetDateTime to,
                                    String k1, String k2) {
-        String sql = "SELECT date_bin(make_interval(secs => $5), bin_start, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS t, " + SUMS
-                + " FROM rollup WHERE dim = $1 AND bin_seconds = $2 AND bin_start >= $3 AND bin_start < $4"
-                + (k1 == null ? "" : " AND k1 = $6") + (k2 == null ? "" : " AND k2 = $" + (k1 == null ? 6 : 7))
+        String sql = "SELECT s.t, " + SUMS.replace("sum(", "sum(s.").replace("max(", "max(s.") + " FROM rollup_key r"
+                + perKey("date_bin(make_interval(secs => $5), b.bin_start, TIMESTAMPTZ '2000-01-01 00:00:00+00')")
+                + " WHERE r.dim = $1" + (k1 == null ? "" : " AND r.k1 = $6") + (k2 == null ? "" : " AND r.k2 = $" + (k1 == null ? 6 : 7))
                 + " GROUP BY 1 ORDER BY 1";
         List<Object> args = new ArrayList<>(Arrays.asList(by, storedBin, from, to, (double) seriesBinSeconds));
         if (k1 != null) {

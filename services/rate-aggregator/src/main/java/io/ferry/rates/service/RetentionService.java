@@ -18,6 +18,10 @@ public class RetentionService {
 
     private static final Logger LOG = Logger.getLogger(RetentionService.class);
 
+    /** Key by key through the primary key (key_id, bin_seconds, bin_start): rollup rows have no index on time alone. */
+    public static final String EXPIRED_FINE_ROLLUPS = "DELETE FROM rollup_bin WHERE key_id IN (SELECT id FROM rollup_key) "
+            + "AND bin_seconds = 300 AND bin_start < $1";
+
     @Inject
     Pool pool;
 
@@ -28,7 +32,7 @@ public class RetentionService {
     Uni<Void> clean() {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         return pool.preparedQuery("DELETE FROM transfer_record WHERE completed_at < $1").execute(Tuple.of(now.minus(config.rawRetention())))
-                .flatMap(raw -> pool.preparedQuery("DELETE FROM rollup_bin WHERE bin_seconds = 300 AND bin_start < $1")
+                .flatMap(raw -> pool.preparedQuery(EXPIRED_FINE_ROLLUPS)
                         .execute(Tuple.of(now.minus(config.fineRollupRetention())))
                         .invoke(fine -> {
                             if (raw.rowCount() + fine.rowCount() > 0) {
