@@ -111,8 +111,10 @@ public final class RatesBenchmark {
                  PreparedStatement ps = c.prepareStatement("SELECT date_bin('1 hour', completed_at, TIMESTAMPTZ '2000-01-01 00:00:00+00'), "
                          + "count(*) FILTER (WHERE outcome = 'FINISHED'), count(*) FILTER (WHERE outcome = 'FAILED'), "
                          + "sum(bytes_transferred), avg(throughput_bytes_per_s), max(throughput_bytes_per_s) FROM transfer_record "
-                         // the link through its index (on the link's hash, V6 of the aggregator), as the service's own raw queries do
+                         // the link through its index (the link's hash and day, V9 of the aggregator), as the service's own raw queries do
                          + "WHERE hashtext(source_se || ' ' || dest_se) = hashtext(?::text || ' ' || ?::text) AND source_se = ? AND dest_se = ? "
+                         + "AND date_bin('1 day', completed_at, TIMESTAMPTZ '2000-01-01 00:00:00+00') "
+                         + ">= date_bin('1 day', now() - interval '12 hours', TIMESTAMPTZ '2000-01-01 00:00:00+00') "
                          + "AND completed_at >= now() - interval '12 hours' GROUP BY 1 ORDER BY 1")) {
                 for (int i = 0; i < raw.length; i++) {
                     int link = rnd.nextInt(LINKS);

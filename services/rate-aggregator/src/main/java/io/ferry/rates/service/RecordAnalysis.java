@@ -40,10 +40,20 @@ public class RecordAnalysis {
     Pool pool;
 
     /**
-     * Records of the link $1 -> $2, found through the index on the link's hash (V6); the names settle which link a
+     * Records of the link $1 -> $2, found through the index on the link's hash (V6, by day since V9); the names settle which link a
      * shared hash belongs to.
      */
     static final String LINK = "hashtext(source_se || ' ' || dest_se) = hashtext($1::text || ' ' || $2::text) AND source_se = $1 AND dest_se = $2";
+
+    /**
+     * The days of completion times from parameter {@code from} to {@code to}, as the per-link index (V9) keys them:
+     * implied by the time range itself, they give the index its bounds.
+     */
+    static String linkDays(int from, int to) {
+        String day = "date_bin('1 day', completed_at, TIMESTAMPTZ '2000-01-01 00:00:00+00')";
+        return " AND " + day + " >= date_bin('1 day', $" + from + "::timestamptz, TIMESTAMPTZ '2000-01-01 00:00:00+00') AND "
+                + day + " <= $" + to + "::timestamptz";
+    }
 
     @WithSpan
     public Uni<Regression> regression(String source, String destination, String from, String to) {
@@ -54,7 +64,7 @@ public class RecordAnalysis {
         if (!t.isAfter(f)) {
             throw ProblemException.badRequest("to", "must be after from");
         }
-        String sql = "SELECT completed_at, bytes_transferred FROM transfer_record WHERE " + LINK + " "
+        String sql = "SELECT completed_at, bytes_transferred FROM transfer_record WHERE " + LINK + linkDays(3, 4) + " "
                 + "AND outcome = 'FINISHED' AND completed_at >= $3 AND completed_at <= $4 ORDER BY completed_at";
         return pool.preparedQuery(sql).execute(Tuple.of(source, destination, f, t)).map(rows -> {
             int n = rows.rowCount();
@@ -97,7 +107,7 @@ public class RecordAnalysis {
             require("source", source);
             require("destination", destination);
             scope = "link " + source + " -> " + destination;
-            where = LINK;
+            where = LINK + linkDays(4, 5);
             args = Tuple.of(source, destination);
         } else if (se != null) {
             scope = "links touching SE " + se;
