@@ -33,10 +33,11 @@ public class RollupReader {
             + "max(throughput_max) AS throughput_max";
 
     /**
-     * The rollup rows of key {@code r} in bins of $2 seconds from $3 to $4, summed per key ({@code group} = "") or per
-     * series bin. Aggregated inside the lateral subquery, so it cannot be flattened into a join: every key's rows are
-     * read by the primary key (key_id, bin_seconds, bin_start). Rollup rows have no index on time alone (V8), and a
-     * join the planner may reorder chose to scan the whole table for a dimension's hourly rows over weeks.
+     * The rollup rows of key {@code r} in bins of $2 seconds from $3 to $4, summed per key (empty
+     * {@code binExpression}) or per series bin. Aggregated inside the lateral subquery, so it cannot be flattened into
+     * a join: every key's rows are read by the primary key (key_id, bin_seconds, bin_start). Rollup rows have no index
+     * on time alone (V8); given a plain join, the planner scanned the whole table for a dimension's rows over a day or
+     * more (after a 1 M-record backfill: 890 ms for a day of 5-minute link rows, 52 ms key by key).
      */
     static String perKey(String binExpression) {
         return " CROSS JOIN LATERAL (SELECT " + (binExpression.isEmpty() ? "" : binExpression + " AS t, ") + KEY_SUMS
