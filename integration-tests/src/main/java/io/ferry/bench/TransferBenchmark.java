@@ -76,12 +76,18 @@ public final class TransferBenchmark {
             job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/warm/g1") + "]", "{\"nostreams\":1}");
             sh("rm -rf " + nginx.file("/se-b/warm"));
             double[] curlRuns = new double[BIG_ROUNDS], ferryRuns = new double[BIG_ROUNDS], gfalRuns = new double[BIG_ROUNDS];
-            boolean gfal = sh("command -v gfal-copy >/dev/null") == 0;
+            boolean gfal = sh("gfal-copy --version >/dev/null 2>&1") == 0;  // installed and able to run
             for (int round = 0; round < BIG_ROUNDS; round++) {
-                curlRuns[round] = seconds(() -> sh("curl -sf " + nginx.url("/se-a/big/g1") + " | curl -sf -T - " + nginx.url("/se-b/curl/g1")));
+                // The peers get their destination collections made beforehand (Ferry makes its own, timed).
+                ok("curl -sf -X MKCOL " + nginx.url("/se-b/curl/"));
+                curlRuns[round] = seconds(() -> ok("curl -sf " + nginx.url("/se-a/big/g1") + " | curl -sf -T - " + nginx.url("/se-b/curl/g1")));
                 if (gfal) {
-                    gfalRuns[round] = seconds(() -> sh("gfal-copy -f " + nginx.url("/se-a/big/g1").replace("http:", "davs:") + " "
-                            + nginx.url("/se-b/gfal/g1").replace("http:", "davs:") + " >/dev/null 2>&1"));
+                    // Streamed (GET and PUT through gfal-copy), as Ferry's mover copies: this nginx offers no COPY for a
+                    // third-party copy. gfal-copy's own parent creation (-p) sends MKCOL without the trailing slash
+                    // nginx requires.
+                    ok("curl -sf -X MKCOL " + nginx.url("/se-b/gfal/"));
+                    gfalRuns[round] = seconds(() -> ok("gfal-copy -f --copy-mode streamed " + nginx.url("/se-a/big/g1") + " "
+                            + nginx.url("/se-b/gfal/g1") + " >/dev/null"));
                 }
                 // One stream: on loopback there is no latency for parallel streams to hide, only CPU to spend (4 below for comparison).
                 ferryRuns[round] = job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/ferry" + round + "/g1") + "]", "{\"nostreams\":1}");
@@ -105,9 +111,10 @@ public final class TransferBenchmark {
             }
             write(nginx.file("/se-a/small-as-one/all"), (long) smallFiles << 20, 7);
             sh("sync");
+            ok("curl -sf -X MKCOL " + nginx.url("/se-b/loop/"));
             double loop = seconds(() -> {
                 for (int i = 0; i < smallFiles; i++) {
-                    sh("curl -sf " + nginx.url("/se-a/small/f" + i) + " | curl -sf -T - " + nginx.url("/se-b/loop/f" + i));
+                    ok("curl -sf " + nginx.url("/se-a/small/f" + i) + " | curl -sf -T - " + nginx.url("/se-b/loop/f" + i));
                 }
                 return 0;
             });
@@ -248,6 +255,15 @@ public final class TransferBenchmark {
         long t0 = System.nanoTime();
         t.run();
         return (System.nanoTime() - t0) / 1e9;
+    }
+
+    /** Runs a peer's command, which must succeed: a failed copy timed as a copy would flatter the peer or Ferry. */
+    static int ok(String command) throws Exception {
+        int status = sh(command);
+        if (status != 0) {
+            throw new IllegalStateException("exit status " + status + ": " + command);
+        }
+        return status;
     }
 
     static int sh(String command) throws Exception {
