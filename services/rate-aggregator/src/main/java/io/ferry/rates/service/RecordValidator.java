@@ -2,15 +2,18 @@ package io.ferry.rates.service;
 
 import io.ferry.problem.Problem;
 import io.ferry.rates.rest.TransferRecord;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Checks a transfer record beyond its field syntax: phases must not run backwards, times must be plausible. */
-@ApplicationScoped
+/**
+ * Checks a transfer record beyond its field syntax: phases must not run backwards, times must be plausible. A
+ * {@code @Singleton} (no client proxy): it is called for every ingested record.
+ */
+@Singleton
 public class RecordValidator {
 
     private static final Duration CLOCK_SKEW = Duration.ofHours(1);
