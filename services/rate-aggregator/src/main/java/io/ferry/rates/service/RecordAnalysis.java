@@ -40,8 +40,8 @@ public class RecordAnalysis {
     Pool pool;
 
     /**
-     * Records of the link $1 -> $2, found through the index on the link's hash (V6, by day since V9); the names settle which link a
-     * shared hash belongs to.
+     * Records of the link $1 -> $2, found through the index on the link's hash (V6; and completion day since V9, see
+     * {@link #linkDays}); the names settle which link a shared hash belongs to.
      */
     static final String LINK = "hashtext(source_se || ' ' || dest_se) = hashtext($1::text || ' ' || $2::text) AND source_se = $1 AND dest_se = $2";
 
