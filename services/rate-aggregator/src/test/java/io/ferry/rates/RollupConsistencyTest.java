@@ -1,11 +1,13 @@
 package io.ferry.rates;
 
 import io.ferry.dev.FerryTestResource;
+import io.ferry.rates.service.RetentionService;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
@@ -134,8 +136,8 @@ class RollupConsistencyTest {
         String bins = "SELECT bin_seconds || ' ' || to_char(bin_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') FROM rollup "
                 + "WHERE dim = 'link' AND k1 = 'RET-SRC' AND k2 = 'RET-DST' ORDER BY bin_seconds, bin_start";
         try {
-            pool.preparedQuery(io.ferry.rates.service.RetentionService.EXPIRED_FINE_ROLLUPS)
-                    .execute(io.vertx.mutiny.sqlclient.Tuple.of(OffsetDateTime.parse("2001-06-01T00:00:00Z"))).await().indefinitely();
+            pool.preparedQuery(RetentionService.EXPIRED_FINE_ROLLUPS)
+                    .execute(Tuple.of(OffsetDateTime.parse("2001-06-01T00:00:00Z"))).await().indefinitely();
             List<String> left = new ArrayList<>();
             pool.query(bins).execute().await().indefinitely().forEach(r -> left.add(r.getString(0)));
             assertEquals(List.of("300 2001-12-10 10:00", "3600 2001-01-10 10:00", "3600 2001-12-10 10:00",

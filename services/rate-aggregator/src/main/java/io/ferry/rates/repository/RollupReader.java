@@ -32,6 +32,9 @@ public class RollupReader {
             + "sum(checksum_s) AS checksum_s, sum(queue_s) AS queue_s, sum(throughput_sum) AS throughput_sum, "
             + "max(throughput_max) AS throughput_max";
 
+    /** {@link #SUMS} over the per-key sums of {@link #perKey} (subquery {@code s}). */
+    static final String SUMS_OF_KEYS = SUMS.replace("sum(", "sum(s.").replace("max(", "max(s.");
+
     /**
      * The rollup rows of key {@code r} in bins of $2 seconds from $3 to $4, summed per key (empty
      * {@code binExpression}) or per series bin. Aggregated inside the lateral subquery, so it cannot be flattened into
@@ -65,7 +68,7 @@ public class RollupReader {
             args.add(k2);
             filter += by.equals("group") ? " AND coalesce(gd.group_name, r.k2) = $" + args.size() : " AND r.k2 = $" + args.size();
         }
-        String sql = "SELECT " + keys + ", " + SUMS.replace("sum(", "sum(s.").replace("max(", "max(s.") + " FROM rollup_key r" + joins
+        String sql = "SELECT " + keys + ", " + SUMS_OF_KEYS + " FROM rollup_key r" + joins
                 + perKey("") + " WHERE r.dim = $1" + filter + " GROUP BY 1, 2 ORDER BY 1, 2";
         return pool.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> {
             List<Totals> out = new ArrayList<>();
@@ -79,7 +82,7 @@ public class RollupReader {
     /** One pair's series in bins of {@code seriesBinSeconds}, summed from stored bins of {@code storedBin}. */
     public Uni<List<Point>> series(String by, int storedBin, long seriesBinSeconds, OffsetDateTime from, OffsetDateTime to,
                                    String k1, String k2) {
-        String sql = "SELECT s.t, " + SUMS.replace("sum(", "sum(s.").replace("max(", "max(s.") + " FROM rollup_key r"
+        String sql = "SELECT s.t, " + SUMS_OF_KEYS + " FROM rollup_key r"
                 + perKey("date_bin(make_interval(secs => $5), b.bin_start, TIMESTAMPTZ '2000-01-01 00:00:00+00')")
                 + " WHERE r.dim = $1" + (k1 == null ? "" : " AND r.k1 = $6") + (k2 == null ? "" : " AND r.k2 = $" + (k1 == null ? 6 : 7))
                 + " GROUP BY 1 ORDER BY 1";
