@@ -22,11 +22,12 @@ import java.util.Random;
 
 /**
  * transfer-scheduler benchmark, in one run on this machine, against one nginx WebDAV server:
+ * after uncounted warm-up jobs (the small files, one 1 GiB copy) and a pause until the scheduler is idle:
  * (a) one 1 GiB file through Ferry (one stream; four for comparison) against {@code curl src | curl -T - dst} and
- * gfal-copy when installed, after one uncounted copy through Ferry, medians of three interleaved rounds;
- * (b) after uncounted warm-up jobs of the same files, a job of N × 1 MiB files: wall time, files/s and overhead ratio =
- * end-to-end time / pure data time, where the pure data time is Ferry moving the same bytes as one file in the same
- * run; against a sequential curl loop; and the share of the wall time with some file in its transfer phase.
+ * gfal-copy when installed, medians of three interleaved rounds;
+ * (b) a job of N × 1 MiB files: wall time, files/s and overhead ratio = end-to-end time / pure data time, where the
+ * pure data time is Ferry moving the same bytes as one file in the same run; against a sequential curl loop; and the
+ * share of the wall time with some file in its transfer phase.
  * Wall times run from submission to the job's FINISHED state as a user sees it.
  */
 public final class TransferBenchmark {
@@ -53,8 +54,27 @@ public final class TransferBenchmark {
             put(base + "/config/se/BENCH-B", admin, "{\"site\":\"BENCH-SITE-B\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b") + "\"}}");
             put(base + "/config/links/BENCH-A/BENCH-B", admin, "{\"min_active\":1,\"max_active\":" + concurrency + ",\"optimizer_mode\":\"fixed\"}");
 
-            // the fixed cost of one job: a 1 KiB file end to end (median of 5)
             write(nginx.file("/se-a/tiny/t"), 1024, 3);
+            write(nginx.file("/se-a/big/g1"), 1L << 30, 1);
+            for (int i = 0; i < smallFiles; i++) {
+                write(nginx.file("/se-a/small/f" + i), 1 << 20, 1000 + i);
+            }
+            write(nginx.file("/se-a/small-as-one/all"), (long) smallFiles << 20, 7);
+            // written pages reach the disk before anything is timed (writeback would slow whichever copy runs first)
+            sh("sync");
+            // Warm-up, not counted, before anything is timed: until the scheduler's paths are compiled, more than half of
+            // its CPU goes to the JIT compiler (measured with async-profiler), and compiler threads busy during a
+            // copy took CPU from nginx; a scheduler in service is past that. Jobs of the small files, one 1 GiB copy,
+            // then a pause until the scheduler is idle.
+            for (int round = 0; round < WARM_UP_JOBS; round++) {
+                job(base, user, smallFilesTo(nginx, smallFiles, "/se-b/warm" + round + "/f"), "{}");
+            }
+            job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/warm/g1") + "]", "{\"nostreams\":1}");
+            sh("rm -rf " + nginx.file("/se-b") + "/warm*");
+            sh("sync");
+            settle(stack.service(ServiceSpec.SCHEDULER));
+
+            // the fixed cost of one job: a 1 KiB file end to end (median of 5)
             double[] tiny = new double[5];
             for (int i = 0; i < tiny.length; i++) {
                 tiny[i] = job(base, user, "[" + file(nginx, "/se-a/tiny/t", "/se-b/tiny/t" + i) + "]", "{}");
@@ -67,30 +87,34 @@ public final class TransferBenchmark {
             System.out.printf(Locale.ROOT, "(a) the last of them: submitted to preparing %.1f ms, preparing %.1f ms, prepared to started %.1f ms, "
                     + "moving %.1f ms, file finished to job FINISHED %.1f ms%n", t[0] * 1000, t[1] * 1000, t[2] * 1000, t[3] * 1000, t[4] * 1000);
 
-            // (a) one 1 GiB file
-            write(nginx.file("/se-a/big/g1"), 1L << 30, 1);
-            // written pages reach the disk before anything is timed (writeback would slow whichever copy runs first)
-            sh("sync");
-            // Uncounted: the scheduler's copy path compiled first (right after start-up the JIT took a third of a core
-            // during the copy), as for a scheduler in service; then three rounds of each tool, interleaved, medians.
-            job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/warm/g1") + "]", "{\"nostreams\":1}");
-            sh("rm -rf " + nginx.file("/se-b/warm"));
+            // (a) one 1 GiB file: three rounds of each tool, interleaved, medians
+            io.ferry.stack.ServiceProcess scheduler = stack.service(ServiceSpec.SCHEDULER);
+            Map<String, Long> nginxCpu = new java.util.TreeMap<>();
+            long schedulerCpu = 0;
             double[] curlRuns = new double[BIG_ROUNDS], ferryRuns = new double[BIG_ROUNDS], gfalRuns = new double[BIG_ROUNDS];
             boolean gfal = sh("gfal-copy --version >/dev/null 2>&1") == 0;  // installed and able to run
             for (int round = 0; round < BIG_ROUNDS; round++) {
                 // The peers get their destination collections made beforehand (Ferry makes its own, timed).
                 ok("curl -sf -X MKCOL " + nginx.url("/se-b/curl/"));
+                long n0 = nginx.cpuMillis();
                 curlRuns[round] = seconds(() -> ok("curl -sf " + nginx.url("/se-a/big/g1") + " | curl -sf -T - " + nginx.url("/se-b/curl/g1")));
+                nginxCpu.merge("curl", nginx.cpuMillis() - n0, Long::sum);
                 if (gfal) {
                     // Streamed (GET and PUT through gfal-copy), as Ferry's mover copies: this nginx offers no COPY for a
                     // third-party copy. gfal-copy's own parent creation (-p) sends MKCOL without the trailing slash
                     // nginx requires.
                     ok("curl -sf -X MKCOL " + nginx.url("/se-b/gfal/"));
+                    n0 = nginx.cpuMillis();
                     gfalRuns[round] = seconds(() -> ok("gfal-copy -f --copy-mode streamed " + nginx.url("/se-a/big/g1") + " "
                             + nginx.url("/se-b/gfal/g1") + " >/dev/null"));
+                    nginxCpu.merge("gfal-copy", nginx.cpuMillis() - n0, Long::sum);
                 }
                 // One stream: on loopback there is no latency for parallel streams to hide, only CPU to spend (4 below for comparison).
+                n0 = nginx.cpuMillis();
+                long s0 = scheduler.cpuMillis();
                 ferryRuns[round] = job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/ferry" + round + "/g1") + "]", "{\"nostreams\":1}");
+                nginxCpu.merge("ferry", nginx.cpuMillis() - n0, Long::sum);
+                schedulerCpu += scheduler.cpuMillis() - s0;
                 sh("rm -rf " + nginx.file("/se-b") + "/*");
             }
             double ferryBig4 = job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/ferry4/g1") + "]", "{\"nostreams\":4}");
@@ -104,13 +128,11 @@ public final class TransferBenchmark {
             double best = gfalBig == null ? curlBig : Math.min(curlBig, gfalBig);
             sh("rm -rf " + nginx.file("/se-b") + "/* " + nginx.file("/se-a/big"));
             System.out.printf(Locale.ROOT, "(a) ferry speed vs the best peer: %.2fx (target >= 1.0)%n", best / ferryBig);
+            StringBuilder cpu = new StringBuilder();
+            nginxCpu.forEach((tool, ms) -> cpu.append(String.format(Locale.ROOT, "%s %.2f s, ", tool, ms / 1000.0 / BIG_ROUNDS)));
+            System.out.printf(Locale.ROOT, "(a) CPU per 1 GiB copy (mean of the rounds): nginx serving %sthe scheduler %.2f s%n", cpu, schedulerCpu / 1000.0 / BIG_ROUNDS);
 
             // (b) many small files
-            for (int i = 0; i < smallFiles; i++) {
-                write(nginx.file("/se-a/small/f" + i), 1 << 20, 1000 + i);
-            }
-            write(nginx.file("/se-a/small-as-one/all"), (long) smallFiles << 20, 7);
-            sh("sync");
             ok("curl -sf -X MKCOL " + nginx.url("/se-b/loop/"));
             double loop = seconds(() -> {
                 for (int i = 0; i < smallFiles; i++) {
@@ -120,13 +142,9 @@ public final class TransferBenchmark {
             });
             sh("sync");
             double pure = job(base, user, "[" + file(nginx, "/se-a/small-as-one/all", "/se-b/one/all") + "]", "{\"nostreams\":1}");
-            // Warm-up, not counted: until the scheduler's per-file path is compiled, more than half of its CPU goes to
-            // the JIT compiler (measured with async-profiler during the job); a scheduler in service is past that.
-            for (int round = 0; round < WARM_UP_JOBS; round++) {
-                job(base, user, smallFilesTo(nginx, smallFiles, "/se-b/warm" + round + "/f"), "{}");
-            }
-            sh("rm -rf " + nginx.file("/se-b") + "/warm*");
+            sh("rm -rf " + nginx.file("/se-b") + "/one");
             sh("sync");
+            settle(stack.service(ServiceSpec.SCHEDULER));
             System.out.println("-- the job of " + smallFiles + " files starts");
             double e2e = job(base, user, smallFilesTo(nginx, smallFiles, "/se-b/many/f"), "{}");
             String measured = lastJobId;
@@ -149,6 +167,26 @@ public final class TransferBenchmark {
                     gaps[1] - inFlight, gaps[2]);
             System.out.println("(b) between transfers: " + idleGaps(stack, measured));
         }
+    }
+
+    /**
+     * Waits (at most a minute) until the scheduler used under 5 % of a core over two seconds: the JIT compiler done
+     * with what the warm-up ran, and no work left over from the previous step.
+     */
+    static void settle(io.ferry.stack.ServiceProcess scheduler) throws Exception {
+        long t0 = System.nanoTime();
+        long cpu = scheduler.cpuMillis();
+        double share = 1;
+        while (System.nanoTime() - t0 < 60_000_000_000L) {
+            Thread.sleep(2000);
+            long now = scheduler.cpuMillis();
+            share = (now - cpu) / 2000.0;
+            cpu = now;
+            if (share < 0.05) {
+                break;
+            }
+        }
+        System.out.printf(Locale.ROOT, "-- scheduler idle after %.0f s (%.1f %% of a core over the last 2 s)%n", (System.nanoTime() - t0) / 1e9, share * 100);
     }
 
     /**

@@ -72,6 +72,11 @@ public final class ServiceProcess {
         process = pb.start();
     }
 
+    /** CPU time the service's process has used so far (-1 when not running or not known). */
+    public synchronized long cpuMillis() {
+        return process == null ? -1 : process.toHandle().info().totalCpuDuration().map(Duration::toMillis).orElse(-1L);
+    }
+
     public boolean isAlive() {
         return process != null && process.isAlive();
     }

@@ -64,6 +64,12 @@ public final class NginxWebDav implements AutoCloseable {
         throw new IllegalStateException("nginx did not listen on " + port);
     }
 
+    /** CPU time nginx's master and workers have used so far (benchmarks tell what each copy cost the server). */
+    public long cpuMillis() {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(master.toHandle()), master.toHandle().descendants())
+                .mapToLong(h -> h.info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(0L)).sum();
+    }
+
     public String url(String path) {
         return "http://127.0.0.1:" + port + path;
     }

@@ -3,6 +3,7 @@ package io.ferry.scheduler.mover;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.zip.Adler32;
 
 /**
@@ -59,6 +60,23 @@ public final class Adler32Stream extends FilterInputStream {
             bytes += n;
         }
         return n;
+    }
+
+    /**
+     * Counts and checksums bytes that went around the stream: the remaining bytes of {@code data}, whose position is
+     * left as it was (the mover's direct-buffer copy reads the socket itself).
+     */
+    void moved(ByteBuffer data) throws IOException {
+        int n = data.remaining();
+        if (progress != null) {
+            progress.moved(n);
+        }
+        if (checksum) {
+            int p = data.position();
+            adler.update(data);
+            data.position(p);
+        }
+        bytes += n;
     }
 
     public long bytes() {

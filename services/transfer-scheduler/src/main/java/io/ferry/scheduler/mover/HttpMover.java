@@ -96,17 +96,12 @@ public final class HttpMover implements Mover {
         int streams = stat.ranges() && size >= PARALLEL_THRESHOLD ? Math.max(1, Math.min(16, req.streams())) : 1;
         ExecutorService pool = null;
         HttpWire.Response get = null;
-        ReadAheadStream readAhead = null;
+        BodyRelay relay = null;
         try {
-            InputStream source;
             long length = size;
-            if (streams > 1) {
-                pool = Executors.newFixedThreadPool(streams + 1);
-                source = new RangeStream(req.source(), size, streams, pool);
-            } else {
+            if (streams == 1) {
                 get = wire.send("GET", req.source(), Map.of());
                 check(get.status, "transfer", "source " + req.source());
-                source = get.body;
                 length = get.contentLength();
                 if (length < 0) {
                     throw new MoverException(MoverException.Code.HTTP_ERROR, "transfer", "the source sent no Content-Length");
@@ -116,13 +111,18 @@ public final class HttpMover implements Mover {
                 throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
                         "the source now has " + length + " bytes, " + (req.expectedSize() != null ? req.expectedSize() : size) + " expected");
             }
-            Adler32Stream body = new Adler32Stream(source, progress, req.checksums());
-            InputStream upload = body;
-            if (streams == 1 && length >= READ_AHEAD_THRESHOLD) {
-                readAhead = new ReadAheadStream(body, 1 << 20, 4, readers);
-                upload = readAhead;
+            Adler32Stream body;
+            HttpWire.Response put;
+            if (streams > 1) {
+                pool = Executors.newFixedThreadPool(streams + 1);
+                body = new Adler32Stream(new RangeStream(req.source(), size, streams, pool), progress, req.checksums());
+                put = wire.send("PUT", req.destination(), Map.of(), body, length);
+            } else {
+                body = new Adler32Stream(InputStream.nullInputStream(), progress, req.checksums());
+                relay = new BodyRelay(get, length, body, length >= READ_AHEAD_THRESHOLD ? readers : null);
+                put = wire.send("PUT", req.destination(), Map.of(), relay, length);
             }
-            try (HttpWire.Response put = wire.send("PUT", req.destination(), Map.of(), upload, length)) {
+            try (put) {
                 put.discard();
                 check(put.status, "transfer", "destination " + req.destination());
             }
@@ -151,8 +151,8 @@ public final class HttpMover implements Mover {
             }
             throw (RuntimeException) e;
         } finally {
-            if (readAhead != null) {
-                readAhead.close();
+            if (relay != null) {
+                relay.close();
             }
             closeQuietly(get);
             if (pool != null) {

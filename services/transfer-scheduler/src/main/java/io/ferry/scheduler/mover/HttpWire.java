@@ -1,18 +1,11 @@
 package io.ferry.scheduler.mover;
 
-import javax.net.ssl.SNIHostName;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,11 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
- * HTTP/1.1 on plain (or TLS) sockets for the data path: bodies stream straight between the socket and the caller
- * through large buffers, on the caller's thread, with no intermediate publisher or shared selector thread — the
- * JDK client moved a quarter of what {@code curl | curl} moves on the same machine. Idle connections are kept per
- * host for requests without a body; a request that fails on a kept connection before any answer is sent again on
- * a fresh one. Uploads always use a fresh connection (a streamed body cannot be replayed).
+ * HTTP/1.1 for the data path: bodies stream straight between the socket and the caller's buffers (direct ones for
+ * the bulk copy, see {@link WireConnection}), on the caller's thread, with no intermediate publisher or shared
+ * selector thread — the JDK client moved a quarter of what {@code curl | curl} moves on the same machine. Idle
+ * connections are kept per host for requests without a body; a request that fails on a kept connection before any
+ * answer is sent again on a fresh one. Uploads always use a fresh connection (a streamed body cannot be replayed).
  */
 final class HttpWire {
 
@@ -37,11 +30,21 @@ final class HttpWire {
 
     private final Duration connectTimeout;
     private final Duration ioTimeout;
-    private final Map<String, ConcurrentLinkedDeque<Connection>> idle = new ConcurrentHashMap<>();
+    private final Map<String, ConcurrentLinkedDeque<WireConnection>> idle = new ConcurrentHashMap<>();
 
     HttpWire(Duration connectTimeout, Duration ioTimeout) {
         this.connectTimeout = connectTimeout;
         this.ioTimeout = ioTimeout;
+    }
+
+    /** Where an upload's body goes: all of {@code src} is written before this returns. */
+    interface Sink {
+        void write(ByteBuffer src) throws IOException;
+    }
+
+    /** An upload's body: writes exactly the announced length into the sink. */
+    interface Body {
+        void writeTo(Sink sink) throws IOException;
     }
 
     /** An answer: status, headers (names lower-case) and the body, to be read to its end or closed. */
@@ -49,12 +52,12 @@ final class HttpWire {
         final int status;
         final Map<String, List<String>> headers;
         final InputStream body;
-        private final Connection connection;
+        private final WireConnection connection;
         private final HttpWire wire;
         private final boolean reusable;
         private boolean closed;
 
-        Response(int status, Map<String, List<String>> headers, InputStream body, Connection connection, HttpWire wire, boolean reusable) {
+        Response(int status, Map<String, List<String>> headers, InputStream body, WireConnection connection, HttpWire wire, boolean reusable) {
             this.status = status;
             this.headers = headers;
             this.body = body;
@@ -81,6 +84,21 @@ final class HttpWire {
             }
         }
 
+        /**
+         * Body bytes into {@code dst} (a direct buffer takes them from the socket with no heap copy); -1 at the end.
+         */
+        int read(ByteBuffer dst) throws IOException {
+            if (body instanceof FixedLength f) {
+                return f.read(dst);
+            }
+            byte[] chunk = new byte[Math.min(dst.remaining(), BUFFER)];
+            int n = body.read(chunk, 0, chunk.length);
+            if (n > 0) {
+                dst.put(chunk, 0, n);
+            }
+            return n;
+        }
+
         /** Reads what is left of a small body (errors, listings) and frees the connection. */
         void discard() throws IOException {
             body.transferTo(OutputStream.nullOutputStream());
@@ -93,34 +111,60 @@ final class HttpWire {
                 return;
             }
             closed = true;
-            if (reusable && body instanceof Framed f && f.complete()) {
+            if (reusable && body instanceof Framed f && f.complete() && connection.drained()) {
                 wire.release(connection);
             } else {
-                connection.socket.close();
+                connection.close();
             }
         }
     }
 
     /** A request without a body (HEAD, GET, DELETE, MKCOL). */
     Response send(String method, URI uri, Map<String, String> headers) throws IOException {
-        Connection kept = take(uri);
+        WireConnection kept = take(uri);
         if (kept != null) {
             try {
                 return exchange(kept, method, uri, headers, null, 0);
             } catch (IOException e) {
                 // the server closed the kept connection in the meantime: once more on a new one
-                kept.socket.close();
+                kept.close();
             }
         }
-        return exchange(open(uri), method, uri, headers, null, 0);
+        return exchangeOnNew(uri, method, headers, null, 0);
     }
 
     /** A request whose body of {@code length} bytes is copied from {@code body} (an upload). */
     Response send(String method, URI uri, Map<String, String> headers, InputStream body, long length) throws IOException {
-        return exchange(open(uri), method, uri, headers, body, length);
+        return send(method, uri, headers, sink -> {
+            byte[] buf = new byte[BUFFER];
+            long left = length;
+            while (left > 0) {
+                int n = body.read(buf, 0, (int) Math.min(buf.length, left));
+                if (n < 0) {
+                    throw new EOFException("the source ended " + left + " bytes early");
+                }
+                sink.write(ByteBuffer.wrap(buf, 0, n));
+                left -= n;
+            }
+        }, length);
     }
 
-    private Response exchange(Connection c, String method, URI uri, Map<String, String> headers, InputStream body, long length)
+    /** A request whose body writes its {@code length} bytes itself (the mover's direct-buffer copy). */
+    Response send(String method, URI uri, Map<String, String> headers, Body body, long length) throws IOException {
+        return exchangeOnNew(uri, method, headers, body, length);
+    }
+
+    private Response exchangeOnNew(URI uri, String method, Map<String, String> headers, Body body, long length) throws IOException {
+        WireConnection c = WireConnection.open(uri, key(uri), connectTimeout, ioTimeout);
+        try {
+            return exchange(c, method, uri, headers, body, length);
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    private Response exchange(WireConnection c, String method, URI uri, Map<String, String> headers, Body body, long length)
             throws IOException {
         StringBuilder head = new StringBuilder(256);
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
@@ -136,28 +180,17 @@ final class HttpWire {
             head.append("Content-Length: 0\r\n");
         }
         head.append("\r\n");
-        c.out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-        if (body instanceof ReadAheadStream readAhead) {
-            readAhead.writeTo(c.out, length);
-        } else if (body != null) {
-            byte[] buf = new byte[BUFFER];
-            long left = length;
-            while (left > 0) {
-                int n = body.read(buf, 0, (int) Math.min(buf.length, left));
-                if (n < 0) {
-                    throw new EOFException("the source ended " + left + " bytes early");
-                }
-                c.out.write(buf, 0, n);
-                left -= n;
-            }
+        c.write(ByteBuffer.wrap(head.toString().getBytes(StandardCharsets.ISO_8859_1)));
+        if (body != null) {
+            body.writeTo(c);
         }
-        c.out.flush();
+        c.flush();
         return readResponse(c, method);
     }
 
-    private Response readResponse(Connection c, String method) throws IOException {
+    private Response readResponse(WireConnection c, String method) throws IOException {
         while (true) {
-            String status = line(c.in);
+            String status = line(c);
             if (status == null) {
                 throw new EOFException("the server closed the connection without answering");
             }
@@ -167,7 +200,7 @@ final class HttpWire {
             }
             int code = Integer.parseInt(parts[1]);
             Map<String, List<String>> headers = new LinkedHashMap<>();
-            for (String h = line(c.in); h != null && !h.isEmpty(); h = line(c.in)) {
+            for (String h = line(c); h != null && !h.isEmpty(); h = line(c)) {
                 int colon = h.indexOf(':');
                 if (colon > 0) {
                     headers.computeIfAbsent(h.substring(0, colon).trim().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(h.substring(colon + 1).trim());
@@ -182,20 +215,20 @@ final class HttpWire {
             String cl = headers.getOrDefault("content-length", List.of("")).get(0);
             InputStream body;
             if (method.equals("HEAD") || code == 204 || code == 304) {
-                body = new FixedLength(c.in, 0);
+                body = new FixedLength(c, 0);
             } else if (te.toLowerCase(Locale.ROOT).contains("chunked")) {
-                body = new Chunked(c.in);
+                body = new Chunked(c);
             } else if (!cl.isEmpty()) {
-                body = new FixedLength(c.in, Long.parseLong(cl.trim()));
+                body = new FixedLength(c, Long.parseLong(cl.trim()));
             } else {
-                body = c.in;
+                body = new UntilClose(c);
                 keepAlive = false;
             }
             return new Response(code, headers, body, c, this, keepAlive);
         }
     }
 
-    private static String line(InputStream in) throws IOException {
+    private static String line(WireConnection in) throws IOException {
         StringBuilder b = new StringBuilder(64);
         int ch;
         while ((ch = in.read()) >= 0) {
@@ -211,51 +244,22 @@ final class HttpWire {
         return b.length() == 0 ? null : b.toString();
     }
 
-    private Connection open(URI uri) throws IOException {
-        boolean tls = "https".equalsIgnoreCase(uri.getScheme());
-        int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
-        Socket s = new Socket();
-        try {
-            s.setTcpNoDelay(true);
-            s.setReceiveBufferSize(4 << 20);
-            s.setSendBufferSize(4 << 20);
-            s.connect(new InetSocketAddress(uri.getHost(), port), (int) connectTimeout.toMillis());
-            s.setSoTimeout((int) ioTimeout.toMillis());
-            if (tls) {
-                SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault()).createSocket(s, uri.getHost(), port, true);
-                SSLParameters p = ssl.getSSLParameters();
-                p.setEndpointIdentificationAlgorithm("HTTPS");
-                p.setServerNames(List.of(new SNIHostName(uri.getHost())));
-                ssl.setSSLParameters(p);
-                ssl.startHandshake();
-                s = ssl;
-            }
-            return new Connection(key(uri), s, new BufferedInputStream(s.getInputStream(), BUFFER), new BufferedOutputStream(s.getOutputStream(), 64 << 10));
-        } catch (IOException e) {
-            s.close();
-            throw e;
-        }
-    }
-
-    private Connection take(URI uri) {
-        ConcurrentLinkedDeque<Connection> q = idle.get(key(uri));
+    private WireConnection take(URI uri) {
+        ConcurrentLinkedDeque<WireConnection> q = idle.get(key(uri));
         return q == null ? null : q.pollFirst();
     }
 
-    private void release(Connection c) throws IOException {
-        ConcurrentLinkedDeque<Connection> q = idle.computeIfAbsent(c.key, k -> new ConcurrentLinkedDeque<>());
+    private void release(WireConnection c) {
+        ConcurrentLinkedDeque<WireConnection> q = idle.computeIfAbsent(c.key, k -> new ConcurrentLinkedDeque<>());
         if (q.size() < MAX_IDLE_PER_HOST) {
             q.addFirst(c);
         } else {
-            c.socket.close();
+            c.close();
         }
     }
 
     private static String key(URI uri) {
         return uri.getScheme().toLowerCase(Locale.ROOT) + "://" + uri.getHost() + ":" + uri.getPort();
-    }
-
-    private record Connection(String key, Socket socket, InputStream in, OutputStream out) {
     }
 
     /** A body that knows when it was read to its end (then the connection may be kept). */
@@ -264,10 +268,10 @@ final class HttpWire {
     }
 
     private static final class FixedLength extends InputStream implements Framed {
-        private final InputStream in;
+        private final WireConnection in;
         private long left;
 
-        FixedLength(InputStream in, long length) {
+        FixedLength(WireConnection in, long length) {
             this.in = in;
             this.left = length;
         }
@@ -298,6 +302,18 @@ final class HttpWire {
             return n;
         }
 
+        int read(ByteBuffer dst) throws IOException {
+            if (left <= 0) {
+                return -1;
+            }
+            int n = in.read(dst, (int) Math.min(Integer.MAX_VALUE, left));
+            if (n < 0) {
+                throw new EOFException(left + " bytes of the body missing");
+            }
+            left -= n;
+            return n;
+        }
+
         @Override
         public boolean complete() {
             return left == 0;
@@ -305,11 +321,11 @@ final class HttpWire {
     }
 
     private static final class Chunked extends InputStream implements Framed {
-        private final InputStream in;
+        private final WireConnection in;
         private long chunkLeft;
         private boolean done;
 
-        Chunked(InputStream in) {
+        Chunked(WireConnection in) {
             this.in = in;
         }
 
@@ -353,6 +369,25 @@ final class HttpWire {
         @Override
         public boolean complete() {
             return done;
+        }
+    }
+
+    /** A body without a length: everything until the server closes the connection. */
+    private static final class UntilClose extends InputStream {
+        private final WireConnection in;
+
+        UntilClose(WireConnection in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read() throws IOException {
+            return in.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            return in.read(b, off, len);
         }
     }
 }

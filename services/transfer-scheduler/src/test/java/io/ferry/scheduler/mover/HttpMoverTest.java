@@ -6,6 +6,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,6 +79,54 @@ class HttpMoverTest {
         CopyResult r = MOVER.copy(request("/se-a/small/f1", "/se-b/x/y/z/f1", 100_000L, adler, "source", false, 8));
         assertEquals(1, r.streams());
         assertEquals(-1, Files.mismatch(nginx.file("/se-a/small/f1"), nginx.file("/se-b/x/y/z/f1")));
+    }
+
+    @Test
+    void oneStreamCopiesALargeFileAndAKeptConnectionServesTheNext() throws Exception {
+        long size = (24L << 20) + 12_345;
+        String adler = write(nginx.file("/se-a/one/large.bin"), size, 4);
+        for (int i = 0; i < 2; i++) {
+            CopyResult r = MOVER.copy(request("/se-a/one/large.bin", "/se-b/one/large" + i + ".bin", size, adler, "both", false, 1));
+            assertEquals(1, r.streams());
+            assertEquals(size, r.bytes());
+            assertEquals(adler, r.adler32());
+            assertEquals(-1, Files.mismatch(nginx.file("/se-a/one/large.bin"), nginx.file("/se-b/one/large" + i + ".bin")));
+        }
+    }
+
+    @Test
+    void aSourceThatFallsSilentTimesOut() throws Exception {
+        // a server that answers the GET with half of the promised body, then says nothing more
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread silent = new Thread(() -> {
+                try {
+                    while (true) {
+                        Socket s = server.accept();
+                        byte[] head = new byte[4096];
+                        int n = s.getInputStream().read(head);
+                        String request = new String(head, 0, Math.max(0, n), StandardCharsets.ISO_8859_1);
+                        String answer = request.startsWith("GET") ? "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + "x".repeat(50_000)
+                                : "HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n";
+                        s.getOutputStream().write(answer.getBytes(StandardCharsets.ISO_8859_1));
+                        s.getOutputStream().flush();
+                    }
+                } catch (Exception ignored) {
+                    // the server socket closed: the test is over
+                }
+            });
+            silent.setDaemon(true);
+            silent.start();
+            HttpMover impatient = new HttpMover(Duration.ofSeconds(1));
+            URI source = URI.create("http://127.0.0.1:" + server.getLocalPort() + "/f");
+            long t0 = System.nanoTime();
+            MoverException e = assertThrows(MoverException.class, () -> impatient.transfer(
+                    new CopyRequest(source, URI.create(nginx.url("/se-b/silent")), null, null, "none", false, 1, URI.create(nginx.url("/se-b"))),
+                    new SourceStat(100_000, false, null), TransferProgress.unwatched()));
+            assertEquals(MoverException.Code.TIMEOUT, e.code());
+            assertTrue(e.retryable());
+            assertTrue(System.nanoTime() - t0 < 10_000_000_000L, "the silence is noticed after the I/O timeout, not never");
+            assertFalse(Files.exists(nginx.file("/se-b/silent")), "no partial destination");
+        }
     }
 
     @Test
