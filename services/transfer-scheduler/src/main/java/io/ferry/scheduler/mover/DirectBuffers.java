@@ -11,7 +11,7 @@ import java.util.concurrent.BlockingQueue;
 final class DirectBuffers {
 
     static final int SIZE = 256 << 10;
-    private static final BlockingQueue<ByteBuffer> FREE = new ArrayBlockingQueue<>(256);
+    private static final BlockingQueue<ByteBuffer> FREE = new ArrayBlockingQueue<>(64);
 
     private DirectBuffers() {
     }
