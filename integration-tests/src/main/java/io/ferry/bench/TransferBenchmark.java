@@ -34,7 +34,7 @@ public final class TransferBenchmark {
 
     static final ObjectMapper JSON = new ObjectMapper();
     /** Uncounted jobs of the small files before the measured one (FERRY_BENCH_WARM_UP_JOBS). */
-    static final int WARM_UP_JOBS = Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_WARM_UP_JOBS", "4"));
+    static final int WARM_UP_JOBS = Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_WARM_UP_JOBS", "8"));
     static final HttpClient HTTP = HttpClient.newHttpClient();
 
     public static void main(String[] args) throws Exception {
@@ -146,7 +146,10 @@ public final class TransferBenchmark {
             sh("sync");
             settle(stack.service(ServiceSpec.SCHEDULER));
             System.out.println("-- the job of " + smallFiles + " files starts");
+            ProcessHandle postgres = postmaster(state);
+            long sched0 = scheduler.cpuMillis(), nginx0 = nginx.cpuMillis(), pg0 = io.ferry.dev.ProcessCpu.millis(postgres);
             double e2e = job(base, user, smallFilesTo(nginx, smallFiles, "/se-b/many/f"), "{}");
+            long schedUsed = scheduler.cpuMillis() - sched0, nginxUsed = nginx.cpuMillis() - nginx0, pgUsed = io.ferry.dev.ProcessCpu.millis(postgres) - pg0;
             String measured = lastJobId;
             sh("rm -rf " + nginx.file("/se-b") + "/*");
             System.out.printf(Locale.ROOT, "(b) submitting the job of %d files took %.2f s%n", smallFiles, lastSubmitSeconds);
@@ -154,6 +157,10 @@ public final class TransferBenchmark {
                     smallFiles, e2e, smallFiles / e2e, concurrency, loop, smallFiles / loop);
             System.out.printf(Locale.ROOT, "(b) pure data time (same %d MiB as one file through ferry, one stream) %.2f s; overhead ratio %.3f (target <= 1.05); "
                     + "files/s vs the loop %.1fx (target >= 3)%n", smallFiles, pure, e2e / pure, loop / e2e);
+            System.out.printf(Locale.ROOT, "(b) CPU during the job: scheduler %.2f s, nginx %.2f s, PostgreSQL %.2f s (%d cores x %.2f s = %.2f s); "
+                    + "per file %.2f ms, %.2f ms, %.2f ms%n", schedUsed / 1000.0, nginxUsed / 1000.0, pgUsed / 1000.0,
+                    Runtime.getRuntime().availableProcessors(), e2e, Runtime.getRuntime().availableProcessors() * e2e,
+                    (double) schedUsed / smallFiles, (double) nginxUsed / smallFiles, (double) pgUsed / smallFiles);
             phases(stack, measured);
             double inFlight = dataInFlight(stack, measured);
             System.out.printf(Locale.ROOT, "(b) some file moving (union of the files' transfer intervals) %.2f s of the %.2f s: "
@@ -167,6 +174,13 @@ public final class TransferBenchmark {
                     gaps[1] - inFlight, gaps[2]);
             System.out.println("(b) between transfers: " + idleGaps(stack, measured));
         }
+    }
+
+    /** The benchmark's PostgreSQL server process (its command line names the data directory under {@code state}). */
+    static ProcessHandle postmaster(Path state) {
+        String dir = state.resolve("pgdata").toString();
+        return ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains(dir)).orElse(false)
+                && h.parent().map(p -> !p.info().commandLine().map(c -> c.contains(dir)).orElse(false)).orElse(true)).findFirst().orElse(null);
     }
 
     /**

@@ -66,8 +66,7 @@ public final class NginxWebDav implements AutoCloseable {
 
     /** CPU time nginx's master and workers have used so far (benchmarks tell what each copy cost the server). */
     public long cpuMillis() {
-        return java.util.stream.Stream.concat(java.util.stream.Stream.of(master.toHandle()), master.toHandle().descendants())
-                .mapToLong(h -> h.info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(0L)).sum();
+        return ProcessCpu.millis(master.toHandle());
     }
 
     public String url(String path) {
