@@ -118,7 +118,7 @@ public class TransfersService extends EngineLoop {
         Map<ClaimedFile, Integer> claimed = Tx.run(pool, c -> {
             c.preparedQuery("SELECT pg_advisory_xact_lock($1)").execute(io.vertx.mutiny.sqlclient.Tuple.of(SCHEDULING_LOCK))
                     .await().atMost(FileOutcomes.WAIT);
-            List<QueueSnapshot> snapshot = queue.snapshot(c, config.engine().pinLifetime()).await().atMost(FileOutcomes.WAIT);
+            List<QueueSnapshot> snapshot = queue.startable(c, config.engine().pinLifetime()).await().atMost(FileOutcomes.WAIT);
             SchedulingInputs in = inputs.get(Scheduling.sesOf(snapshot));
             Map<String, Integer> outbound = new HashMap<>();
             Map<String, Integer> inbound = new HashMap<>();
