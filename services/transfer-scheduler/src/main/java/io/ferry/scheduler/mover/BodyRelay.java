@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * read ahead on a second thread so that reading and checksumming overlap with writing, the way {@code curl | curl}
  * overlaps two processes; at most {@code DEPTH} buffers are in flight.
  */
-final class BodyRelay implements HttpWire.Body, AutoCloseable {
+final class BodyRelay implements HttpWire.Body {
 
     static final int DEPTH = 8;
 

@@ -1,6 +1,5 @@
 package io.ferry.scheduler.mover;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,11 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 
 /**
  * Copies over HTTP/WebDAV: stat the source (HEAD, with {@code Want-Digest: adler32}), check the destination
@@ -24,7 +20,6 @@ import java.util.concurrent.Semaphore;
  */
 public final class HttpMover implements Mover {
 
-    static final long CHUNK = 8L << 20;
     static final long PARALLEL_THRESHOLD = 64L << 20;
 
     /** Files from this size on are read ahead on a second thread while the upload writes. */
@@ -96,7 +91,7 @@ public final class HttpMover implements Mover {
         int streams = stat.ranges() && size >= PARALLEL_THRESHOLD ? Math.max(1, Math.min(16, req.streams())) : 1;
         ExecutorService pool = null;
         HttpWire.Response get = null;
-        BodyRelay relay = null;
+        HttpWire.Body relay = null;
         try {
             long length = size;
             if (streams == 1) {
@@ -111,17 +106,14 @@ public final class HttpMover implements Mover {
                 throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
                         "the source now has " + length + " bytes, " + (req.expectedSize() != null ? req.expectedSize() : size) + " expected");
             }
-            Adler32Stream body;
-            HttpWire.Response put;
+            Adler32Stream body = new Adler32Stream(InputStream.nullInputStream(), progress, req.checksums());
             if (streams > 1) {
                 pool = Executors.newFixedThreadPool(streams + 1);
-                body = new Adler32Stream(new RangeStream(req.source(), size, streams, pool), progress, req.checksums());
-                put = wire.send("PUT", req.destination(), Map.of(), body, length);
+                relay = new RangeRelay(wire, req.source(), size, streams, body, pool);
             } else {
-                body = new Adler32Stream(InputStream.nullInputStream(), progress, req.checksums());
                 relay = new BodyRelay(get, length, body, length >= READ_AHEAD_THRESHOLD ? readers : null);
-                put = wire.send("PUT", req.destination(), Map.of(), relay, length);
             }
+            HttpWire.Response put = wire.send("PUT", req.destination(), Map.of(), relay, length);
             try (put) {
                 put.discard();
                 check(put.status, "transfer", "destination " + req.destination());
@@ -151,9 +143,7 @@ public final class HttpMover implements Mover {
             }
             throw (RuntimeException) e;
         } finally {
-            if (relay != null) {
-                relay.close();
-            }
+            closeQuietly(relay);
             closeQuietly(get);
             if (pool != null) {
                 pool.shutdownNow();
@@ -214,109 +204,13 @@ public final class HttpMover implements Mover {
         }
     }
 
-    private static void closeQuietly(HttpWire.Response r) {
-        if (r != null) {
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
             try {
-                r.close();
-            } catch (IOException ignored) {
+                c.close();
+            } catch (Exception ignored) {
                 // nothing to save
             }
-        }
-    }
-
-    /** The source read in {@code streams} parallel Range requests of CHUNK bytes, delivered in order. */
-    private final class RangeStream extends InputStream {
-        private final URI source;
-        private final long size;
-        private final int chunks;
-        private final List<CompletableFuture<byte[]>> parts = new ArrayList<>();
-        private final Semaphore window;
-        private final ExecutorService pool;
-        /** Chunk buffers in circulation (at most the window's worth): large arrays are reused, not allocated per chunk. */
-        private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> spare = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        private int current = -1;
-        private byte[] buffer = new byte[0];
-        private int bufferLength;
-        private int position;
-
-        RangeStream(URI source, long size, int streams, ExecutorService pool) {
-            this.source = source;
-            this.size = size;
-            this.chunks = (int) ((size + CHUNK - 1) / CHUNK);
-            this.window = new Semaphore(streams * 2);
-            this.pool = pool;
-            for (int i = 0; i < chunks; i++) {
-                parts.add(new CompletableFuture<>());
-            }
-            pool.submit(this::dispatch);
-        }
-
-        private void dispatch() {
-            for (int i = 0; i < chunks; i++) {
-                int index = i;
-                try {
-                    window.acquire();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                pool.submit(() -> {
-                    long from = index * CHUNK;
-                    long to = Math.min(size, from + CHUNK) - 1;
-                    try (HttpWire.Response r = wire.send("GET", source, Map.of("Range", "bytes=" + from + "-" + to))) {
-                        if (r.status != 206 || r.contentLength() != to - from + 1) {
-                            r.discard();
-                            throw new IOException("range " + from + "-" + to + " answered " + r.status + " with " + r.contentLength() + " bytes");
-                        }
-                        byte[] part = spare.poll();
-                        if (part == null) {
-                            part = new byte[(int) CHUNK];
-                        }
-                        int want = (int) (to - from + 1);
-                        if (r.body.readNBytes(part, 0, want) != want) {
-                            throw new EOFException("range " + from + "-" + to + " ended early");
-                        }
-                        parts.get(index).complete(part);
-                    } catch (Exception e) {
-                        parts.get(index).completeExceptionally(e);
-                    }
-                });
-            }
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            while (position >= bufferLength) {
-                if (current + 1 >= chunks) {
-                    return -1;
-                }
-                if (current >= 0) {
-                    parts.set(current, null);
-                    spare.offer(buffer);
-                    window.release();
-                }
-                current++;
-                try {
-                    buffer = parts.get(current).get();
-                    bufferLength = (int) (Math.min(size, (current + 1) * CHUNK) - current * CHUNK);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted", e);
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-                }
-                position = 0;
-            }
-            int n = Math.min(len, bufferLength - position);
-            System.arraycopy(buffer, position, b, off, n);
-            position += n;
-            return n;
         }
     }
 

@@ -42,9 +42,13 @@ final class HttpWire {
         void write(ByteBuffer src) throws IOException;
     }
 
-    /** An upload's body: writes exactly the announced length into the sink. */
-    interface Body {
+    /** An upload's body: writes exactly the announced length into the sink; closed after the exchange, failed or not. */
+    interface Body extends AutoCloseable {
         void writeTo(Sink sink) throws IOException;
+
+        @Override
+        default void close() {
+        }
     }
 
     /** An answer: status, headers (names lower-case) and the body, to be read to its end or closed. */
