@@ -139,6 +139,8 @@ class EngineTest {
         for (int i = 0; i < 24; i++) {
             assertArrayEquals(Files.readAllBytes(nginx.file("/se-a/many/f" + i)), Files.readAllBytes(nginx.file("/se-b/many/run1/f" + i)));
             assertEquals(100_000 + i * 7919, done.getLong("find { it.file_index == " + i + " }.bytes_transferred"));
+            // the job gave no sizes: the one the source reported is shown
+            assertEquals(100_000 + i * 7919, done.getLong("find { it.file_index == " + i + " }.filesize"));
         }
         // rate-aggregator is unreachable in this test: every attempt waits in the outbox, none is lost
         await().atMost(Duration.ofSeconds(10)).until(() -> outboxPending() >= 24);

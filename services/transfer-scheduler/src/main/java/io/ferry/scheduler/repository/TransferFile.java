@@ -48,6 +48,10 @@ public class TransferFile extends PanacheEntityBase {
 
     public Long filesize;
 
+    /** The size the prepare phase found at the source (null until then, and again for a new attempt). */
+    @Column(name = "source_size")
+    public Long sourceSize;
+
     public String checksum;
 
     @Column(name = "file_metadata")

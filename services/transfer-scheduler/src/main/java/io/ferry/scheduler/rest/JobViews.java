@@ -27,8 +27,10 @@ public final class JobViews {
                            String source_se, String dest_se, Long filesize, String checksum, String activity, String reason,
                            String error_code, String error_phase, int retry, OffsetDateTime start_time, OffsetDateTime finish_time,
                            Long bytes_transferred, Double throughput_bytes_per_s, Integer streams, @JsonRawValue String file_metadata) {
+        /** {@code filesize} is the submitted one, else what the source said once prepared (FTS3 fills it in too). */
         public static FileView of(TransferFile f) {
-            return new FileView(f.fileId, f.jobId, f.fileIndex, f.state, f.sourceUrl, f.destUrl, f.sourceSe, f.destSe, f.filesize,
+            Long size = f.filesize != null ? f.filesize : f.sourceSize != null && f.sourceSize >= 0 ? f.sourceSize : null;
+            return new FileView(f.fileId, f.jobId, f.fileIndex, f.state, f.sourceUrl, f.destUrl, f.sourceSe, f.destSe, size,
                     f.checksum, f.activity, f.reason, f.errorCode, f.errorPhase, Math.max(0, f.attempts - 1), f.startTime,
                     f.finishTime, f.bytesTransferred, f.throughput, f.streams, f.fileMetadata);
         }
