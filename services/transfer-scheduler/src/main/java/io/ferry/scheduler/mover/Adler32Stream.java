@@ -26,6 +26,11 @@ public final class Adler32Stream extends FilterInputStream {
         this(in, progress, true);
     }
 
+    /** Counts (and checksums) bytes that a relay moves itself, reported through {@link #moved(ByteBuffer)}. */
+    static Adler32Stream counter(TransferProgress progress, boolean checksum) {
+        return new Adler32Stream(InputStream.nullInputStream(), progress, checksum);
+    }
+
     public Adler32Stream(InputStream in, TransferProgress progress, boolean checksum) {
         super(in);
         this.progress = progress;

@@ -1,7 +1,6 @@
 package io.ferry.scheduler.mover;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.SocketTimeoutException;
 import java.net.URI;
@@ -106,7 +105,7 @@ public final class HttpMover implements Mover {
                 throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
                         "the source now has " + length + " bytes, " + (req.expectedSize() != null ? req.expectedSize() : size) + " expected");
             }
-            Adler32Stream body = new Adler32Stream(InputStream.nullInputStream(), progress, req.checksums());
+            Adler32Stream body = Adler32Stream.counter(progress, req.checksums());
             if (streams > 1) {
                 pool = Executors.newFixedThreadPool(streams + 1);
                 relay = new RangeRelay(wire, req.source(), size, streams, body, pool);

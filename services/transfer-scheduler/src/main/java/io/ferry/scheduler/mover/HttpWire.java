@@ -137,23 +137,7 @@ final class HttpWire {
         return exchangeOnNew(uri, method, headers, null, 0);
     }
 
-    /** A request whose body of {@code length} bytes is copied from {@code body} (an upload). */
-    Response send(String method, URI uri, Map<String, String> headers, InputStream body, long length) throws IOException {
-        return send(method, uri, headers, sink -> {
-            byte[] buf = new byte[BUFFER];
-            long left = length;
-            while (left > 0) {
-                int n = body.read(buf, 0, (int) Math.min(buf.length, left));
-                if (n < 0) {
-                    throw new EOFException("the source ended " + left + " bytes early");
-                }
-                sink.write(ByteBuffer.wrap(buf, 0, n));
-                left -= n;
-            }
-        }, length);
-    }
-
-    /** A request whose body writes its {@code length} bytes itself (the mover's direct-buffer copy). */
+    /** A request whose body of {@code length} bytes writes itself (an upload; the mover's relays). */
     Response send(String method, URI uri, Map<String, String> headers, Body body, long length) throws IOException {
         return exchangeOnNew(uri, method, headers, body, length);
     }
