@@ -74,7 +74,7 @@ public final class ServiceProcess {
 
     /** CPU time the service's process has used so far (-1 when not running or not known). */
     public synchronized long cpuMillis() {
-        return process == null ? -1 : process.toHandle().info().totalCpuDuration().map(Duration::toMillis).orElse(-1L);
+        return process == null ? -1 : io.ferry.dev.ProcessCpu.millis(process.toHandle());
     }
 
     public boolean isAlive() {

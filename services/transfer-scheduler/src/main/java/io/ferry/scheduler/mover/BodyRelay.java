@@ -1,6 +1,5 @@
 package io.ferry.scheduler.mover;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -97,16 +96,7 @@ final class BodyRelay implements HttpWire.Body {
 
     /** Fills {@code buf} from the source (up to {@code left} bytes), counted and checksummed, flipped for writing. */
     private int fill(ByteBuffer buf, long left) throws IOException {
-        buf.clear();
-        if (left < buf.capacity()) {
-            buf.limit((int) left);
-        }
-        while (buf.hasRemaining()) {
-            if (source.read(buf) < 0) {
-                throw new EOFException("the source ended " + (left - buf.position()) + " bytes early");
-            }
-        }
-        buf.flip();
+        source.readFully(buf, left);
         counter.moved(buf);
         return buf.remaining();
     }

@@ -103,6 +103,23 @@ final class HttpWire {
             return n;
         }
 
+        /**
+         * The next body bytes into {@code dst}: at most {@code max} of them, fewer only where its room ends; the buffer
+         * is flipped for writing. An answer that ends first is an {@link EOFException}.
+         */
+        void readFully(ByteBuffer dst, long max) throws IOException {
+            dst.clear();
+            if (max < dst.capacity()) {
+                dst.limit((int) max);
+            }
+            while (dst.hasRemaining()) {
+                if (read(dst) < 0) {
+                    throw new EOFException("the body ended " + (dst.remaining()) + " bytes early");
+                }
+            }
+            dst.flip();
+        }
+
         /** Reads what is left of a small body (errors, listings) and frees the connection. */
         void discard() throws IOException {
             body.transferTo(OutputStream.nullOutputStream());

@@ -1,6 +1,5 @@
 package io.ferry.scheduler.mover;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -100,15 +99,7 @@ final class RangeRelay implements HttpWire.Body {
             for (long left = to - from + 1; left > 0; ) {
                 ByteBuffer b = DirectBuffers.take();
                 buffers.add(b);
-                if (left < b.capacity()) {
-                    b.limit((int) left);
-                }
-                while (b.hasRemaining()) {
-                    if (r.read(b) < 0) {
-                        throw new EOFException("range " + from + "-" + to + " ended early");
-                    }
-                }
-                b.flip();
+                r.readFully(b, left);
                 left -= b.remaining();
             }
             CompletableFuture<List<ByteBuffer>> part = parts.get(index);

@@ -30,8 +30,11 @@ final class WireConnection implements HttpWire.Sink {
     private static final int HEAD_BUFFER = 16 << 10;
 
     final String key;
-    /** Bytes read but not yet consumed, between position and limit. */
-    private final ByteBuffer in = ByteBuffer.allocateDirect(HEAD_BUFFER).flip();
+    /**
+     * Bytes read but not yet consumed, between position and limit. A heap buffer: every upload opens a connection, and
+     * a direct one would cost a native allocation and a cleaner per file; bodies bypass it once it is drained.
+     */
+    private final ByteBuffer in = ByteBuffer.allocate(HEAD_BUFFER).flip();
     private final int timeoutMillis;
     private final SocketChannel channel;
     private Selector selector;
