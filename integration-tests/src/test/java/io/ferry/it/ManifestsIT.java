@@ -94,6 +94,9 @@ class ManifestsIT {
         String jvm = template().set("image.variant", "jvm").call();
         assertTrue(jvm.contains("ferry/transfer-scheduler:0.1.0-jvm"));
         assertTrue(jvm.contains("JAVA_OPTS_APPEND"));
+        // the scheduler's copies hold their data off the heap: its heap is smaller and its direct memory bounded
+        assertTrue(jvm.contains("\"-XX:MaxRAMPercentage=50 -XX:MaxDirectMemorySize=192m -Djava.io.tmpdir=/tmp\""), jvm);
+        assertEquals(3, jvm.split("\"-XX:MaxRAMPercentage=75 -Djava.io.tmpdir=/tmp\"", -1).length - 1);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.ferry.scheduler.config;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -60,6 +61,14 @@ public interface SchedulerConfig {
         /** Per-request timeout of the movers (a single HTTP exchange or chunk). */
         @WithDefault("5m")
         Duration ioTimeout();
+
+        /**
+         * Direct (off-heap) memory the HTTP copies of this replica may hold for their data, all together; one copy
+         * takes at most a quarter. It counts against the pod's memory limit besides the heap: keep the JVM's
+         * -XX:MaxDirectMemorySize above it (the server's own buffers need room too).
+         */
+        @WithDefault("128M")
+        MemorySize copyMemory();
 
         /** Links without a configuration: their active bounds. */
         @WithDefault("2")

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * An upload's body taken from a download: each buffer is read from the GET answer, counted and checksummed, then
  * written to the PUT, through pooled direct buffers (the bytes never pass through the Java heap). Large bodies are
  * read ahead on a second thread so that reading and checksumming overlap with writing, the way {@code curl | curl}
- * overlaps two processes; at most {@code DEPTH} buffers are in flight.
+ * overlaps two processes; at most {@code DEPTH} buffers are in flight, fewer when the copy's reservation is smaller.
  */
 final class BodyRelay implements HttpWire.Body {
 
@@ -24,36 +24,41 @@ final class BodyRelay implements HttpWire.Body {
     private final long length;
     private final Adler32Stream counter;
     private final ExecutorService readers;
+    private final DirectBuffers.Reservation buffers;
     private final BlockingQueue<Object> filled = new ArrayBlockingQueue<>(DEPTH + 1);
     private final BlockingQueue<ByteBuffer> free = new ArrayBlockingQueue<>(DEPTH);
     private volatile Future<?> reader;
     /** Counted down when the read-ahead has stopped touching the source and the buffers. */
     private final CountDownLatch readerDone = new CountDownLatch(1);
 
-    /** With {@code readers} null the body is read and written in turn on the caller's thread. */
-    BodyRelay(HttpWire.Response source, long length, Adler32Stream counter, ExecutorService readers) {
+    /**
+     * With {@code readers} null, or a reservation of one buffer, the body is read and written in turn on the caller's
+     * thread.
+     */
+    BodyRelay(HttpWire.Response source, long length, Adler32Stream counter, ExecutorService readers, DirectBuffers.Reservation buffers) {
         this.source = source;
         this.length = length;
         this.counter = counter;
-        this.readers = readers;
+        this.readers = buffers.size() > 1 ? readers : null;
+        this.buffers = buffers;
     }
 
     @Override
     public void writeTo(HttpWire.Sink sink) throws IOException {
         if (readers == null) {
-            ByteBuffer buf = DirectBuffers.take();
+            ByteBuffer buf = buffers.take();
             try {
                 for (long left = length; left > 0; ) {
                     left -= fill(buf, left);
                     sink.write(buf);
                 }
             } finally {
-                DirectBuffers.give(buf);
+                buffers.give(buf);
             }
             return;
         }
-        for (int i = 0; i < DEPTH; i++) {
-            free.add(DirectBuffers.take());
+        for (int i = 0; i < Math.min(DEPTH, buffers.size()); i++) {
+            free.add(buffers.take());
         }
         reader = readers.submit(this::readAhead);
         long left = length;
@@ -116,11 +121,11 @@ final class BodyRelay implements HttpWire.Body {
                 return;
             }
         }
-        free.forEach(DirectBuffers::give);
+        free.forEach(buffers::give);
         free.clear();
         filled.forEach(o -> {
             if (o instanceof ByteBuffer b) {
-                DirectBuffers.give(b);
+                buffers.give(b);
             }
         });
         filled.clear();

@@ -25,14 +25,27 @@ public final class HttpMover implements Mover {
     static final long READ_AHEAD_THRESHOLD = 4L << 20;
 
     private final HttpWire wire;
+    private final DirectBuffers buffers;
+    private final Duration timeout;
     private final ExecutorService readers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "mover-read-ahead");
         t.setDaemon(true);
         return t;
     });
 
-    public HttpMover(Duration timeout) {
+    /**
+     * @param timeout     per-request I/O timeout
+     * @param copyMemory  direct memory (bytes) all copies together may hold for their data
+     */
+    public HttpMover(Duration timeout, long copyMemory) {
         this.wire = new HttpWire(Duration.ofSeconds(10), timeout);
+        this.buffers = new DirectBuffers(copyMemory);
+        this.timeout = timeout;
+    }
+
+    /** The copies' shared direct memory (tests look at what is left). */
+    DirectBuffers copyMemory() {
+        return buffers;
     }
 
     @Override
@@ -88,6 +101,10 @@ public final class HttpMover implements Mover {
         long size = stat.size();
         long t0 = System.nanoTime();
         int streams = stat.ranges() && size >= PARALLEL_THRESHOLD ? Math.max(1, Math.min(16, req.streams())) : 1;
+        DirectBuffers.Reservation memory = reserve(streams, size, progress);
+        if (memory.size() < RangeRelay.BUFFERS_PER_RANGE) {
+            streams = 1;
+        }
         ExecutorService pool = null;
         HttpWire.Response get = null;
         HttpWire.Body relay = null;
@@ -108,9 +125,9 @@ public final class HttpMover implements Mover {
             Adler32Stream body = Adler32Stream.counter(progress, req.checksums());
             if (streams > 1) {
                 pool = Executors.newFixedThreadPool(streams + 1);
-                relay = new RangeRelay(wire, req.source(), size, streams, body, pool);
+                relay = new RangeRelay(wire, req.source(), size, streams, body, pool, memory);
             } else {
-                relay = new BodyRelay(get, length, body, length >= READ_AHEAD_THRESHOLD ? readers : null);
+                relay = new BodyRelay(get, length, body, length >= READ_AHEAD_THRESHOLD ? readers : null, memory);
             }
             HttpWire.Response put = wire.send("PUT", req.destination(), Map.of(), relay, length);
             try (put) {
@@ -147,6 +164,42 @@ public final class HttpMover implements Mover {
             if (pool != null) {
                 pool.shutdownNow();
             }
+            memory.close();
+        }
+    }
+
+    /**
+     * The copy's buffers from the replica's budget: Range streams want two ranges each and need one; a single stream
+     * wants a read-ahead queue and needs one buffer. Waits while other copies hold the budget, as long as the copy
+     * is not stopped, up to the I/O timeout (then TIMEOUT: the file is tried again later).
+     */
+    private DirectBuffers.Reservation reserve(int streams, long size, TransferProgress progress) throws MoverException {
+        int min = streams > 1 ? RangeRelay.BUFFERS_PER_RANGE : 1;
+        int max = streams > 1 ? streams * 2 * RangeRelay.BUFFERS_PER_RANGE : size >= READ_AHEAD_THRESHOLD ? BodyRelay.DEPTH : 1;
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        try {
+            while (true) {
+                DirectBuffers.Reservation r = buffers.reserve(min, max, Duration.ofMillis(200));
+                if (r != null) {
+                    return r;
+                }
+                MoverException aborted = progress.aborted("transfer");
+                if (aborted != null) {
+                    throw aborted;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new MoverException(MoverException.Code.TIMEOUT, "transfer",
+                            "no copy memory came free within " + timeout.toSeconds() + " s (all of it is held by running copies)");
+                }
+                if (min > 1 && System.nanoTime() - start > 1_000_000_000L) {
+                    min = 1;  // a single stream moves the file with one buffer: better than waiting for a whole range
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            // as an interrupted read would be: the replica is stopping, the file is tried again
+            throw new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", "interrupted while waiting for copy memory");
         }
     }
 

@@ -17,31 +17,37 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * An upload's body read from the source in parallel Range requests of {@link #CHUNK} bytes, one per stream at a
  * time, written in order. Each range lands in pooled direct buffers and is counted and checksummed in order as it is
  * written, so ADLER32 stays the one of the whole file. Memory is bounded by the window: at most two ranges per stream
- * are held, off the Java heap (8 MiB heap arrays per range, as before, put up to 256 MiB on the heap per 16-stream
- * copy).
+ * are held, off the Java heap, and no more than the copy's reservation holds (8 MiB heap arrays per range, as before,
+ * put up to 256 MiB on the heap per 16-stream copy).
  */
 final class RangeRelay implements HttpWire.Body {
 
     static final long CHUNK = 4L << 20;
+
+    /** Buffers one range fills. */
+    static final int BUFFERS_PER_RANGE = (int) (CHUNK / DirectBuffers.SIZE);
 
     private final HttpWire wire;
     private final URI source;
     private final long size;
     private final Adler32Stream counter;
     private final ExecutorService pool;
+    private final DirectBuffers.Reservation buffers;
     private final int chunks;
     private final Semaphore window;
     /** Each range's buffers once fetched; emptied (null) when written, so no buffer goes back to the pool twice. */
     private final AtomicReferenceArray<CompletableFuture<List<ByteBuffer>>> parts;
 
-    RangeRelay(HttpWire wire, URI source, long size, int streams, Adler32Stream counter, ExecutorService pool) {
+    /** {@code buffers} must hold at least one range ({@link #BUFFERS_PER_RANGE}). */
+    RangeRelay(HttpWire wire, URI source, long size, int streams, Adler32Stream counter, ExecutorService pool, DirectBuffers.Reservation buffers) {
         this.wire = wire;
         this.source = source;
         this.size = size;
         this.counter = counter;
         this.pool = pool;
+        this.buffers = buffers;
         this.chunks = (int) ((size + CHUNK - 1) / CHUNK);
-        this.window = new Semaphore(streams * 2);
+        this.window = new Semaphore(Math.max(1, Math.min(streams * 2, buffers.size() / BUFFERS_PER_RANGE)));
         this.parts = new AtomicReferenceArray<>(chunks);
         for (int i = 0; i < chunks; i++) {
             parts.set(i, new CompletableFuture<>());
@@ -67,7 +73,7 @@ final class RangeRelay implements HttpWire.Body {
                     sink.write(b);
                 }
             } finally {
-                part.forEach(DirectBuffers::give);
+                part.forEach(buffers::give);
                 parts.set(i, null);
                 window.release();
             }
@@ -90,24 +96,24 @@ final class RangeRelay implements HttpWire.Body {
     private void fetch(int index) {
         long from = index * CHUNK;
         long to = Math.min(size, from + CHUNK) - 1;
-        List<ByteBuffer> buffers = new ArrayList<>();
+        List<ByteBuffer> filled = new ArrayList<>();
         try (HttpWire.Response r = wire.send("GET", source, Map.of("Range", "bytes=" + from + "-" + to))) {
             if (r.status != 206 || r.contentLength() != to - from + 1) {
                 r.discard();
                 throw new IOException("range " + from + "-" + to + " answered " + r.status + " with " + r.contentLength() + " bytes");
             }
             for (long left = to - from + 1; left > 0; ) {
-                ByteBuffer b = DirectBuffers.take();
-                buffers.add(b);
+                ByteBuffer b = buffers.take();
+                filled.add(b);
                 r.readFully(b, left);
                 left -= b.remaining();
             }
             CompletableFuture<List<ByteBuffer>> part = parts.get(index);
-            if (part == null || !part.complete(buffers)) {
-                buffers.forEach(DirectBuffers::give);  // the copy was abandoned meanwhile
+            if (part == null || !part.complete(filled)) {
+                filled.forEach(buffers::give);  // the copy was abandoned meanwhile
             }
         } catch (Exception e) {
-            buffers.forEach(DirectBuffers::give);
+            filled.forEach(buffers::give);
             CompletableFuture<List<ByteBuffer>> part = parts.get(index);
             if (part != null) {
                 part.completeExceptionally(e);
@@ -121,7 +127,7 @@ final class RangeRelay implements HttpWire.Body {
         for (int i = 0; i < chunks; i++) {
             CompletableFuture<List<ByteBuffer>> part = parts.getAndSet(i, null);
             if (part != null && !part.completeExceptionally(new IOException("abandoned")) && !part.isCompletedExceptionally()) {
-                part.join().forEach(DirectBuffers::give);
+                part.join().forEach(buffers::give);
             }
         }
     }

@@ -26,7 +26,7 @@ public class Movers {
 
     @PostConstruct
     void init() {
-        http = new HttpMover(config.engine().ioTimeout());
+        http = new HttpMover(config.engine().ioTimeout(), config.engine().copyMemory().asLongValue());
         file = new FileMover(config.engine().fileRoots().orElse(List.of()).stream().map(Path::of).toList());
     }
 

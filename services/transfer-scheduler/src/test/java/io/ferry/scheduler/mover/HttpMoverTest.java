@@ -14,7 +14,13 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.Adler32;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HttpMoverTest {
 
     static NginxWebDav nginx;
-    static final HttpMover MOVER = new HttpMover(Duration.ofSeconds(60));
+    static final HttpMover MOVER = new HttpMover(Duration.ofSeconds(60), 128L << 20);
 
     @BeforeAll
     static void start() throws Exception {
@@ -95,6 +101,37 @@ class HttpMoverTest {
     }
 
     @Test
+    void concurrentCopiesStayWithinTheirCopyMemory() throws Exception {
+        // 8 MiB for every copy together, at most 2 MiB each: less than one 4 MiB range, so a 4-stream request moves on
+        // one stream, and six copies at once still all arrive whole
+        HttpMover frugal = new HttpMover(Duration.ofSeconds(60), 8L << 20);
+        long size = (70L << 20) + 7;
+        String adler = write(nginx.file("/se-a/frugal/big.bin"), size, 5);
+        ExecutorService copies = Executors.newFixedThreadPool(6);
+        try {
+            List<Future<CopyResult>> results = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                CopyRequest req = request("/se-a/frugal/big.bin", "/se-b/frugal/copy" + i + ".bin", size, adler, "source", false, 4);
+                results.add(copies.submit(() -> frugal.copy(req)));
+            }
+            for (int i = 0; i < 6; i++) {
+                CopyResult r = results.get(i).get(5, TimeUnit.MINUTES);
+                assertEquals(1, r.streams());
+                assertEquals(adler, r.adler32());
+                assertEquals(-1, Files.mismatch(nginx.file("/se-a/frugal/big.bin"), nginx.file("/se-b/frugal/copy" + i + ".bin")));
+            }
+        } finally {
+            copies.shutdownNow();
+        }
+        assertEquals(frugal.copyMemory().total(), frugal.copyMemory().available(), "every copy gave its memory back");
+        // an upload the destination refuses half-way through the reading
+        assertThrows(MoverException.class, () -> frugal.transfer(
+                new CopyRequest(URI.create(nginx.url("/se-a/frugal/big.bin")), URI.create(nginx.url("/flaky/big.bin")), size, adler, "none",
+                        false, 4, URI.create(nginx.url("/flaky"))), new SourceStat(size, true, null), TransferProgress.unwatched()));
+        assertEquals(frugal.copyMemory().total(), frugal.copyMemory().available(), "a failed copy too");
+    }
+
+    @Test
     void aSourceThatFallsSilentTimesOut() throws Exception {
         // a server that answers the GET with half of the promised body, then says nothing more
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
@@ -116,7 +153,7 @@ class HttpMoverTest {
             });
             silent.setDaemon(true);
             silent.start();
-            HttpMover impatient = new HttpMover(Duration.ofSeconds(1));
+            HttpMover impatient = new HttpMover(Duration.ofSeconds(1), 1L << 20);
             URI source = URI.create("http://127.0.0.1:" + server.getLocalPort() + "/f");
             long t0 = System.nanoTime();
             MoverException e = assertThrows(MoverException.class, () -> impatient.transfer(
