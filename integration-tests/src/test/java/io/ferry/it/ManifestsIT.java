@@ -100,6 +100,26 @@ class ManifestsIT {
     }
 
     @Test
+    void theSchedulerGetsTheGridCasAndItsClientCertificateWhenGiven() throws IOException {
+        List<JsonNode> docs = documents(template().set("services.transferScheduler.tls.caConfigMap", "grid-cas")
+                .set("services.transferScheduler.tls.clientSecret", "ferry-host-cert").call());
+        for (JsonNode d : docs) {
+            if (!d.path("kind").asText().equals("Deployment")) {
+                continue;
+            }
+            String yaml = d.toString();
+            boolean scheduler = d.at("/metadata/name").asText().equals("ferry-transfer-scheduler");
+            assertEquals(scheduler, yaml.contains("FERRY_SCHEDULER_ENGINE_TLS_CA_CERTIFICATES"), yaml);
+            assertEquals(scheduler, yaml.contains("\"secretName\":\"ferry-host-cert\""), yaml);
+            if (scheduler) {
+                JsonNode c = d.at("/spec/template/spec/containers/0");
+                assertTrue(c.toString().contains("\"mountPath\":\"/etc/grid-security/certificates\""), c.toString());
+                assertTrue(c.toString().contains("/etc/grid-security/ferry/tls.key"), c.toString());
+            }
+        }
+    }
+
+    @Test
     void badValuesAreRefusedByTheSchemaOrTheTemplates() {
         Exception variant = assertThrows(Exception.class,
                 () -> template().set("image.variant", "arm64").call());

@@ -14,36 +14,51 @@ import java.util.concurrent.TimeUnit;
  * {@code /se-b/}; {@code /se-c/}, which answers 503 while the file {@code se-c.down} exists in the root (an SE in
  * maintenance); {@code /slow/}, which sends at most 256 KiB/s per connection (a link whose capacity the test sets);
  * and {@code /flaky/} answering 503. Started per test class; stopped on close. Needs Debian's nginx-light (its
- * WebDAV module); {@code .ci/run} installs it.
+ * WebDAV module); {@code .ci/run} installs it. With {@link Tls} the same storage is also served over HTTPS on a second
+ * port, and that port wants a client certificate signed by the given CA.
  */
 public final class NginxWebDav implements AutoCloseable {
 
     public final Path root;
     public final int port;
+    /** The HTTPS port, or -1 without TLS. */
+    public final int tlsPort;
     private final Process master;
 
+    /** The server's certificate and key, and the CA whose client certificates the HTTPS port wants (PEM files). */
+    public record Tls(Path certificate, Path key, Path clientCa) {
+    }
+
     public NginxWebDav() throws Exception {
+        this(null);
+    }
+
+    public NginxWebDav(Tls tls) throws Exception {
         root = Files.createTempDirectory("ferry-nginx");
         Files.createDirectories(root.resolve("www/se-a"));
         Files.createDirectories(root.resolve("www/se-b"));
         Files.createDirectories(root.resolve("www/se-c"));
         Files.createDirectories(root.resolve("www/slow"));
         Files.createDirectories(root.resolve("tmp"));
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        port = freePort();
+        tlsPort = tls == null ? -1 : freePort();
         boolean root_ = "root".equals(System.getProperty("user.name"));
+        String storage = "    root " + root.resolve("www") + ";\n"
+                + "    client_max_body_size 0;\n    location /flaky/ { return 503; }\n"
+                + "    location /se-c/ { if (-f " + root.resolve("se-c.down") + ") { return 503; }\n"
+                + "      dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; }\n"
+                + "    location /slow/ { limit_rate 256k; dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; }\n"
+                + "    location / { dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; create_full_put_path off; }\n";
         String conf = (root_ ? "user root;\n" : "") + "worker_processes 2;\ndaemon off;\nerror_log " + root.resolve("error.log") + ";\n"
                 + "pid " + root.resolve("nginx.pid") + ";\nevents { worker_connections 256; }\nhttp {\n  access_log off;\n"
                 + "  client_body_temp_path " + root.resolve("tmp") + ";\n  proxy_temp_path " + root.resolve("tmp") + ";\n"
                 + "  fastcgi_temp_path " + root.resolve("tmp") + ";\n  uwsgi_temp_path " + root.resolve("tmp") + ";\n"
                 + "  scgi_temp_path " + root.resolve("tmp") + ";\n"
-                + "  server {\n    listen 127.0.0.1:" + port + ";\n    root " + root.resolve("www") + ";\n"
-                + "    client_max_body_size 0;\n    location /flaky/ { return 503; }\n"
-                + "    location /se-c/ { if (-f " + root.resolve("se-c.down") + ") { return 503; }\n"
-                + "      dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; }\n"
-                + "    location /slow/ { limit_rate 256k; dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; }\n"
-                + "    location / { dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; create_full_put_path off; }\n  }\n}\n";
+                + "  server {\n    listen 127.0.0.1:" + port + ";\n" + storage + "  }\n"
+                + (tls == null ? "" : "  server {\n    listen 127.0.0.1:" + tlsPort + " ssl;\n"
+                + "    ssl_certificate " + tls.certificate() + ";\n    ssl_certificate_key " + tls.key() + ";\n"
+                + "    ssl_client_certificate " + tls.clientCa() + ";\n    ssl_verify_client on;\n" + storage + "  }\n")
+                + "}\n";
         Path file = root.resolve("nginx.conf");
         Files.writeString(file, conf);
         String nginx = Files.isExecutable(Path.of("/usr/sbin/nginx")) ? "/usr/sbin/nginx" : "nginx";
@@ -71,6 +86,17 @@ public final class NginxWebDav implements AutoCloseable {
 
     public String url(String path) {
         return "http://127.0.0.1:" + port + path;
+    }
+
+    /** The same storage over HTTPS (needs {@link Tls}); by name, as a certificate names its host. */
+    public String httpsUrl(String path) {
+        return "https://localhost:" + tlsPort + path;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     /** Where nginx keeps request bodies while they arrive (a partial upload lives here, never under www/). */

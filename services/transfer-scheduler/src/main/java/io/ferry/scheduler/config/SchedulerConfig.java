@@ -80,9 +80,26 @@ public interface SchedulerConfig {
         /** Directories file:// URLs may live in (besides being under a registered SE). */
         Optional<java.util.List<String>> fileRoots();
 
+        /** How https:// storage is reached: CAs trusted besides the JDK's, and the certificate presented. */
+        Tls tls();
+
         /** How often a staging request is polled. */
         @WithDefault("5s")
         Duration stagePoll();
+    }
+
+    interface Tls {
+        /**
+         * A PEM file, or a directory of them, of CAs trusted besides the JDK's: on grid hosts
+         * {@code /etc/grid-security/certificates} (files there that hold no certificate are skipped).
+         */
+        Optional<String> caCertificates();
+
+        /** PEM certificate (chain) presented to SEs that ask for a client certificate: a host certificate or a proxy. */
+        Optional<String> certificate();
+
+        /** Its unencrypted PEM private key (PKCS#8 or PKCS#1 RSA); when unset, read from the certificate file. */
+        Optional<String> key();
     }
 
     interface Optimizer {

@@ -1,5 +1,8 @@
 package io.ferry.scheduler.mover;
 
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLSocketFactory;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.SocketTimeoutException;
@@ -38,7 +41,12 @@ public final class HttpMover implements Mover {
      * @param copyMemory  direct memory (bytes) all copies together may hold for their data
      */
     public HttpMover(Duration timeout, long copyMemory) {
-        this.wire = new HttpWire(Duration.ofSeconds(10), timeout);
+        this(timeout, copyMemory, (SSLSocketFactory) SSLSocketFactory.getDefault());
+    }
+
+    /** @param tls how https:// connections are made: whom they trust, which certificate they present ({@link TlsSockets}) */
+    public HttpMover(Duration timeout, long copyMemory, SSLSocketFactory tls) {
+        this.wire = new HttpWire(Duration.ofSeconds(10), timeout, tls);
         this.buffers = new DirectBuffers(copyMemory);
         this.timeout = timeout;
     }
@@ -277,6 +285,10 @@ public final class HttpMover implements Mover {
     }
 
     static MoverException ioFailure(Throwable e, String phase) {
+        if (e instanceof SSLHandshakeException && !causedBy(e, EOFException.class) && !causedBy(e, java.net.SocketException.class)) {
+            // the peer's certificate is not trusted, ours was refused, or no protocol in common: trying again won't mend it
+            return new MoverException(MoverException.Code.TLS_FAILED, phase, "TLS handshake failed: " + e.getMessage());
+        }
         for (Throwable c = e; c != null; c = c.getCause()) {
             if (c instanceof SocketTimeoutException) {
                 return new MoverException(MoverException.Code.TIMEOUT, phase, "timed out: " + e.getMessage());
@@ -286,5 +298,14 @@ public final class HttpMover implements Mover {
             }
         }
         return new MoverException(MoverException.Code.CONNECTION_RESET, phase, "connection failed: " + e);
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import javax.net.ssl.SSLSocketFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,11 +31,13 @@ final class HttpWire {
 
     private final Duration connectTimeout;
     private final Duration ioTimeout;
+    private final SSLSocketFactory tls;
     private final Map<String, ConcurrentLinkedDeque<WireConnection>> idle = new ConcurrentHashMap<>();
 
-    HttpWire(Duration connectTimeout, Duration ioTimeout) {
+    HttpWire(Duration connectTimeout, Duration ioTimeout, SSLSocketFactory tls) {
         this.connectTimeout = connectTimeout;
         this.ioTimeout = ioTimeout;
+        this.tls = tls;
     }
 
     /** Where an upload's body goes: all of {@code src} is written before this returns. */
@@ -160,7 +163,7 @@ final class HttpWire {
     }
 
     private Response exchangeOnNew(URI uri, String method, Map<String, String> headers, Body body, long length) throws IOException {
-        WireConnection c = WireConnection.open(uri, key(uri), connectTimeout, ioTimeout);
+        WireConnection c = WireConnection.open(uri, key(uri), connectTimeout, ioTimeout, tls);
         try {
             return exchange(c, method, uri, headers, body, length);
         } catch (IOException | RuntimeException e) {

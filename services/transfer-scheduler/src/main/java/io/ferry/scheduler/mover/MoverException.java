@@ -8,7 +8,7 @@ public class MoverException extends Exception {
 
     public enum Code {
         SOURCE_NOT_FOUND(false), DEST_EXISTS(false), PERMISSION_DENIED(false), CHECKSUM_MISMATCH(false), SIZE_MISMATCH(false),
-        TIMEOUT(true), CONNECTION_RESET(true), HTTP_5XX(true), HTTP_ERROR(false), UNSUPPORTED_URL(false),
+        TIMEOUT(true), CONNECTION_RESET(true), HTTP_5XX(true), HTTP_ERROR(false), UNSUPPORTED_URL(false), TLS_FAILED(false),
         // raised by the scheduler rather than by a mover
         STALLED(true), CANCELED(false), QUEUE_EXPIRED(false), PREPARE_EXPIRED(true), LEASE_EXPIRED(true), STAGING_FAILED(false);
 

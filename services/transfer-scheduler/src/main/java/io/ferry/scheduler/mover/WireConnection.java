@@ -52,7 +52,7 @@ final class WireConnection implements HttpWire.Sink {
         this.tlsOut = tls == null ? null : tls.getOutputStream();
     }
 
-    static WireConnection open(URI uri, String key, Duration connectTimeout, Duration ioTimeout) throws IOException {
+    static WireConnection open(URI uri, String key, Duration connectTimeout, Duration ioTimeout, SSLSocketFactory tlsSockets) throws IOException {
         boolean secure = "https".equalsIgnoreCase(uri.getScheme());
         int port = uri.getPort() > 0 ? uri.getPort() : secure ? 443 : 80;
         InetSocketAddress address = new InetSocketAddress(uri.getHost(), port);
@@ -73,10 +73,12 @@ final class WireConnection implements HttpWire.Sink {
             s.setTcpNoDelay(true);
             s.connect(address, (int) connectTimeout.toMillis());
             s.setSoTimeout((int) ioTimeout.toMillis());
-            SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault()).createSocket(s, uri.getHost(), port, true);
+            SSLSocket ssl = (SSLSocket) tlsSockets.createSocket(s, uri.getHost(), port, true);
             SSLParameters p = ssl.getSSLParameters();
             p.setEndpointIdentificationAlgorithm("HTTPS");
-            p.setServerNames(List.of(new SNIHostName(uri.getHost())));
+            if (!uri.getHost().matches("[0-9.]+|\\[?[0-9a-fA-F:.]+]?")) {
+                p.setServerNames(List.of(new SNIHostName(uri.getHost())));  // SNI names hosts, never addresses
+            }
             ssl.setSSLParameters(p);
             ssl.startHandshake();
             return new WireConnection(key, (int) ioTimeout.toMillis(), null, ssl);

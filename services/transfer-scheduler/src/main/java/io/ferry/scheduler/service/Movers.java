@@ -5,11 +5,15 @@ import io.ferry.scheduler.mover.FileMover;
 import io.ferry.scheduler.mover.HttpMover;
 import io.ferry.scheduler.mover.Mover;
 import io.ferry.scheduler.mover.MoverException;
+import io.ferry.scheduler.mover.TlsSockets;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import javax.net.ssl.SSLSocketFactory;
+import java.io.IOException;
 import java.net.URI;
+import java.security.GeneralSecurityException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +30,15 @@ public class Movers {
 
     @PostConstruct
     void init() {
-        http = new HttpMover(config.engine().ioTimeout(), config.engine().copyMemory().asLongValue());
+        SchedulerConfig.Tls tls = config.engine().tls();
+        SSLSocketFactory sockets;
+        try {
+            sockets = TlsSockets.factory(tls.caCertificates().map(Path::of), tls.certificate().map(Path::of), tls.key().map(Path::of));
+        } catch (IOException | GeneralSecurityException e) {
+            // refuse to start rather than fail every https:// copy later
+            throw new IllegalStateException("ferry.scheduler.engine.tls is unusable: " + e.getMessage(), e);
+        }
+        http = new HttpMover(config.engine().ioTimeout(), config.engine().copyMemory().asLongValue(), sockets);
         file = new FileMover(config.engine().fileRoots().orElse(List.of()).stream().map(Path::of).toList());
     }
 

@@ -1,0 +1,103 @@
+package io.ferry.scheduler.mover;
+
+import io.ferry.dev.NginxWebDav;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import javax.net.ssl.SSLSocketFactory;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The HTTP mover over TLS against a real nginx that, like grid SEs, presents a certificate of a grid CA and wants the
+ * client's: the CA comes from a grid-style certificates directory, the client certificate from PEM files.
+ */
+class HttpsMoverTest {
+
+    static Path dir;
+    static TestCertificates pki;
+    static NginxWebDav nginx;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("ferry-tls");
+        pki = TestCertificates.create(dir);
+        nginx = new NginxWebDav(new NginxWebDav.Tls(pki.serverCertificate(), pki.serverKey(), pki.caCertificate()));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        nginx.close();
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    static HttpMover mover(Optional<Path> ca, Optional<Path> certificate, Optional<Path> key) throws Exception {
+        SSLSocketFactory tls = TlsSockets.factory(ca, certificate, key);
+        return new HttpMover(Duration.ofSeconds(60), 64L << 20, tls);
+    }
+
+    static CopyRequest request(String src, String dst, Long size, String adler, int streams) {
+        return new CopyRequest(URI.create(nginx.httpsUrl(src)), URI.create(nginx.httpsUrl(dst)), size, adler, "both", false, streams,
+                URI.create(nginx.httpsUrl("/se-b")));
+    }
+
+    @Test
+    void filesArriveWholeOverTlsWithTheGridsCasAndAClientCertificate() throws Exception {
+        HttpMover mover = mover(Optional.of(pki.caDirectory()), Optional.of(pki.clientCertificate()), Optional.of(pki.clientKey()));
+        long size = (70L << 20) + 3;
+        String adler = HttpMoverTest.write(nginx.file("/se-a/tls/big.bin"), size, 11);
+        CopyResult big = mover.copy(request("/se-a/tls/big.bin", "/se-b/tls/a/big.bin", size, adler, 4));
+        assertEquals(4, big.streams(), "Range streams over TLS");
+        assertEquals(adler, big.adler32());
+        assertEquals(-1, Files.mismatch(nginx.file("/se-a/tls/big.bin"), nginx.file("/se-b/tls/a/big.bin")));
+
+        String small = HttpMoverTest.write(nginx.file("/se-a/tls/small.bin"), 300_000, 12);
+        for (int i = 0; i < 2; i++) {
+            CopyResult r = mover.copy(request("/se-a/tls/small.bin", "/se-b/tls/small" + i + ".bin", 300_000L, small, 1));
+            assertEquals(small, r.adler32());
+            assertEquals(-1, Files.mismatch(nginx.file("/se-a/tls/small.bin"), nginx.file("/se-b/tls/small" + i + ".bin")));
+        }
+    }
+
+    @Test
+    void anSeWhoseCaIsNotTrustedFailsForGoodWithTlsFailed() throws Exception {
+        HttpMover jdkTrustOnly = mover(Optional.empty(), Optional.of(pki.clientCertificate()), Optional.of(pki.clientKey()));
+        HttpMoverTest.write(nginx.file("/se-a/tls/untrusted.bin"), 1000, 13);
+        MoverException e = assertThrows(MoverException.class, () -> jdkTrustOnly.stat(URI.create(nginx.httpsUrl("/se-a/tls/untrusted.bin"))));
+        assertEquals(MoverException.Code.TLS_FAILED, e.code());
+        assertEquals("prepare", e.phase());
+        assertFalse(e.retryable(), "trying again does not make a certificate trusted");
+    }
+
+    @Test
+    void anSeThatWantsAClientCertificateRefusesACopyWithout() throws Exception {
+        HttpMover anonymous = mover(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty());
+        HttpMoverTest.write(nginx.file("/se-a/tls/anonymous.bin"), 1000, 14);
+        MoverException e = assertThrows(MoverException.class, () -> anonymous.copy(request("/se-a/tls/anonymous.bin",
+                "/se-b/tls/anonymous.bin", 1000L, null, 1)));
+        assertFalse(e.retryable());
+        assertTrue(e.getMessage().contains("HTTP 400"), e.getMessage());
+        assertFalse(Files.exists(nginx.file("/se-b/tls/anonymous.bin")));
+    }
+
+    @Test
+    void unusableSettingsAreRefusedWithTheirReason() throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("empty-certificates"));
+        Exception noCa = assertThrows(Exception.class, () -> TlsSockets.factory(Optional.of(empty), Optional.empty(), Optional.empty()));
+        assertTrue(noCa.getMessage().contains("no PEM certificate"), noCa.getMessage());
+        Exception noKey = assertThrows(Exception.class,
+                () -> TlsSockets.factory(Optional.empty(), Optional.of(pki.clientCertificate()), Optional.empty()));
+        assertTrue(noKey.getMessage().contains("no PEM private key"), noKey.getMessage());
+    }
+}
