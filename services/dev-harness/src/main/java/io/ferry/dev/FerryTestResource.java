@@ -76,7 +76,9 @@ public class FerryTestResource implements QuarkusTestResourceLifecycleManager {
     public static synchronized DevKeys keys() {
         if (keys == null) {
             try {
-                keys = DevKeys.loadOrCreate(Files.createTempDirectory("ferry-test-keys"));
+                Path dir = Files.createTempDirectory("ferry-test-keys");
+                keys = DevKeys.loadOrCreate(dir);
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

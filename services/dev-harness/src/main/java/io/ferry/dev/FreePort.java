@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 
 /** Finds loopback ports for servers that the harness starts. */
 public final class FreePort {
@@ -18,6 +19,30 @@ public final class FreePort {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Why a server did not come up: its own words, read only when needed. */
+    public interface Diagnosis {
+        String explain() throws IOException;
+    }
+
+    /**
+     * Waits until {@code server} listens on the loopback {@code port}; fails with {@code why} if it exits first or
+     * does not listen within {@code timeoutMillis}.
+     */
+    public static void awaitListening(Process server, int port, long timeoutMillis, Diagnosis why) throws IOException, InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (System.currentTimeMillis() < deadline) {
+            try (Socket ignored = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                return;
+            } catch (IOException e) {
+                if (!server.isAlive()) {
+                    throw new IllegalStateException(why.explain());
+                }
+                Thread.sleep(100);
+            }
+        }
+        throw new IllegalStateException("nothing listens on " + port + " after " + timeoutMillis + " ms: " + why.explain());
     }
 
     public static boolean isFree(int port) {

@@ -1,9 +1,6 @@
 package io.ferry.dev;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -40,8 +37,8 @@ public final class NginxWebDav implements AutoCloseable {
         Files.createDirectories(root.resolve("www/se-c"));
         Files.createDirectories(root.resolve("www/slow"));
         Files.createDirectories(root.resolve("tmp"));
-        port = freePort();
-        tlsPort = tls == null ? -1 : freePort();
+        port = FreePort.find();
+        tlsPort = tls == null ? -1 : FreePort.find();
         boolean root_ = "root".equals(System.getProperty("user.name"));
         String storage = "    root " + root.resolve("www") + ";\n"
                 + "    client_max_body_size 0;\n    location /flaky/ { return 503; }\n"
@@ -64,19 +61,8 @@ public final class NginxWebDav implements AutoCloseable {
         String nginx = Files.isExecutable(Path.of("/usr/sbin/nginx")) ? "/usr/sbin/nginx" : "nginx";
         master = new ProcessBuilder(nginx, "-c", file.toString(), "-p", root.toString()).redirectErrorStream(true)
                 .redirectOutput(root.resolve("stdout.log").toFile()).start();
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (System.currentTimeMillis() < deadline) {
-            try (Socket ignored = new Socket(InetAddress.getLoopbackAddress(), port)) {
-                return;
-            } catch (IOException e) {
-                if (!master.isAlive()) {
-                    throw new IllegalStateException("nginx did not start (Debian's nginx-light is needed): "
-                            + Files.readString(root.resolve("stdout.log")) + Files.readString(root.resolve("error.log")));
-                }
-                Thread.sleep(100);
-            }
-        }
-        throw new IllegalStateException("nginx did not listen on " + port);
+        FreePort.awaitListening(master, port, 10_000, () -> "nginx did not start (Debian's nginx-light is needed): "
+                + Files.readString(root.resolve("stdout.log")) + Files.readString(root.resolve("error.log")));
     }
 
     /** CPU time nginx's master and workers have used so far (benchmarks tell what each copy cost the server). */
@@ -93,11 +79,6 @@ public final class NginxWebDav implements AutoCloseable {
         return "https://localhost:" + tlsPort + path;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     /** Where nginx keeps request bodies while they arrive (a partial upload lives here, never under www/). */
     public Path uploadsInProgress() {

@@ -2,6 +2,8 @@ package io.ferry.scheduler;
 
 import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.NginxWebDav;
+import io.ferry.dev.TestCertificates;
+import io.ferry.dev.XrootdServer;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -149,6 +151,33 @@ class EngineTest {
                 .queryParam("dest_se", "NGX-B").get("/optimizer/evolution").then().statusCode(200).extract().jsonPath().getList("rationale").size() > 0);
         given().auth().oauth2(vo("atlas")).get("/optimizer").then().statusCode(200)
                 .body("find { it.source_se == 'NGX-A' && it.dest_se == 'NGX-B' }.rationale", notNullValue());
+    }
+
+    @Test
+    void aDestinationSeThatDoesThirdPartyCopyPullsTheFileItself() throws Exception {
+        Path pki = Files.createTempDirectory("ferry-engine-pki");
+        try (XrootdServer xrootd = new XrootdServer(TestCertificates.create(pki))) {
+            given().auth().oauth2(admin()).contentType(ContentType.JSON)
+                    .body("{\"site\":\"XRD-SITE\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store") + "\"},\"thirdPartyCopy\":true}")
+                    .put("/config/se/XRD").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+            String adler = write("/se-a/tpc/f1", 2_500_000, 77);
+            String body = "{\"sources\":[\"" + nginx.url("/se-a/tpc/f1") + "\"],\"destinations\":[\"" + xrootd.httpUrl("/store/tpc/run1/f1")
+                    + "\"],\"checksum\":\"ADLER32:" + adler + "\"}";
+            String id = submit(vo("atlas"), List.of(body), "{\"verify_checksum\":\"both\"}");
+            awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED");
+            JsonPath f = files(vo("atlas"), id);
+            assertEquals("FINISHED", f.getString("[0].file_state"), f.prettify());
+            assertEquals(2_500_000, f.getLong("[0].bytes_transferred"));
+            assertArrayEquals(Files.readAllBytes(nginx.file("/se-a/tpc/f1")), Files.readAllBytes(xrootd.file("/store/tpc/run1/f1")));
+            String log = xrootd.log();
+            assertTrue(log.contains("event=TRANSFER_SUCCESS, local=/store/tpc/run1/f1, remote=" + nginx.url("/se-a/tpc/f1")),
+                    "the destination SE fetched the file from the source itself: " + log);
+        } finally {
+            given().auth().oauth2(admin()).delete("/config/se/XRD");
+            try (var walk = Files.walk(pki)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
     }
 
     static long micros(String time) {

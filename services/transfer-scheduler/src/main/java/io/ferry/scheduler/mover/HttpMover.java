@@ -58,12 +58,17 @@ public final class HttpMover implements Mover {
 
     @Override
     public SourceStat stat(URI source) throws MoverException {
-        try (HttpWire.Response head = wire.send("HEAD", source, Map.of("Want-Digest", "adler32"))) {
-            check(head.status, "prepare", "source " + source);
+        return head(source, "prepare", "source " + source);
+    }
+
+    /** Size, range support and the SE's ADLER32 (if it offers one) of a file; {@code what} starts "source" or "destination". */
+    private SourceStat head(URI uri, String phase, String what) throws MoverException {
+        try (HttpWire.Response head = wire.send("HEAD", uri, Map.of("Want-Digest", "adler32"))) {
+            check(head.status, phase, what);
             boolean ranges = head.header("accept-ranges") != null && head.header("accept-ranges").contains("bytes");
             return new SourceStat(head.contentLength(), ranges, adler32Digest(head.headers("digest")));
         } catch (IOException e) {
-            throw ioFailure(e, "prepare");
+            throw ioFailure(e, phase);
         }
     }
 
@@ -106,6 +111,13 @@ public final class HttpMover implements Mover {
 
     @Override
     public CopyResult transfer(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException {
+        if (req.thirdPartyCopy()) {
+            try {
+                return thirdPartyCopy(req, stat, progress);
+            } catch (ThirdPartyCopy.Unsupported e) {
+                // the SE was registered as doing third-party copy but does not: the data flows through Ferry instead
+            }
+        }
         long size = stat.size();
         long t0 = System.nanoTime();
         int streams = stat.ranges() && size >= PARALLEL_THRESHOLD ? Math.max(1, Math.min(16, req.streams())) : 1;
@@ -154,18 +166,7 @@ public final class HttpMover implements Mover {
             verify(req, body.hex());
             return new CopyResult(body.bytes(), body.hex(), streams, transferMillis, (System.nanoTime() - c0) / 1_000_000);
         } catch (MoverException | IOException | RuntimeException e) {
-            removeQuietly(req.destination());
-            MoverException aborted = progress.aborted("transfer");
-            if (aborted != null) {
-                throw aborted;
-            }
-            if (e instanceof MoverException m) {
-                throw m;
-            }
-            if (e instanceof IOException io) {
-                throw ioFailure(io, "transfer");
-            }
-            throw (RuntimeException) e;
+            throw failedCopy(e, req, progress);
         } finally {
             closeQuietly(relay);
             closeQuietly(get);
@@ -211,6 +212,72 @@ public final class HttpMover implements Mover {
         }
     }
 
+    /**
+     * The destination pulls the file (no byte passes through here); then its size is checked, and its ADLER32 (the
+     * SE's digest, else read back) against the job's checksum, else the source SE's, else one computed by reading
+     * the source: the checksum modes keep their meaning though the mover never sees the data go by.
+     */
+    private CopyResult thirdPartyCopy(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException, ThirdPartyCopy.Unsupported {
+        long t0 = System.nanoTime();
+        try {
+            ThirdPartyCopy.pull(wire, req, progress);
+            long transferMillis = (System.nanoTime() - t0) / 1_000_000;
+            long c0 = System.nanoTime();
+            SourceStat copied = head(req.destination(), "checksum", "destination " + req.destination());
+            long expected = req.expectedSize() != null ? req.expectedSize() : stat.size();
+            if (copied.size() < 0 || (expected >= 0 && copied.size() != expected)) {
+                throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
+                        "the destination has " + copied.size() + " bytes after the third-party copy, " + expected + " expected");
+            }
+            String adler = copied.adler32();
+            if (req.checksums()) {
+                if (adler == null) {
+                    adler = adler32Of(req.destination(), "destination ");
+                }
+                String reference = req.expectedAdler32() != null ? req.expectedAdler32()
+                        : stat.adler32() != null ? stat.adler32() : adler32Of(req.source(), "source ");
+                if (!reference.equalsIgnoreCase(adler)) {
+                    throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum", "the destination's ADLER32 is " + adler
+                            + " after the third-party copy, " + reference + (req.expectedAdler32() != null ? " (the job's)" : " (the source's)") + " expected");
+                }
+            }
+            return new CopyResult(copied.size(), adler, Math.max(1, req.streams()), transferMillis, (System.nanoTime() - c0) / 1_000_000);
+        } catch (MoverException | IOException | RuntimeException e) {
+            throw failedCopy(e, req, progress);
+        }
+    }
+
+    /**
+     * After a copy failed: its partial or wrong destination removed; answers the failure to report (why the copy was
+     * stopped, rather than the I/O error the stop caused). Unexpected runtime failures are rethrown as they are.
+     */
+    private MoverException failedCopy(Exception e, CopyRequest req, TransferProgress progress) {
+        removeQuietly(req.destination());
+        MoverException aborted = progress.aborted("transfer");
+        if (aborted != null) {
+            return aborted;
+        }
+        if (e instanceof MoverException m) {
+            return m;
+        }
+        if (e instanceof IOException io) {
+            return ioFailure(io, "transfer");
+        }
+        throw (RuntimeException) e;
+    }
+
+    /** ADLER32 of a file read whole from its URL (a storage that offers no digest); {@code role} is "source " or "destination ". */
+    private String adler32Of(URI uri, String role) throws MoverException {
+        try (HttpWire.Response r = wire.send("GET", uri, Map.of())) {
+            check(r.status, "checksum", role + uri);
+            Adler32Stream s = new Adler32Stream(r.body);
+            s.transferTo(OutputStream.nullOutputStream());
+            return s.hex();
+        } catch (IOException e) {
+            throw ioFailure(e, "checksum");
+        }
+    }
+
     private void verify(CopyRequest req, String sourceAdler) throws MoverException {
         String mode = req.verifyMode();
         if (!mode.equals("none") && req.expectedAdler32() != null && !req.expectedAdler32().equalsIgnoreCase(sourceAdler)) {
@@ -218,16 +285,10 @@ public final class HttpMover implements Mover {
                     "the source's ADLER32 is " + sourceAdler + ", the job says " + req.expectedAdler32());
         }
         if (mode.equals("target") || mode.equals("both")) {
-            try (HttpWire.Response back = wire.send("GET", req.destination(), Map.of())) {
-                check(back.status, "checksum", "destination " + req.destination());
-                Adler32Stream s = new Adler32Stream(back.body);
-                s.transferTo(OutputStream.nullOutputStream());
-                if (!s.hex().equals(sourceAdler)) {
-                    throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
-                            "the destination's ADLER32 is " + s.hex() + ", the source's " + sourceAdler);
-                }
-            } catch (IOException e) {
-                throw ioFailure(e, "checksum");
+            String written = adler32Of(req.destination(), "destination ");
+            if (!written.equals(sourceAdler)) {
+                throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
+                        "the destination's ADLER32 is " + written + ", the source's " + sourceAdler);
             }
         }
     }

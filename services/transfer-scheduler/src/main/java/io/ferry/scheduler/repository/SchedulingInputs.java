@@ -30,7 +30,9 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
         }
     }
 
-    public record Se(String name, String site, Map<String, String> baseUrls, boolean needsPrepare, int inboundMax, int outboundMax) {
+    /** An SE as the engine sees it; {@code thirdPartyCopy}: it pulls files itself when asked (HTTP-TPC COPY). */
+    public record Se(String name, String site, Map<String, String> baseUrls, boolean needsPrepare, int inboundMax, int outboundMax,
+                     boolean thirdPartyCopy) {
     }
 
     public static String key(String sourceSe, String destSe) {
@@ -88,14 +90,14 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
                         links.put(k, new Link(r.getInteger(2), r.getInteger(3), r.getString(4), r.getInteger(5), targets.get(k)));
                     }
                 })
-                .chain(x -> c.query("SELECT name, site, base_urls, needs_prepare, inbound_max_active, outbound_max_active FROM storage_endpoint").execute())
+                .chain(x -> c.query("SELECT name, site, base_urls, needs_prepare, inbound_max_active, outbound_max_active, third_party_copy FROM storage_endpoint").execute())
                 .invoke(rows -> {
                     for (Row r : rows) {
                         Map<String, String> urls = new HashMap<>();
                         Object json = r.getValue(2);
                         JsonObject o = json instanceof JsonObject j ? j : new JsonObject(String.valueOf(json));
                         o.forEach(e -> urls.put(e.getKey(), String.valueOf(e.getValue())));
-                        ses.put(r.getString(0), new Se(r.getString(0), r.getString(1), urls, r.getBoolean(3), r.getInteger(4), r.getInteger(5)));
+                        ses.put(r.getString(0), new Se(r.getString(0), r.getString(1), urls, r.getBoolean(3), r.getInteger(4), r.getInteger(5), r.getBoolean(6)));
                     }
                 })
                 .chain(x -> c.query("SELECT vo, weight FROM vo_share").execute())

@@ -25,6 +25,13 @@ final class CopyRequests {
         }
         // A file an earlier attempt of ours may have written is ours to replace.
         boolean overwrite = f.overwrite() || f.destOurs();
-        return new CopyRequest(URI.create(f.sourceUrl()), dest, f.filesize(), f.adler32(), f.verify(), overwrite, streams, base);
+        URI source = URI.create(f.sourceUrl());
+        // pull mode: a destination SE that does third-party copy fetches an http(s) source itself
+        boolean thirdParty = destSe != null && destSe.thirdPartyCopy() && isHttp(source) && isHttp(dest);
+        return new CopyRequest(source, dest, f.filesize(), f.adler32(), f.verify(), overwrite, streams, base, thirdParty);
+    }
+
+    private static boolean isHttp(URI u) {
+        return "http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme());
     }
 }

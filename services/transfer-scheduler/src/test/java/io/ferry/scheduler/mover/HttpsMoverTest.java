@@ -1,6 +1,7 @@
 package io.ferry.scheduler.mover;
 
 import io.ferry.dev.NginxWebDav;
+import io.ferry.dev.TestCertificates;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

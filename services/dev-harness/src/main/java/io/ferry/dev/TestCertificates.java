@@ -1,4 +1,4 @@
-package io.ferry.scheduler.mover;
+package io.ferry.dev;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,10 +10,10 @@ import java.util.concurrent.TimeUnit;
  * {@code <hash>.0} and a signing policy), a server certificate for localhost and 127.0.0.1, and a client
  * certificate whose key is in the traditional PKCS#1 form that grid host keys often have.
  */
-record TestCertificates(Path caDirectory, Path caCertificate, Path serverCertificate, Path serverKey, Path clientCertificate,
+public record TestCertificates(Path caDirectory, Path caCertificate, Path serverCertificate, Path serverKey, Path clientCertificate,
                         Path clientKey) {
 
-    static TestCertificates create(Path dir) throws Exception {
+    public static TestCertificates create(Path dir) throws Exception {
         Files.createDirectories(dir);
         Path caKey = dir.resolve("ca.key");
         Path ca = dir.resolve("ca.pem");

@@ -1,0 +1,108 @@
+package io.ferry.dev;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real XRootD server (Debian's xrootd-server with the HTTP and HTTP-TPC plugins of xrootd-server-plugins) as a
+ * grid destination SE that pulls files itself: WebDAV over HTTPS (its third-party-copy handler loads only with TLS),
+ * checksums offered as RFC 3230 digests, every pull logged. XRootD refuses to run as root; as root it is started
+ * as the xrootd user the package creates, owning the server's directory. {@code .ci/run} installs the packages.
+ */
+public final class XrootdServer implements AutoCloseable {
+
+    public final Path dir;
+    public final Path data;
+    public final int port;
+    private final Process process;
+
+    /** Serves a new temporary directory; the server is given {@code pki}'s directory (it reads its key from there). */
+    public XrootdServer(TestCertificates pki) throws Exception {
+        this.dir = Files.createTempDirectory("ferry-xrootd");
+        this.data = Files.createDirectories(dir.resolve("data"));
+        Files.createDirectories(dir.resolve("admin"));
+        this.port = FreePort.find();
+        int xrootPort = FreePort.find();
+        String config = "all.export /\n"
+                + "oss.localroot " + data + "\n"
+                + "all.adminpath " + dir.resolve("admin") + "\n"
+                + "all.pidpath " + dir.resolve("admin") + "\n"
+                + "xrd.port " + xrootPort + "\n"
+                + "xrd.protocol XrdHttp:" + port + " libXrdHttp.so\n"
+                + "xrd.tls " + pki.serverCertificate() + " " + pki.serverKey() + "\n"
+                + "xrd.tlsca certdir " + pki.caDirectory() + "\n"
+                + "http.exthandler xrdtpc libXrdHttpTPC.so\n"
+                + "xrootd.chksum adler32\n"
+                + "tpc.trace info\n";
+        Path file = dir.resolve("xrootd.cfg");
+        Files.writeString(file, config);
+        boolean root = "root".equals(System.getProperty("user.name"));
+        if (root) {
+            UserPrincipal xrootd = dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("xrootd");
+            for (Path tree : List.of(dir, pki.serverKey().getParent())) {
+                try (Stream<Path> all = Files.walk(tree)) {
+                    for (Path p : all.toList()) {
+                        Files.setOwner(p, xrootd);
+                    }
+                }
+            }
+        }
+        List<String> command = new java.util.ArrayList<>(List.of(Files.isExecutable(Path.of("/usr/bin/xrootd")) ? "/usr/bin/xrootd" : "xrootd"));
+        if (root) {
+            command.addAll(List.of("-R", "xrootd"));
+        }
+        command.addAll(List.of("-c", file.toString(), "-l", dir.resolve("xrootd.log").toString(), "-n", "ferry"));
+        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
+        FreePort.awaitListening(process, port, 20_000, () -> "xrootd did not start (Debian's xrootd-server and xrootd-server-plugins "
+                + "are needed): " + Files.readString(dir.resolve("stdout.log")) + log());
+    }
+
+    /** HTTPS, by name, as its certificate names it. */
+    public String url(String path) {
+        return "https://localhost:" + port + path;
+    }
+
+    /** The same port answers plain HTTP too (and pulls when asked over it). */
+    public String httpUrl(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    public Path file(String path) {
+        return data.resolve(path.startsWith("/") ? path.substring(1) : path);
+    }
+
+    /** Everything the server logged (its TPC handler logs each pull: PULL_START, TRANSFER_SUCCESS or _FAIL). */
+    public String log() throws IOException {
+        Path log = dir.resolve("ferry").resolve("xrootd.log");
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    /** A directory under the exported root, owned by the server (it creates files there when it pulls). */
+    public void mkdirs(String path) throws IOException {
+        Path d = Files.createDirectories(file(path));
+        if ("root".equals(System.getProperty("user.name"))) {
+            UserPrincipal xrootd = dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("xrootd");
+            for (Path p = d; p.startsWith(data); p = p.getParent()) {
+                Files.setOwner(p, xrootd);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+}

@@ -1,0 +1,123 @@
+package io.ferry.scheduler.mover;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * HTTP third-party copy in pull mode, as WLCG storage does it: a WebDAV {@code COPY} to the destination with a
+ * {@code Source} header asks the destination SE to fetch the file itself, so the bytes never pass through Ferry.
+ * The answer streams performance markers (bytes moved so far, per stripe) and ends in {@code success: …} or
+ * {@code failure: …}; the markers are the copy's progress, so stall detection and cancelling work as for a
+ * streamed copy (closing the connection makes the SE stop).
+ */
+final class ThirdPartyCopy {
+
+    /** The destination does not do COPY after all (405/501): the file is streamed instead. */
+    static final class Unsupported extends Exception {
+        Unsupported(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static final Pattern STATUS = Pattern.compile("status code (\\d{3})");
+    private static final int MAX_LINE = 8192;
+
+    private ThirdPartyCopy() {
+    }
+
+    /** Runs the copy; answers the bytes the destination reported last (the caller checks the result itself). */
+    static long pull(HttpWire wire, CopyRequest req, TransferProgress progress) throws IOException, MoverException, Unsupported {
+        Map<String, String> headers = Map.of("Source", req.source().toString(), "Credential", "none", "Overwrite", "T",
+                "X-Number-Of-Streams", Integer.toString(Math.max(1, req.streams())));
+        try (HttpWire.Response r = wire.send("COPY", req.destination(), headers)) {
+            if (r.status == 405 || r.status == 501) {
+                r.discard();
+                throw new Unsupported("the destination answered COPY with HTTP " + r.status);
+            }
+            if (r.status >= 300) {
+                String body = firstLine(r.body);
+                r.close();
+                HttpMover.check(r.status, "transfer", "destination " + req.destination() + " (" + body + ")");
+            }
+            return markers(r.body, progress, req);
+        }
+    }
+
+    /** Follows the markers to the final line; the bytes per stripe add up to the progress. */
+    private static long markers(InputStream body, TransferProgress progress, CopyRequest req) throws IOException, MoverException {
+        Map<Integer, Long> stripes = new HashMap<>();
+        int stripe = 0;
+        long reported = 0;
+        for (String line; (line = line(body)) != null; ) {
+            line = line.trim();
+            if (line.startsWith("Stripe Index:")) {
+                stripe = (int) number(line);
+            } else if (line.startsWith("Stripe Bytes Transferred:")) {
+                stripes.put(stripe, number(line));
+            } else if (line.equals("End")) {
+                long total = stripes.values().stream().mapToLong(Long::longValue).sum();
+                if (total > reported) {
+                    progress.moved((int) Math.min(Integer.MAX_VALUE, total - reported));  // fails once the copy is stopped
+                    reported = total;
+                }
+            } else if (line.startsWith("success")) {
+                return reported;
+            } else if (line.startsWith("failure") || line.startsWith("aborted")) {
+                throw failure(line, req);
+            }
+        }
+        throw new IOException("the destination ended the copy's answer without success or failure");
+    }
+
+    /** The SE's failure, with the status the remote side gave when it says one (the source's 404, 403, 5xx). */
+    static MoverException failure(String line, CopyRequest req) {
+        Matcher m = STATUS.matcher(line);
+        String message = "third-party copy from " + req.source() + " failed: " + line;
+        if (!m.find()) {
+            return new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", message);
+        }
+        int status = Integer.parseInt(m.group(1));
+        MoverException.Code code = status == 404 ? MoverException.Code.SOURCE_NOT_FOUND
+                : status == 401 || status == 403 ? MoverException.Code.PERMISSION_DENIED
+                : status >= 500 ? MoverException.Code.HTTP_5XX : MoverException.Code.HTTP_ERROR;
+        return new MoverException(code, "transfer", message);
+    }
+
+    private static long number(String line) {
+        try {
+            return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** One line of the answer (LF or CRLF), null at its end; overlong lines are cut. */
+    private static String line(InputStream in) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n') {
+            if (out.size() < MAX_LINE) {
+                out.write(b);
+            }
+        }
+        if (b < 0 && out.size() == 0) {
+            return null;
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static String firstLine(InputStream body) {
+        try {
+            String l = line(body);
+            return l == null ? "no explanation" : l.trim();
+        } catch (IOException e) {
+            return "no explanation";
+        }
+    }
+}

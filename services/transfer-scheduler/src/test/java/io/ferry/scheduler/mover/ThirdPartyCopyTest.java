@@ -1,0 +1,106 @@
+package io.ferry.scheduler.mover;
+
+import io.ferry.dev.NginxWebDav;
+import io.ferry.dev.TestCertificates;
+import io.ferry.dev.XrootdServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * HTTP third-party copy against real servers: XRootD as a destination SE that pulls from an nginx source when Ferry
+ * sends it a COPY, the way WLCG storage moves data without it passing through the transfer service.
+ */
+class ThirdPartyCopyTest {
+
+    static Path dir;
+    static XrootdServer xrootd;
+    static NginxWebDav nginx;
+    static HttpMover mover;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("ferry-tpc-pki");
+        TestCertificates pki = TestCertificates.create(dir);
+        xrootd = new XrootdServer(pki);
+        nginx = new NginxWebDav();
+        mover = new HttpMover(Duration.ofSeconds(60), 64L << 20, TlsSockets.factory(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty()));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (xrootd != null) {
+            xrootd.close();
+        }
+        if (nginx != null) {
+            nginx.close();
+        }
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    static CopyRequest pull(String src, String dst, Long size, String adler, String verify, int streams) {
+        return new CopyRequest(URI.create(nginx.url(src)), URI.create(xrootd.url(dst)), size, adler, verify, false, streams,
+                URI.create(xrootd.url("/")), true);
+    }
+
+    @Test
+    void theDestinationPullsTheFileItselfAndItsDigestIsChecked() throws Exception {
+        long size = (30L << 20) + 5;
+        String adler = HttpMoverTest.write(nginx.file("/se-a/tpc/f1"), size, 21);
+        CopyResult r = mover.copy(pull("/se-a/tpc/f1", "/tpc/run1/f1", size, adler, "both", 2));
+        assertEquals(size, r.bytes());
+        assertEquals(adler, r.adler32(), "the destination's digest");
+        assertEquals(-1, Files.mismatch(nginx.file("/se-a/tpc/f1"), xrootd.file("/tpc/run1/f1")));
+        String log = xrootd.log();
+        assertTrue(log.contains("event=TRANSFER_SUCCESS, local=/tpc/run1/f1, remote=" + nginx.url("/se-a/tpc/f1")), log);
+        assertTrue(log.contains("streams=2, bytes_transferred=" + size), "the SE pulled on the streams asked for: " + log);
+    }
+
+    @Test
+    void withNoChecksumGivenTheSourceIsReadToCheckTheCopyAndAWrongOneFailsIt() throws Exception {
+        String adler = HttpMoverTest.write(nginx.file("/se-a/tpc/f2"), 3_000_000, 22);
+        CopyResult r = mover.copy(pull("/se-a/tpc/f2", "/tpc/run2/f2", null, null, "target", 1));
+        assertEquals(adler, r.adler32());
+
+        MoverException wrong = assertThrows(MoverException.class,
+                () -> mover.copy(pull("/se-a/tpc/f2", "/tpc/run2/f2-again", null, "0badc0de", "source", 1)));
+        assertEquals(MoverException.Code.CHECKSUM_MISMATCH, wrong.code());
+        assertFalse(wrong.retryable());
+        assertFalse(Files.exists(xrootd.file("/tpc/run2/f2-again")), "a copy that fails its check is removed");
+    }
+
+    @Test
+    void aSourceTheSeCannotFindFailsForGoodAsSourceNotFound() throws Exception {
+        xrootd.mkdirs("/tpc/run3");
+        MoverException e = assertThrows(MoverException.class, () -> mover.transfer(pull("/se-a/tpc/nope", "/tpc/run3/nope", null, null, "none", 1),
+                new SourceStat(1000, true, null), TransferProgress.unwatched()));
+        assertEquals(MoverException.Code.SOURCE_NOT_FOUND, e.code());
+        assertTrue(e.getMessage().contains("status code 404"), e.getMessage());
+        assertFalse(Files.exists(xrootd.file("/tpc/run3/nope")));
+    }
+
+    @Test
+    void aDestinationThatTurnsOutNotToDoThirdPartyCopyGetsTheFileStreamed() throws Exception {
+        // nginx answers COPY with 405: the SE was registered wrongly, the copy still happens, through Ferry
+        String adler = HttpMoverTest.write(nginx.file("/se-a/tpc/f4"), 2_000_000, 24);
+        CopyRequest req = new CopyRequest(URI.create(nginx.url("/se-a/tpc/f4")), URI.create(nginx.url("/se-b/tpc/f4")), null, adler, "both",
+                false, 1, URI.create(nginx.url("/se-b")), true);
+        CopyResult r = mover.copy(req);
+        assertEquals(adler, r.adler32());
+        assertEquals(-1, Files.mismatch(nginx.file("/se-a/tpc/f4"), nginx.file("/se-b/tpc/f4")));
+    }
+}
