@@ -50,9 +50,11 @@ class StackIT {
                 walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
-        // A short lease so that the crash test sees a dead scheduler's files requeued within seconds.
+        // A short lease so that the crash test sees a dead scheduler's files requeued within seconds, and short outbox
+        // pauses so that records held back while rate-aggregator is away arrive within seconds of its return.
         stack = new LocalStack(new LocalStack.Options(LocalStack.projectRoot(), state, ports, null, FreePort.find(),
-                Map.of("FERRY_HTTP_ACCESS_LOG", "true", "FERRY_SCHEDULER_ENGINE_LEASE", "5s", "FERRY_SCHEDULER_OPTIMIZER_INTERVAL", "5s")));
+                Map.of("FERRY_HTTP_ACCESS_LOG", "true", "FERRY_SCHEDULER_ENGINE_LEASE", "5s", "FERRY_SCHEDULER_OPTIMIZER_INTERVAL", "5s",
+                        "FERRY_SCHEDULER_OUTBOX_MAX_BACKOFF", "2s")));
         stack.start(Duration.ofMinutes(4));
         nginx = new NginxWebDav();
     }
@@ -436,6 +438,35 @@ class StackIT {
 
     interface Check {
         boolean holds() throws Exception;
+    }
+
+    @Test
+    @Order(12)
+    void recordsWaitWhileTheAggregatorIsDownAndAllArriveOnceItIsBack() throws Exception {
+        registerNginxSe("IT-NGX-D", "/se-a/outage");
+        registerNginxSe("IT-NGX-E", "/se-b/outage");
+        Files.createDirectories(nginx.file("/se-b/outage"));  // an SE's root exists; Ferry creates collections below it
+        ServiceProcess aggregator = stack.service(ServiceSpec.AGGREGATOR);
+        aggregator.kill();
+        java.util.List<String[]> copies = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            writeRandom(nginx.file("/se-a/outage/f" + i), 50_000 + i, 70 + i);
+            copies.add(new String[]{"/se-a/outage/f" + i, "/se-b/outage/f" + i});
+        }
+        String id = submitJob("atlas", copies);
+        String scheduler = stack.service(ServiceSpec.SCHEDULER).url();
+        awaitTrue(Duration.ofSeconds(60), () -> job("atlas", id, "").get("job_state").asText().equals("FINISHED"), "job " + id + " FINISHED");
+        // while the aggregator is away the records wait in the outbox (and delivery keeps pausing)
+        Thread.sleep(3000);
+        String metrics = send("GET", scheduler + "/q/metrics", null, null, Map.of()).body();
+        assertTrue(metrics.lines().anyMatch(l -> l.startsWith("ferry_outbox_pending_records") && Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)) >= 5),
+                "the five records wait in the outbox");
+        aggregator.start();
+        aggregator.awaitReady(Duration.ofMinutes(2));
+        awaitTrue(Duration.ofSeconds(30), () -> {
+            var row = linkTotals("IT-NGX-D", "IT-NGX-E");
+            return row != null && row.get("filesDone").asLong() == 5;
+        }, "the five records held back during the outage in rate-aggregator, each once");
     }
 
     private static void awaitTrue(Duration within, Check check, String what) throws Exception {
