@@ -123,6 +123,15 @@ final class HttpWire {
             dst.flip();
         }
 
+        /**
+         * Closes the connection under a reader blocked on it, from another thread: the read fails at once (a stopped
+         * copy whose answer comes only every few seconds).
+         */
+        void abort() {
+            closed = true;
+            connection.close();
+        }
+
         /** Reads what is left of a small body (errors, listings) and frees the connection. */
         void discard() throws IOException {
             body.transferTo(OutputStream.nullOutputStream());
@@ -160,6 +169,14 @@ final class HttpWire {
     /** A request whose body of {@code length} bytes writes itself (an upload; the mover's relays). */
     Response send(String method, URI uri, Map<String, String> headers, Body body, long length) throws IOException {
         return exchangeOnNew(uri, method, headers, body, length);
+    }
+
+    /**
+     * A request without a body that must not be sent twice (a third-party COPY starts a transfer): always on a new
+     * connection, where a failure cannot mean that a kept one had been closed.
+     */
+    Response sendOnce(String method, URI uri, Map<String, String> headers) throws IOException {
+        return exchangeOnNew(uri, method, headers, null, 0);
     }
 
     private Response exchangeOnNew(URI uri, String method, Map<String, String> headers, Body body, long length) throws IOException {

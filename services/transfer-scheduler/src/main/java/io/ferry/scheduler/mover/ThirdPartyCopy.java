@@ -35,7 +35,7 @@ final class ThirdPartyCopy {
     static long pull(HttpWire wire, CopyRequest req, TransferProgress progress) throws IOException, MoverException, Unsupported {
         Map<String, String> headers = Map.of("Source", req.source().toString(), "Credential", "none", "Overwrite", "T",
                 "X-Number-Of-Streams", Integer.toString(Math.max(1, req.streams())));
-        try (HttpWire.Response r = wire.send("COPY", req.destination(), headers)) {
+        try (HttpWire.Response r = wire.sendOnce("COPY", req.destination(), headers)) {
             if (r.status == 405 || r.status == 501) {
                 r.discard();
                 throw new Unsupported("the destination answered COPY with HTTP " + r.status);
@@ -45,7 +45,13 @@ final class ThirdPartyCopy {
                 r.close();
                 HttpMover.check(r.status, "transfer", "destination " + req.destination() + " (" + body + ")");
             }
-            return markers(r.body, progress, req);
+            // the markers may come seconds apart: a cancel closes the connection (and so stops the SE's pull) at once
+            progress.onAbort(r::abort);
+            try {
+                return markers(r.body, progress, req);
+            } finally {
+                progress.onAbort(null);
+            }
         }
     }
 

@@ -13,6 +13,7 @@ public final class TransferProgress {
     private volatile long lastProgressNanos = System.nanoTime();
     private volatile MoverException.Code abortCode;
     private volatile String abortReason;
+    private volatile Runnable onAbort;
 
     /** For copies nobody watches. */
     public static TransferProgress unwatched() {
@@ -41,6 +42,21 @@ public final class TransferProgress {
     public void abort(MoverException.Code code, String reason) {
         this.abortReason = reason;
         this.abortCode = code;
+        Runnable action = onAbort;
+        if (action != null) {
+            action.run();
+        }
+    }
+
+    /**
+     * What stopping the copy must also do, for a copy that may wait long between two reads (null: nothing); run at
+     * once if the copy was stopped already.
+     */
+    void onAbort(Runnable action) {
+        this.onAbort = action;
+        if (action != null && abortCode != null) {
+            action.run();
+        }
     }
 
     /** Why the copy was stopped, as the failure to report instead of the I/O error the abort caused; null if not. */

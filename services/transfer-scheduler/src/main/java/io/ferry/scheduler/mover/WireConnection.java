@@ -37,17 +37,21 @@ final class WireConnection implements HttpWire.Sink {
     private final ByteBuffer in = ByteBuffer.allocate(HEAD_BUFFER).flip();
     private final int timeoutMillis;
     private final SocketChannel channel;
-    private Selector selector;
+    /** Volatile: a copy stopped from another thread closes it to wake a read waiting in it. */
+    private volatile Selector selector;
     private final Socket tls;
+    /** The TCP socket under {@link #tls}: closing it fails a blocked TLS read at once. */
+    private final Socket tlsTransport;
     private final InputStream tlsIn;
     private final OutputStream tlsOut;
     private byte[] stage;
 
-    private WireConnection(String key, int timeoutMillis, SocketChannel channel, Socket tls) throws IOException {
+    private WireConnection(String key, int timeoutMillis, SocketChannel channel, Socket tls, Socket tlsTransport) throws IOException {
         this.key = key;
         this.timeoutMillis = timeoutMillis;
         this.channel = channel;
         this.tls = tls;
+        this.tlsTransport = tlsTransport;
         this.tlsIn = tls == null ? null : tls.getInputStream();
         this.tlsOut = tls == null ? null : tls.getOutputStream();
     }
@@ -62,7 +66,7 @@ final class WireConnection implements HttpWire.Sink {
                 ch.socket().setTcpNoDelay(true);
                 ch.socket().connect(address, (int) connectTimeout.toMillis());
                 ch.configureBlocking(false);
-                return new WireConnection(key, (int) ioTimeout.toMillis(), ch, null);
+                return new WireConnection(key, (int) ioTimeout.toMillis(), ch, null, null);
             } catch (IOException e) {
                 ch.close();
                 throw e;
@@ -81,7 +85,7 @@ final class WireConnection implements HttpWire.Sink {
             }
             ssl.setSSLParameters(p);
             ssl.startHandshake();
-            return new WireConnection(key, (int) ioTimeout.toMillis(), null, ssl);
+            return new WireConnection(key, (int) ioTimeout.toMillis(), null, ssl, s);
         } catch (IOException e) {
             s.close();
             throw e;
@@ -240,6 +244,7 @@ final class WireConnection implements HttpWire.Sink {
             if (channel != null) {
                 channel.close();
             } else {
+                tlsTransport.close();
                 tls.close();
             }
         } catch (IOException ignored) {

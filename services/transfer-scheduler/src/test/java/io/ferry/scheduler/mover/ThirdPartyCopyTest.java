@@ -94,6 +94,31 @@ class ThirdPartyCopyTest {
     }
 
     @Test
+    void aStoppedCopyEndsAtOnceThoughTheSeReportsOnlyEverySoOften() throws Exception {
+        // the source sends 256 KiB/s: 4 MiB take 16 s, and the SE reports progress every few seconds
+        HttpMoverTest.write(nginx.file("/slow/tpc/f5"), 4L << 20, 25);
+        xrootd.mkdirs("/tpc/run5");
+        CopyRequest req = new CopyRequest(URI.create(nginx.url("/slow/tpc/f5")), URI.create(xrootd.url("/tpc/run5/f5")), null, null, "none",
+                false, 1, URI.create(xrootd.url("/")), true);
+        TransferProgress progress = TransferProgress.unwatched();
+        java.util.concurrent.CompletableFuture<MoverException> failure = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                mover.transfer(req, new SourceStat(4L << 20, true, null), progress);
+                return null;
+            } catch (MoverException e) {
+                return e;
+            }
+        });
+        Thread.sleep(1500);
+        long stopped = System.nanoTime();
+        progress.abort(MoverException.Code.CANCELED, "canceled by the test");
+        MoverException e = failure.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue((System.nanoTime() - stopped) / 1_000_000 < 2000, "the copy ended within two seconds of the cancel");
+        assertEquals(MoverException.Code.CANCELED, e.code());
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(xrootd.file("/tpc/run5/f5")));
+    }
+
+    @Test
     void aDestinationThatTurnsOutNotToDoThirdPartyCopyGetsTheFileStreamed() throws Exception {
         // nginx answers COPY with 405: the SE was registered wrongly, the copy still happens, through Ferry
         String adler = HttpMoverTest.write(nginx.file("/se-a/tpc/f4"), 2_000_000, 24);
