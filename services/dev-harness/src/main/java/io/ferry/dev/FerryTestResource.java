@@ -57,8 +57,11 @@ public class FerryTestResource implements QuarkusTestResourceLifecycleManager {
             if (external != null && !external.isBlank()) {
                 server = PostgresServer.external(external);
             } else {
-                Path data = Files.createTempDirectory("ferry-test-pg");
-                server = PostgresServer.embedded(data, 0, false);
+                Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+                StaleTestServers.clear(tmp, "ferry-test-pg");
+                Path root = Files.createTempDirectory("ferry-test-pg");
+                StaleTestServers.claim(root);
+                server = PostgresServer.embedded(root.resolve("data"), 0, false);
                 PostgresServer started = server;
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                     try {
@@ -66,7 +69,9 @@ public class FerryTestResource implements QuarkusTestResourceLifecycleManager {
                     } catch (IOException ignored) {
                         // the JVM is ending anyway
                     }
-                    deleteTree(data);
+                    // the embedded server's own shutdown hook may be the one stopping it, still running: wait it out
+                    StaleTestServers.stopServer(root);
+                    deleteTree(root);
                 }));
             }
         }
