@@ -126,7 +126,7 @@ public final class TransferBenchmark {
                     runs(curlRuns), ferryBig, gib / ferryBig, runs(ferryRuns), ferryBig4,
                     gfalBig == null ? "not installed" : String.format(Locale.ROOT, "%.2f s (runs %s)", gfalBig, runs(gfalRuns)));
             double best = gfalBig == null ? curlBig : Math.min(curlBig, gfalBig);
-            sh("rm -rf " + nginx.file("/se-b") + "/* " + nginx.file("/se-a/big"));
+            sh("rm -rf " + nginx.file("/se-b") + "/*");
             System.out.printf(Locale.ROOT, "(a) ferry speed vs the best peer: %.2fx (target >= 1.0)%n", best / ferryBig);
             StringBuilder cpu = new StringBuilder();
             nginxCpu.forEach((tool, ms) -> cpu.append(String.format(Locale.ROOT, "%s %.2f s, ", tool, ms / 1000.0 / BIG_ROUNDS)));
@@ -173,7 +173,73 @@ public final class TransferBenchmark {
                     + "between transfers %.3f s, last transfer to job FINISHED %.3f s%n", lastSubmitSeconds, gaps[0],
                     gaps[1] - inFlight, gaps[2]);
             System.out.println("(b) between transfers: " + idleGaps(stack, measured));
+
+            // (c) last: its other code paths ran before (b) changed what the JIT had compiled for the small files
+            settle(scheduler);
+            thirdPartyCopy(base, admin, user, nginx, scheduler);
         }
+    }
+
+    /**
+     * (c) The same 1 GiB into XRootD (Debian's xrootd-server with its HTTP-TPC plugin), once by third-party copy (the
+     * SE pulls from nginx; Ferry asks, follows the markers and checks the digest) and once streamed through Ferry,
+     * interleaved; skipped when XRootD is not installed.
+     */
+    static void thirdPartyCopy(String base, String admin, String user, NginxWebDav nginx, io.ferry.stack.ServiceProcess scheduler) throws Exception {
+        if (sh("command -v xrootd >/dev/null && ls /usr/lib/*/libXrdHttpTPC-5.so >/dev/null 2>&1") != 0) {
+            System.out.println("(c) third-party copy: skipped (xrootd-server and xrootd-server-plugins are not installed)");
+            return;
+        }
+        Path pki = java.nio.file.Files.createTempDirectory("ferry-bench-pki");
+        try (io.ferry.dev.XrootdServer xrootd = new io.ferry.dev.XrootdServer(io.ferry.dev.TestCertificates.create(pki))) {
+            xrootd.mkdirs("/store/tpc");
+            xrootd.mkdirs("/store/streamed");
+            put(base + "/config/se/BENCH-XRD-TPC", admin, "{\"site\":\"BENCH-SITE-X\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store/tpc")
+                    + "\"},\"thirdPartyCopy\":true}");
+            put(base + "/config/se/BENCH-XRD", admin, "{\"site\":\"BENCH-SITE-X\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store/streamed")
+                    + "\"}}");
+            String adler = adler32(nginx.file("/se-a/big/g1"));  // as a catalogue gives it with the job
+            double[] tpc = new double[BIG_ROUNDS], streamed = new double[BIG_ROUNDS];
+            long tpcCpu = 0, streamedCpu = 0, tpcServer = 0, streamedServer = 0;
+            for (int round = 0; round < BIG_ROUNDS; round++) {
+                for (boolean pull : new boolean[] {true, false}) {
+                    String dest = xrootd.httpUrl("/store/" + (pull ? "tpc" : "streamed") + "/r" + round + "/g1");
+                    long s0 = scheduler.cpuMillis(), x0 = xrootd.cpuMillis();
+                    double t = job(base, user, "[{\"sources\":[\"" + nginx.url("/se-a/big/g1") + "\"],\"destinations\":[\"" + dest
+                            + "\"],\"checksum\":\"ADLER32:" + adler + "\"}]", "{\"nostreams\":1,\"verify_checksum\":\"both\"}");
+                    if (pull) {
+                        tpc[round] = t;
+                        tpcCpu += scheduler.cpuMillis() - s0;
+                        tpcServer += xrootd.cpuMillis() - x0;
+                    } else {
+                        streamed[round] = t;
+                        streamedCpu += scheduler.cpuMillis() - s0;
+                        streamedServer += xrootd.cpuMillis() - x0;
+                    }
+                }
+                sh("rm -rf " + xrootd.file("/store/tpc") + "/r* " + xrootd.file("/store/streamed") + "/r*");
+            }
+            if (!xrootd.log().contains("event=TRANSFER_SUCCESS")) {
+                throw new IllegalStateException("XRootD logged no third-party copy: " + xrootd.log());
+            }
+            System.out.printf(Locale.ROOT, "(c) 1 GiB nginx -> XRootD, verify_checksum both, median of %d interleaved rounds  third-party copy %.2f s "
+                            + "(runs %s; the scheduler %.2f s CPU, XRootD %.2f s)   streamed through ferry %.2f s (runs %s; the scheduler %.2f s CPU, "
+                            + "XRootD %.2f s)%n", BIG_ROUNDS, median(tpc), runs(tpc), tpcCpu / 1000.0 / BIG_ROUNDS, tpcServer / 1000.0 / BIG_ROUNDS,
+                    median(streamed), runs(streamed), streamedCpu / 1000.0 / BIG_ROUNDS, streamedServer / 1000.0 / BIG_ROUNDS);
+        } finally {
+            RatesBenchmark.deleteTree(pki);
+        }
+    }
+
+    static String adler32(Path file) throws java.io.IOException {
+        java.util.zip.Adler32 a = new java.util.zip.Adler32();
+        byte[] buf = new byte[1 << 20];
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            for (int n; (n = in.read(buf)) > 0; ) {
+                a.update(buf, 0, n);
+            }
+        }
+        return String.format("%08x", a.getValue());
     }
 
     /** The benchmark's PostgreSQL server process (its command line names the data directory under {@code state}). */

@@ -77,6 +77,11 @@ public final class XrootdServer implements AutoCloseable {
         return data.resolve(path.startsWith("/") ? path.substring(1) : path);
     }
 
+    /** CPU time the server has used so far (benchmarks tell what each copy cost it). */
+    public long cpuMillis() {
+        return ProcessCpu.millis(process.toHandle());
+    }
+
     /** Everything the server logged (its TPC handler logs each pull: PULL_START, TRANSFER_SUCCESS or _FAIL). */
     public String log() throws IOException {
         Path log = dir.resolve("ferry").resolve("xrootd.log");
