@@ -227,7 +227,7 @@ public final class TransferBenchmark {
                             + "XRootD %.2f s)%n", BIG_ROUNDS, median(tpc), runs(tpc), tpcCpu / 1000.0 / BIG_ROUNDS, tpcServer / 1000.0 / BIG_ROUNDS,
                     median(streamed), runs(streamed), streamedCpu / 1000.0 / BIG_ROUNDS, streamedServer / 1000.0 / BIG_ROUNDS);
         } finally {
-            RatesBenchmark.deleteTree(pki);
+            io.ferry.dev.DirectoryTrees.delete(pki);
         }
     }
 

@@ -6,9 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Gives a {@code @QuarkusTest} the real parts a service runs on: a fresh PostgreSQL database (embedded, or on
@@ -71,7 +69,7 @@ public class FerryTestResource implements QuarkusTestResourceLifecycleManager {
                     }
                     // the embedded server's own shutdown hook may be the one stopping it, still running: wait it out
                     StaleTestServers.stopServer(root);
-                    deleteTree(root);
+                    DirectoryTrees.delete(root);
                 }));
             }
         }
@@ -83,7 +81,7 @@ public class FerryTestResource implements QuarkusTestResourceLifecycleManager {
             try {
                 Path dir = Files.createTempDirectory("ferry-test-keys");
                 keys = DevKeys.loadOrCreate(dir);
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> DirectoryTrees.delete(dir)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -100,11 +98,4 @@ public class FerryTestResource implements QuarkusTestResourceLifecycleManager {
         return token(DevTokens.Claims.of("test-user", vo, scope));
     }
 
-    private static void deleteTree(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // best effort on exit
-        }
-    }
 }

@@ -3,7 +3,6 @@ package io.ferry.dev;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -93,8 +92,6 @@ public final class NginxWebDav implements AutoCloseable {
     public void close() throws Exception {
         master.destroy();
         master.waitFor(10, TimeUnit.SECONDS);
-        try (var walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        DirectoryTrees.delete(root);
     }
 }

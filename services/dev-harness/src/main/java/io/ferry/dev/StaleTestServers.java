@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -35,7 +34,7 @@ public final class StaleTestServers {
             for (Path dir : dirs) {
                 if (abandoned(dir)) {
                     stopServer(dir);
-                    delete(dir);
+                    DirectoryTrees.delete(dir);
                     cleared++;
                 }
             }
@@ -78,14 +77,6 @@ public final class StaleTestServers {
             return lines.findFirst().map(String::trim).filter(s -> s.matches("\\d+")).map(Long::parseLong);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
-        }
-    }
-
-    private static void delete(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // what stays is tried again by the next run
         }
     }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -105,9 +104,7 @@ public final class XrootdServer implements AutoCloseable {
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             process.destroyForcibly();
         }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        DirectoryTrees.delete(dir);
     }
 
 }

@@ -1,6 +1,7 @@
 package io.ferry.scheduler;
 
 import io.ferry.dev.FerryTestResource;
+import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.NginxWebDav;
 import io.ferry.dev.TestCertificates;
 import io.ferry.dev.XrootdServer;
@@ -174,9 +175,7 @@ class EngineTest {
                     "the destination SE fetched the file from the source itself: " + log);
         } finally {
             given().auth().oauth2(admin()).delete("/config/se/XRD");
-            try (var walk = Files.walk(pki)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            DirectoryTrees.delete(pki);
         }
     }
 

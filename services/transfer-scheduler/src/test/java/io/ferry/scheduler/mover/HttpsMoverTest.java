@@ -1,5 +1,6 @@
 package io.ferry.scheduler.mover;
 
+import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.NginxWebDav;
 import io.ferry.dev.TestCertificates;
 import org.junit.jupiter.api.AfterAll;
@@ -38,9 +39,7 @@ class HttpsMoverTest {
     @AfterAll
     static void stop() throws Exception {
         nginx.close();
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        DirectoryTrees.delete(dir);
     }
 
     static HttpMover mover(Optional<Path> ca, Optional<Path> certificate, Optional<Path> key) throws Exception {

@@ -1,5 +1,6 @@
 package io.ferry.scheduler.mover;
 
+import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.NginxWebDav;
 import io.ferry.dev.TestCertificates;
 import io.ferry.dev.XrootdServer;
@@ -11,7 +12,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,9 +47,7 @@ class ThirdPartyCopyTest {
         if (nginx != null) {
             nginx.close();
         }
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        DirectoryTrees.delete(dir);
     }
 
     static CopyRequest pull(String src, String dst, Long size, String adler, String verify, int streams) {
