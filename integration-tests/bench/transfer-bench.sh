@@ -21,5 +21,5 @@ command -v gfal-copy >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=nonin
 [ -f services/transfer-scheduler/target/quarkus-app/quarkus-run.jar ] && [ -d integration-tests/target/lib ] || ./mvnw -B -q -DskipTests install
 # nginx's files live in memory (/dev/shm) when there is room, so disk writeback does not blur the comparison
 tmp=/tmp; [ -w /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -gt $((12 * 1024 * 1024)) ] && tmp=/dev/shm
-java -Xmx1g -Djava.io.tmpdir="$tmp" -Dferry.root="$root" -Dferry.service.jvm-args="-Xms256m -Xmx1g" -cp "integration-tests/target/classes:integration-tests/target/lib/*" \
+java -Xmx1g -Djava.io.tmpdir="$tmp" -Dferry.root="$root" -Dferry.service.jvm-args="-Xms256m -Xmx1g ${FERRY_BENCH_SERVICE_JVM_ARGS:-}" -cp "integration-tests/target/classes:integration-tests/target/lib/*" \
   io.ferry.bench.TransferBenchmark "${1:-1000}" "${2:-16}"

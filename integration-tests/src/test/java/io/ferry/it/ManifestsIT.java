@@ -81,6 +81,9 @@ class ManifestsIT {
             assertEquals("/q/health/live", c.at("/livenessProbe/httpGet/path").asText(), name);
             assertEquals("/q/health/started", c.at("/startupProbe/httpGet/path").asText(), name);
             assertTrue(c.at("/image").asText().endsWith("-native"), name + " defaults to the native image");
+            // a native image's heap and direct memory are bounded by the executable's arguments, not JAVA_OPTS
+            assertEquals(name.equals("ferry-transfer-scheduler") ? "[\"-Xmx320m\",\"-XX:MaxDirectMemorySize=192m\"]" : "",
+                    c.path("args").isMissingNode() ? "" : c.path("args").toString(), name);
             assertFalse(c.at("/resources/limits/memory").isMissingNode(), name);
         }
         // rate-aggregator is called by the other three and calls nobody.
@@ -94,6 +97,7 @@ class ManifestsIT {
         String jvm = template().set("image.variant", "jvm").call();
         assertTrue(jvm.contains("ferry/transfer-scheduler:0.1.0-jvm"));
         assertTrue(jvm.contains("JAVA_OPTS_APPEND"));
+        assertFalse(jvm.contains("-Xmx320m"), "native options stay off the jvm image");
         // the scheduler's copies hold their data off the heap: its heap is smaller and its direct memory bounded
         assertTrue(jvm.contains("\"-XX:MaxRAMPercentage=50 -XX:MaxDirectMemorySize=192m -Djava.io.tmpdir=/tmp\""), jvm);
         assertEquals(3, jvm.split("\"-XX:MaxRAMPercentage=75 -Djava.io.tmpdir=/tmp\"", -1).length - 1);
@@ -142,6 +146,15 @@ class ManifestsIT {
             List<JsonNode> docs = documents(r.output());
             assertEquals(4, count(docs, "Deployment"), overlay);
             assertEquals(overlay.equals("dev") ? 1 : 0, count(docs, "StatefulSet"), overlay);
+            // the scheduler's heap and direct memory are bounded: native arguments in prod, JAVA_OPTS_APPEND for dev's JVM images
+            JsonNode scheduler = docs.stream().filter(d -> d.path("kind").asText().equals("Deployment")
+                    && d.at("/metadata/name").asText().equals("transfer-scheduler")).findFirst().orElseThrow().at("/spec/template/spec/containers/0");
+            if (overlay.equals("prod")) {
+                assertEquals("[\"-Xmx320m\",\"-XX:MaxDirectMemorySize=192m\"]", scheduler.path("args").toString());
+            } else {
+                assertTrue(scheduler.path("args").isMissingNode(), scheduler.toString());
+                assertTrue(scheduler.path("env").toString().contains("-XX:MaxDirectMemorySize=192m"), scheduler.toString());
+            }
         }
         assertValid(files.toArray(Path[]::new));
     }

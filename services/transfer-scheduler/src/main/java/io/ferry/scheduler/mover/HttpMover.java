@@ -29,6 +29,7 @@ public final class HttpMover implements Mover {
 
     private final HttpWire wire;
     private final DirectBuffers buffers;
+    private final KnownCollections collections = new KnownCollections();
     private final Duration timeout;
     private final ExecutorService readers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "mover-read-ahead");
@@ -97,15 +98,24 @@ public final class HttpMover implements Mover {
             } else if (exists != 404) {
                 check(exists, "prepare", "destination " + req.destination());
             }
-            for (URI parent : parents(req.destinationBase(), req.destination())) {
-                int mk = status("MKCOL", parent);
-                // 201 created; 405 already exists
-                if (mk != 201 && mk != 405) {
-                    check(mk, "prepare", "collection " + parent);
-                }
-            }
+            makeCollections(req, "prepare");
         } catch (IOException e) {
             throw ioFailure(e, "prepare");
+        }
+    }
+
+    /** The destination's parent collections, outermost first, unless this replica already made or saw them. */
+    private void makeCollections(CopyRequest req, String phase) throws IOException, MoverException {
+        for (URI parent : parents(req.destinationBase(), req.destination())) {
+            if (collections.contains(parent)) {
+                continue;
+            }
+            int mk = status("MKCOL", parent);
+            // 201 created; 405 already exists
+            if (mk != 201 && mk != 405) {
+                check(mk, phase, "collection " + parent);
+            }
+            collections.add(parent);
         }
     }
 
@@ -118,6 +128,37 @@ public final class HttpMover implements Mover {
                 // the SE was registered as doing third-party copy but does not: the data flows through Ferry instead
             }
         }
+        try {
+            return stream(req, stat, progress);
+        } catch (MissingCollection e) {
+            // the destination's directory went away after the prepare phase (or was only remembered): made again,
+            // and the copy, whose body the refused upload used up, starts once more from the source
+            collections.forget(parents(req.destinationBase(), req.destination()));
+            try {
+                makeCollections(req, "transfer");
+                progress.restart();
+                return stream(req, stat, progress);
+            } catch (MissingCollection again) {
+                throw failedCopy(new MoverException(MoverException.Code.HTTP_ERROR, "transfer",
+                        "destination " + req.destination() + " refused the upload again though its parent collections were just made"), req, progress);
+            } catch (IOException io) {
+                throw failedCopy(io, req, progress);
+            }
+        }
+    }
+
+    /**
+     * An upload was refused because its parent collection does not exist: WebDAV answers 409 Conflict (RFC 4918,
+     * 9.7.1), nginx 500.
+     */
+    private static final class MissingCollection extends Exception {
+        MissingCollection() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** GET into PUT, on one stream or Range streams, ADLER32 computed on the way. */
+    private CopyResult stream(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException, MissingCollection {
         long size = stat.size();
         long t0 = System.nanoTime();
         int streams = stat.ranges() && size >= PARALLEL_THRESHOLD ? Math.max(1, Math.min(16, req.streams())) : 1;
@@ -152,6 +193,9 @@ public final class HttpMover implements Mover {
             HttpWire.Response put = wire.send("PUT", req.destination(), Map.of(), relay, length);
             try (put) {
                 put.discard();
+                if ((put.status == 409 || put.status >= 500) && collectionGone(req)) {
+                    throw new MissingCollection();
+                }
                 check(put.status, "transfer", "destination " + req.destination());
             }
             if (get != null) {
@@ -253,6 +297,7 @@ public final class HttpMover implements Mover {
      */
     private MoverException failedCopy(Exception e, CopyRequest req, TransferProgress progress) {
         removeQuietly(req.destination());
+        collections.forget(parents(req.destinationBase(), req.destination()));  // the next attempt makes sure of them
         MoverException aborted = progress.aborted("transfer");
         if (aborted != null) {
             return aborted;
@@ -290,6 +335,16 @@ public final class HttpMover implements Mover {
                 throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
                         "the destination's ADLER32 is " + written + ", the source's " + sourceAdler);
             }
+        }
+    }
+
+    /** After a refused upload: whether the collection it went into is not there (404); a server's own error otherwise. */
+    private boolean collectionGone(CopyRequest req) {
+        List<URI> parents = parents(req.destinationBase(), req.destination());
+        try {
+            return !parents.isEmpty() && status("HEAD", parents.get(parents.size() - 1)) == 404;
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -21,13 +21,21 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * HTTP/1.1 for the data path: bodies stream straight between the socket and the caller's buffers (direct ones for
  * the bulk copy, see {@link WireConnection}), on the caller's thread, with no intermediate publisher or shared
  * selector thread — the JDK client moved a quarter of what {@code curl | curl} moves on the same machine. Idle
- * connections are kept per host for requests without a body; a request that fails on a kept connection before any
- * answer is sent again on a fresh one. Uploads always use a fresh connection (a streamed body cannot be replayed).
+ * connections are kept per host. A request without a body that fails on a kept connection before any answer is sent
+ * again on a fresh one. An upload cannot be sent twice (its body streams from a source that is read once), so it
+ * takes a kept connection only when that one went idle moments ago and the server has not closed it: a new
+ * connection per small file cost nginx an accept and both sides a socket and a selector each time.
  */
 final class HttpWire {
 
     static final int BUFFER = 256 << 10;
     private static final int MAX_IDLE_PER_HOST = 32;
+    /**
+     * How long a connection may have been idle and still carry an upload. Servers drop idle connections after
+     * seconds (Apache httpd after 5, nginx after 75), and one dropped while an upload's body starts would fail the
+     * copy; under this age the server has had no reason to.
+     */
+    static final Duration UPLOAD_REUSE_IDLE = Duration.ofSeconds(2);
 
     private final Duration connectTimeout;
     private final Duration ioTimeout;
@@ -166,8 +174,23 @@ final class HttpWire {
         return exchangeOnNew(uri, method, headers, null, 0);
     }
 
-    /** A request whose body of {@code length} bytes writes itself (an upload; the mover's relays). */
+    /**
+     * A request whose body of {@code length} bytes writes itself (an upload; the mover's relays): on a connection that
+     * was idle for less than {@link #UPLOAD_REUSE_IDLE} and is still open, else on a new one.
+     */
     Response send(String method, URI uri, Map<String, String> headers, Body body, long length) throws IOException {
+        WireConnection kept = take(uri);
+        if (kept != null && kept.idleNanos() < UPLOAD_REUSE_IDLE.toNanos() && kept.stillOpen()) {
+            try {
+                return exchange(kept, method, uri, headers, body, length);
+            } catch (IOException | RuntimeException e) {
+                kept.close();
+                throw e;
+            }
+        }
+        if (kept != null) {
+            kept.close();
+        }
         return exchangeOnNew(uri, method, headers, body, length);
     }
 
@@ -275,6 +298,7 @@ final class HttpWire {
     }
 
     private void release(WireConnection c) {
+        c.idle();
         ConcurrentLinkedDeque<WireConnection> q = idle.computeIfAbsent(c.key, k -> new ConcurrentLinkedDeque<>());
         if (q.size() < MAX_IDLE_PER_HOST) {
             q.addFirst(c);

@@ -30,6 +30,12 @@ public final class TransferProgress {
         }
     }
 
+    /** The copy starts over from its first byte (its destination refused the first upload before keeping any). */
+    void restart() {
+        bytes.set(0);
+        lastProgressNanos = System.nanoTime();
+    }
+
     public long bytes() {
         return bytes.get();
     }

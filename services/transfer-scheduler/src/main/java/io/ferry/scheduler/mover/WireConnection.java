@@ -31,8 +31,8 @@ final class WireConnection implements HttpWire.Sink {
 
     final String key;
     /**
-     * Bytes read but not yet consumed, between position and limit. A heap buffer: every upload opens a connection, and
-     * a direct one would cost a native allocation and a cleaner per file; bodies bypass it once it is drained.
+     * Bytes read but not yet consumed, between position and limit. A heap buffer: many uploads still open a
+     * connection, and a direct one would cost a native allocation and a cleaner each; bodies bypass it once drained.
      */
     private final ByteBuffer in = ByteBuffer.allocate(HEAD_BUFFER).flip();
     private final int timeoutMillis;
@@ -45,6 +45,8 @@ final class WireConnection implements HttpWire.Sink {
     private final InputStream tlsIn;
     private final OutputStream tlsOut;
     private byte[] stage;
+    /** When the connection was last put back idle ({@link System#nanoTime()}). */
+    private long idleSince = System.nanoTime();
 
     private WireConnection(String key, int timeoutMillis, SocketChannel channel, Socket tls, Socket tlsTransport) throws IOException {
         this.key = key;
@@ -229,6 +231,44 @@ final class WireConnection implements HttpWire.Sink {
             throw new SocketTimeoutException("no progress for " + timeoutMillis + " ms");
         }
         selector.selectedKeys().clear();
+    }
+
+    /** Marks the connection idle from now on (it is being kept). */
+    void idle() {
+        idleSince = System.nanoTime();
+    }
+
+    long idleNanos() {
+        return System.nanoTime() - idleSince;
+    }
+
+    /**
+     * Whether an idle connection is still usable: the server has neither closed it nor sent anything. A plain
+     * connection tells with a read that would block; a TLS one with a read that waits a millisecond.
+     */
+    boolean stillOpen() {
+        if (in.hasRemaining()) {
+            return false;
+        }
+        try {
+            if (channel != null) {
+                in.clear();
+                int n = channel.read(in);
+                in.flip();
+                return n == 0;
+            }
+            tls.setSoTimeout(1);
+            try {
+                tlsIn.read();
+                return false;  // the end of the stream, or a byte nobody asked for: not reusable either way
+            } catch (SocketTimeoutException quiet) {
+                return true;
+            } finally {
+                tls.setSoTimeout(timeoutMillis);
+            }
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Whether nothing read from the socket is left unconsumed (a kept connection must start clean). */

@@ -101,6 +101,121 @@ class HttpMoverTest {
     }
 
     @Test
+    void aDestinationCollectionRemovedAfterItsFirstFileIsMadeAgain() throws Exception {
+        String adler = write(nginx.file("/se-a/again/f"), 300_000, 6);
+        MOVER.copy(request("/se-a/again/f", "/se-b/again/sub/f0", 300_000L, adler, "both", false, 1));
+        // removed behind Ferry's back: the mover remembers the collections and sends no MKCOL, the PUT gets 409
+        io.ferry.dev.DirectoryTrees.delete(nginx.file("/se-b/again"));
+        CopyResult r = MOVER.copy(request("/se-a/again/f", "/se-b/again/sub/f1", 300_000L, adler, "both", false, 1));
+        assertEquals(300_000, r.bytes());
+        assertEquals(-1, Files.mismatch(nginx.file("/se-a/again/f"), nginx.file("/se-b/again/sub/f1")));
+    }
+
+    @Test
+    void uploadsReuseAKeptConnectionButNeverOneTheServerClosed() throws Exception {
+        String adler = write(nginx.file("/se-a/kept/f"), 200_000, 7);
+        try (CountingPutServer dest = new CountingPutServer()) {
+            for (int i = 0; i < 3; i++) {
+                if (i == 2) {
+                    dest.closeIdleConnections();  // as a server whose keep-alive timeout passed
+                }
+                CopyResult r = MOVER.transfer(new CopyRequest(URI.create(nginx.url("/se-a/kept/f")), dest.url("/f" + i), 200_000L, adler, "source",
+                        true, 1, dest.url("/")), new SourceStat(200_000, true, null), TransferProgress.unwatched());
+                assertEquals(adler, r.adler32());
+            }
+            assertEquals(List.of(200_000L, 200_000L, 200_000L), dest.bodies(), "every upload arrived whole");
+            assertEquals(2, dest.connections(), "the second upload went on the first one's connection, the third on a new one");
+        }
+    }
+
+    /** A WebDAV destination that keeps connections open, counts them and the bodies PUT to it, and can drop them. */
+    static final class CountingPutServer implements AutoCloseable {
+        private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        private final List<Socket> open = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final List<Long> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+
+        CountingPutServer() throws Exception {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        Socket s = server.accept();
+                        accepted.incrementAndGet();
+                        open.add(s);
+                        Thread serve = new Thread(() -> serve(s));
+                        serve.setDaemon(true);
+                        serve.start();
+                    }
+                } catch (Exception ignored) {
+                    // closed: the test is over
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        private void serve(Socket s) {
+            try (s) {
+                java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(s.getInputStream()));
+                while (true) {
+                    long length = 0;
+                    String line = readLine(in);
+                    if (line == null) {
+                        return;
+                    }
+                    for (String h = readLine(in); h != null && !h.isEmpty(); h = readLine(in)) {
+                        if (h.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                            length = Long.parseLong(h.substring(15).trim());
+                        }
+                    }
+                    in.skipNBytes(length);
+                    bodies.add(length);
+                    s.getOutputStream().write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                    s.getOutputStream().flush();
+                }
+            } catch (Exception ignored) {
+                // the connection was dropped
+            }
+        }
+
+        private static String readLine(java.io.DataInputStream in) throws java.io.IOException {
+            StringBuilder b = new StringBuilder();
+            for (int c = in.read(); c >= 0; c = in.read()) {
+                if (c == '\n') {
+                    return b.toString().strip();
+                }
+                b.append((char) c);
+            }
+            return b.length() == 0 ? null : b.toString();
+        }
+
+        URI url(String path) {
+            return URI.create("http://127.0.0.1:" + server.getLocalPort() + path);
+        }
+
+        void closeIdleConnections() throws Exception {
+            for (Socket s : open) {
+                s.close();
+            }
+            Thread.sleep(100);  // the FIN reaches the client's side
+        }
+
+        int connections() {
+            return accepted.get();
+        }
+
+        List<Long> bodies() {
+            return bodies;
+        }
+
+        @Override
+        public void close() throws Exception {
+            server.close();
+            closeIdleConnections();
+        }
+    }
+
+    @Test
     void concurrentCopiesStayWithinTheirCopyMemory() throws Exception {
         // 8 MiB for every copy together, at most 2 MiB each: less than one 4 MiB range, so a 4-stream request moves on
         // one stream, and six copies at once still all arrive whole
