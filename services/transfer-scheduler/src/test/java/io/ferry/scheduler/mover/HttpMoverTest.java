@@ -1,26 +1,33 @@
 package io.ferry.scheduler.mover;
 
+import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.NginxWebDav;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.Adler32;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -105,7 +112,7 @@ class HttpMoverTest {
         String adler = write(nginx.file("/se-a/again/f"), 300_000, 6);
         MOVER.copy(request("/se-a/again/f", "/se-b/again/sub/f0", 300_000L, adler, "both", false, 1));
         // removed behind Ferry's back: the mover remembers the collections and sends no MKCOL, the PUT gets 409
-        io.ferry.dev.DirectoryTrees.delete(nginx.file("/se-b/again"));
+        DirectoryTrees.delete(nginx.file("/se-b/again"));
         CopyResult r = MOVER.copy(request("/se-a/again/f", "/se-b/again/sub/f1", 300_000L, adler, "both", false, 1));
         assertEquals(300_000, r.bytes());
         assertEquals(-1, Files.mismatch(nginx.file("/se-a/again/f"), nginx.file("/se-b/again/sub/f1")));
@@ -131,9 +138,9 @@ class HttpMoverTest {
     /** A WebDAV destination that keeps connections open, counts them and the bodies PUT to it, and can drop them. */
     static final class CountingPutServer implements AutoCloseable {
         private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        private final List<Socket> open = new java.util.concurrent.CopyOnWriteArrayList<>();
-        private final List<Long> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
-        private final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+        private final List<Socket> open = new CopyOnWriteArrayList<>();
+        private final List<Long> bodies = new CopyOnWriteArrayList<>();
+        private final AtomicInteger accepted = new AtomicInteger();
 
         CountingPutServer() throws Exception {
             Thread acceptor = new Thread(() -> {
@@ -156,7 +163,7 @@ class HttpMoverTest {
 
         private void serve(Socket s) {
             try (s) {
-                java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(s.getInputStream()));
+                DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
                 while (true) {
                     long length = 0;
                     String line = readLine(in);
@@ -164,7 +171,7 @@ class HttpMoverTest {
                         return;
                     }
                     for (String h = readLine(in); h != null && !h.isEmpty(); h = readLine(in)) {
-                        if (h.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                        if (h.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
                             length = Long.parseLong(h.substring(15).trim());
                         }
                     }
@@ -178,7 +185,7 @@ class HttpMoverTest {
             }
         }
 
-        private static String readLine(java.io.DataInputStream in) throws java.io.IOException {
+        private static String readLine(DataInputStream in) throws IOException {
             StringBuilder b = new StringBuilder();
             for (int c = in.read(); c >= 0; c = in.read()) {
                 if (c == '\n') {
