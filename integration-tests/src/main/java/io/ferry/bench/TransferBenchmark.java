@@ -141,12 +141,14 @@ public final class TransferBenchmark {
                 return 0;
             });
             sh("sync");
+            ProcessHandle postgres = postmaster(state);
+            long pureCpu0 = scheduler.cpuMillis() + nginx.cpuMillis() + io.ferry.dev.ProcessCpu.millis(postgres);
             double pure = job(base, user, "[" + file(nginx, "/se-a/small-as-one/all", "/se-b/one/all") + "]", "{\"nostreams\":1}");
+            long pureCpu = scheduler.cpuMillis() + nginx.cpuMillis() + io.ferry.dev.ProcessCpu.millis(postgres) - pureCpu0;
             sh("rm -rf " + nginx.file("/se-b") + "/one");
             sh("sync");
             settle(stack.service(ServiceSpec.SCHEDULER));
             System.out.println("-- the job of " + smallFiles + " files starts");
-            ProcessHandle postgres = postmaster(state);
             long sched0 = scheduler.cpuMillis(), nginx0 = nginx.cpuMillis(), pg0 = io.ferry.dev.ProcessCpu.millis(postgres);
             double e2e = job(base, user, smallFilesTo(nginx, smallFiles, "/se-b/many/f"), "{}");
             long schedUsed = scheduler.cpuMillis() - sched0, nginxUsed = nginx.cpuMillis() - nginx0, pgUsed = io.ferry.dev.ProcessCpu.millis(postgres) - pg0;
@@ -161,6 +163,7 @@ public final class TransferBenchmark {
                     + "per file %.2f ms, %.2f ms, %.2f ms%n", schedUsed / 1000.0, nginxUsed / 1000.0, pgUsed / 1000.0,
                     Runtime.getRuntime().availableProcessors(), e2e, Runtime.getRuntime().availableProcessors() * e2e,
                     (double) schedUsed / smallFiles, (double) nginxUsed / smallFiles, (double) pgUsed / smallFiles);
+            cpuBound(smallFiles, pure, pureCpu, e2e, schedUsed + nginxUsed + pgUsed);
             phases(stack, measured);
             double inFlight = dataInFlight(stack, measured);
             System.out.printf(Locale.ROOT, "(b) some file moving (union of the files' transfer intervals) %.2f s of the %.2f s: "
@@ -178,6 +181,21 @@ public final class TransferBenchmark {
             settle(scheduler);
             thirdPartyCopy(base, admin, user, nginx, scheduler);
         }
+    }
+
+    /**
+     * Why the overhead ratio is what it is on this machine: when the job keeps every core busy, its wall time is its
+     * CPU divided by the cores, so the ratio cannot fall below the CPU the job needs over what the one-file copy of the
+     * same bytes needed. Prints the CPU per file that a ratio of 1.05 would leave for everything but the bytes (HTTP
+     * requests, state changes, the outbox record) next to what the job spent on it.
+     */
+    static void cpuBound(int files, double pure, long pureCpuMillis, double e2e, long jobCpuMillis) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        double busy = jobCpuMillis / 1000.0 / (cores * e2e);
+        double budget = (1.05 * pure * cores * 1000 - pureCpuMillis) / files;
+        System.out.printf(Locale.ROOT, "(b) CPU bound: the job kept %.0f %% of %d cores busy; the one-file copy used %.2f s of CPU (%.2f ms per MiB). "
+                        + "A ratio of 1.05 leaves %.2f ms of CPU per file beyond the bytes at best; the job spent %.2f ms per file beyond them%n",
+                100 * busy, cores, pureCpuMillis / 1000.0, (double) pureCpuMillis / files, budget, (double) (jobCpuMillis - pureCpuMillis) / files);
     }
 
     /**
