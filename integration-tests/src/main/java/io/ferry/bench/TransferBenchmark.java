@@ -69,9 +69,8 @@ public final class TransferBenchmark {
             // Warm-up, not counted, before anything is timed: until the scheduler's paths are compiled, more than half of
             // its CPU goes to the JIT compiler (measured with async-profiler), and compiler threads busy during a
             // copy took CPU from nginx; a scheduler in service is past that. Jobs of the small files, one 1 GiB copy,
-            // then a pause until the scheduler is idle.
-            // Each job's copies are removed after it: nginx's files may live in /dev/shm, and 30 warm-up jobs would
-            // fill the machine's memory.
+            // then a pause until the scheduler is idle. Each job's copies are removed after it: nginx's files may live in
+            // /dev/shm, and 30 warm-up jobs would fill the machine's memory.
             for (int round = 0; round < WARM_UP_JOBS; round++) {
                 job(base, user, smallFilesTo(nginx, smallFiles, "/se-b/warm" + round + "/f"), "{}");
                 sh("rm -rf " + nginx.file("/se-b") + "/warm" + round);
@@ -200,7 +199,7 @@ public final class TransferBenchmark {
         int cores = Runtime.getRuntime().availableProcessors();
         double busy = jobCpuMillis / 1000.0 / (cores * e2e);
         double budget = (1.05 * pure * cores * 1000 - pureCpuMillis) / files;
-        System.out.printf(Locale.ROOT, "(b) CPU bound: the job kept %.0f %% of %d cores busy; the one-file copy used %.2f s of CPU (%.2f ms per MiB). "
+        System.out.printf(Locale.ROOT, "(b) CPU budget: the job kept %.0f %% of %d cores busy; the one-file copy used %.2f s of CPU (%.2f ms per MiB). "
                         + "A ratio of 1.05 leaves %.2f ms of CPU per file beyond the bytes at best; the job spent %.2f ms per file beyond them%n",
                 100 * busy, cores, pureCpuMillis / 1000.0, (double) pureCpuMillis / files, budget, (double) (jobCpuMillis - pureCpuMillis) / files);
     }
