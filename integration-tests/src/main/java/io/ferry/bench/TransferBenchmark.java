@@ -40,6 +40,8 @@ public final class TransferBenchmark {
      */
     static final int WARM_UP_JOBS = Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_WARM_UP_JOBS", "24"));
     static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** The bench's SEs serve its one VO (the scheduler's SEs are closed unless given rights). */
+    static final String BENCH_RIGHTS = "{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}";
 
     public static void main(String[] args) throws Exception {
         int smallFiles = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
@@ -54,8 +56,8 @@ public final class TransferBenchmark {
             String base = "http://localhost:" + port;
             String admin = stack.tokens().mint(DevTokens.Claims.of("bench", null, "transfer:admin"));
             String user = stack.tokens().mint(DevTokens.Claims.of("bench", "atlas", "transfer:submit"));
-            put(base + "/config/se/BENCH-A", admin, "{\"site\":\"BENCH-SITE-A\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-a") + "\"}}");
-            put(base + "/config/se/BENCH-B", admin, "{\"site\":\"BENCH-SITE-B\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b") + "\"}}");
+            put(base + "/config/se/BENCH-A", admin, "{\"site\":\"BENCH-SITE-A\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-a") + "\"},\"access\":" + BENCH_RIGHTS + "}");
+            put(base + "/config/se/BENCH-B", admin, "{\"site\":\"BENCH-SITE-B\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b") + "\"},\"access\":" + BENCH_RIGHTS + "}");
             put(base + "/config/links/BENCH-A/BENCH-B", admin, "{\"min_active\":1,\"max_active\":" + concurrency + ",\"optimizer_mode\":\"fixed\"}");
 
             write(nginx.file("/se-a/tiny/t"), 1024, 3);
@@ -219,9 +221,9 @@ public final class TransferBenchmark {
             xrootd.mkdirs("/store/tpc");
             xrootd.mkdirs("/store/streamed");
             put(base + "/config/se/BENCH-XRD-TPC", admin, "{\"site\":\"BENCH-SITE-X\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store/tpc")
-                    + "\"},\"thirdPartyCopy\":true}");
+                    + "\"},\"thirdPartyCopy\":true,\"access\":" + BENCH_RIGHTS + "}");
             put(base + "/config/se/BENCH-XRD", admin, "{\"site\":\"BENCH-SITE-X\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store/streamed")
-                    + "\"}}");
+                    + "\"},\"access\":" + BENCH_RIGHTS + "}");
             String adler = adler32(nginx.file("/se-a/big/g1"));  // as a catalogue gives it with the job
             double[] tpc = new double[BIG_ROUNDS], streamed = new double[BIG_ROUNDS];
             long tpcCpu = 0, streamedCpu = 0, tpcServer = 0, streamedServer = 0;

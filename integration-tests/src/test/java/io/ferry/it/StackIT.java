@@ -99,7 +99,7 @@ class StackIT {
     @Order(2)
     void writesNeedAValidTokenWithTheRightScope() throws Exception {
         Map<ServiceSpec, String[]> writes = Map.of(
-                ServiceSpec.SCHEDULER, new String[]{"PUT", "/config/se/IT-SE", "{\"site\":\"IT\",\"baseUrls\":{\"https\":\"https://it.example/x\"}}"},
+                ServiceSpec.SCHEDULER, new String[]{"PUT", "/config/se/IT-SE", "{\"site\":\"IT\",\"baseUrls\":{\"https\":\"https://it.example/x\"},\"access\":{\"open\":true}}"},
                 ServiceSpec.PROFILES, new String[]{"POST", "/hosts", "{\"name\":\"it1.example\",\"site\":\"RAL-LCG2\",\"nicSpeed\":\"10G\"}"},
                 ServiceSpec.RESOLVER, new String[]{"POST", "/storage-elements/refresh", null},
                 ServiceSpec.AGGREGATOR, new String[]{"POST", "/records", "[]"});
@@ -124,7 +124,8 @@ class StackIT {
     void aCrossServiceCallCarriesOneTrace() throws Exception {
         String admin = token(null, "transfer:admin handles:admin");
         HttpResponse<String> se = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/RAL-ECHO", admin,
-                "{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://echo.ral.example/atlas\"}}", Map.of());
+                "{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://echo.ral.example/atlas\"},"
+                        + "\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}", Map.of());
         assertTrue(se.statusCode() == 201 || se.statusCode() == 200, se.body());
         String traceId = "4bf92f3577b34da6a3ce929d0e0e" + Long.toHexString(System.nanoTime() & 0xffff | 0x1000);
         HttpResponse<String> refreshed = send("POST", stack.service(ServiceSpec.RESOLVER).url() + "/storage-elements/refresh",
@@ -144,7 +145,7 @@ class StackIT {
         String admin = token(null, "transfer:admin");
         for (String se : new String[]{"IT-SRC", "IT-DST"}) {
             HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/" + se, admin,
-                    "{\"site\":\"IT-SITE\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"}}", Map.of());
+                    "{\"site\":\"IT-SITE\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"},\"access\":{\"open\":true}}", Map.of());
             assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
         }
         String siteAdmin = stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "profiles:write").withSite("IT-SITE"));
@@ -203,7 +204,7 @@ class StackIT {
         String admin = token(null, "transfer:admin handles:admin handles:write rates:write");
         for (String se : new String[]{"RANK-SLOW", "RANK-FAST", "RANK-DST"}) {
             HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/" + se, admin,
-                    "{\"site\":\"" + se + "-SITE\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"}}", Map.of());
+                    "{\"site\":\"" + se + "-SITE\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"},\"access\":{\"open\":true}}", Map.of());
             assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
         }
         StringBuilder records = new StringBuilder("[");
@@ -276,7 +277,8 @@ class StackIT {
 
     private void registerNginxSe(String name, String path) throws Exception {
         HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/" + name, token(null, "transfer:admin"),
-                "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(path) + "\"}}", Map.of());
+                "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(path) + "\"},\"access\":{\"rules\":["
+                        + "{\"vo\":\"atlas\",\"read\":true,\"write\":true},{\"vo\":\"cms\",\"read\":true,\"write\":true}]}}", Map.of());
         assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
     }
 

@@ -50,25 +50,63 @@ class EngineTest {
 
     /** The engine on, with short periods so that the tests run in seconds. */
     public static class WithEngine implements QuarkusTestProfile {
+        /** The engine's file:// root; SEs registered below it have their own, narrower base directories. */
+        static final Path FILE_ROOT = tempDirectory();
+        /** A stand-in handle-resolver listens here ({@link #startResolver}). */
+        static final int RESOLVER_PORT = io.ferry.dev.FreePort.find();
+
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("ferry.scheduler.engine.enabled", "true", "ferry.scheduler.engine.tick", "100ms",
-                    "ferry.scheduler.engine.lease", "4s", "ferry.scheduler.optimizer.interval", "2s",
-                    "ferry.scheduler.outbox.interval", "500ms", "ferry.scheduler.outbox.max-backoff", "1s",
-                    "ferry.scheduler.engine.stage-poll", "300ms");
+            return Map.ofEntries(Map.entry("ferry.scheduler.engine.enabled", "true"), Map.entry("ferry.scheduler.engine.tick", "100ms"),
+                    Map.entry("ferry.scheduler.engine.lease", "4s"), Map.entry("ferry.scheduler.optimizer.interval", "2s"),
+                    Map.entry("ferry.scheduler.outbox.interval", "500ms"), Map.entry("ferry.scheduler.outbox.max-backoff", "1s"),
+                    Map.entry("ferry.scheduler.engine.stage-poll", "300ms"),
+                    Map.entry("ferry.scheduler.engine.file-roots", FILE_ROOT.toString()),
+                    Map.entry("quarkus.rest-client.handle-resolver.url", "http://127.0.0.1:" + RESOLVER_PORT));
+        }
+
+        private static Path tempDirectory() {
+            try {
+                return Files.createTempDirectory("ferry-engine-files").toRealPath();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
     }
 
     static NginxWebDav nginx;
+    static com.sun.net.httpserver.HttpServer resolver;
+    /** The replicas' transport URLs the stand-in resolver answers with. */
+    static final List<String> replicaTurls = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void startNginx() throws Exception {
         nginx = new NginxWebDav();
     }
 
+    @BeforeAll
+    static void startResolver() throws Exception {
+        resolver = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), WithEngine.RESOLVER_PORT), 0);
+        resolver.createContext("/replicas", exchange -> {
+            StringBuilder replicas = new StringBuilder();
+            for (String turl : replicaTurls) {
+                replicas.append(replicas.length() == 0 ? "" : ",").append("{\"turl\":\"").append(turl).append("\",\"state\":\"ONLINE\"}");
+            }
+            byte[] body = ("{\"replicas\":[" + replicas + "]}").getBytes();
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        resolver.start();
+    }
+
     @AfterAll
     static void stopNginx() throws Exception {
         nginx.close();
+        resolver.stop(0);
+        DirectoryTrees.delete(WithEngine.FILE_ROOT);
     }
 
     static String admin() {
@@ -83,7 +121,7 @@ class EngineTest {
     void storageEndpoints() {
         for (String[] se : new String[][]{{"NGX-A", "/se-a"}, {"NGX-B", "/se-b"}, {"NGX-C", "/se-c"}, {"NGX-SLOW", "/slow"}}) {
             given().auth().oauth2(admin()).contentType(ContentType.JSON)
-                    .body("{\"site\":\"" + se[0] + "-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(se[1]) + "\"}}")
+                    .body("{\"site\":\"" + se[0] + "-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(se[1]) + "\"},\"access\":{\"open\":true}}")
                     .put("/config/se/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
         }
     }
@@ -159,7 +197,7 @@ class EngineTest {
         Path pki = Files.createTempDirectory("ferry-engine-pki");
         try (XrootdServer xrootd = new XrootdServer(TestCertificates.create(pki))) {
             given().auth().oauth2(admin()).contentType(ContentType.JSON)
-                    .body("{\"site\":\"XRD-SITE\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store") + "\"},\"thirdPartyCopy\":true}")
+                    .body("{\"site\":\"XRD-SITE\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store") + "\"},\"thirdPartyCopy\":true,\"access\":{\"open\":true}}")
                     .put("/config/se/XRD").then().statusCode(anyOf(equalTo(200), equalTo(201)));
             String adler = write("/se-a/tpc/f1", 2_500_000, 77);
             String body = "{\"sources\":[\"" + nginx.url("/se-a/tpc/f1") + "\"],\"destinations\":[\"" + xrootd.httpUrl("/store/tpc/run1/f1")
@@ -234,7 +272,7 @@ class EngineTest {
     @Test
     void anSesOutboundCapHoldsAcrossItsLinks() throws Exception {
         given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"CAP-SITE\",\"outboundMaxActive\":1,\"baseUrls\":{\"http\":\""
-                + nginx.url("/slow/cap") + "\"}}").put("/config/se/NGX-CAP").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                + nginx.url("/slow/cap") + "\"},\"access\":{\"open\":true}}").put("/config/se/NGX-CAP").then().statusCode(anyOf(equalTo(200), equalTo(201)));
         List<String> files = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             write("/slow/cap/f" + i, 384 << 10, 300 + i);
@@ -317,7 +355,7 @@ class EngineTest {
         tape.start();
         try {
             given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"TAPE-SITE\",\"needsPrepare\":true,\"baseUrls\":{\"http\":\""
-                    + nginx.url("/se-a/tape") + "\",\"tape\":\"http://127.0.0.1:" + tape.getAddress().getPort() + "/api/v1\"}}")
+                    + nginx.url("/se-a/tape") + "\",\"tape\":\"http://127.0.0.1:" + tape.getAddress().getPort() + "/api/v1\"},\"access\":{\"open\":true}}")
                     .put("/config/se/NGX-TAPE").then().statusCode(anyOf(equalTo(200), equalTo(201)));
             String adler = write("/se-a/tape/raw/f1", 150_000, 11);
             String id = submit(vo("atlas"), List.of(file("/se-a/tape/raw/f1", "/se-b/from-tape/f1", adler)), "{\"verify_checksum\":\"both\"}");
@@ -379,5 +417,122 @@ class EngineTest {
         }
         assertTrue(most <= 2, "up to " + most + " transfers ran at once on a link with max_active 2");
         assertEquals(2, most, "the link should have been used at its max_active");
+    }
+
+    static io.restassured.response.ValidatableResponse post(String token, String file, String params) {
+        return given().auth().oauth2(token).contentType(ContentType.JSON).body("{\"files\":[" + file + "],\"params\":" + params + "}")
+                .post("/jobs").then();
+    }
+
+    static void register(String name, String body) {
+        given().auth().oauth2(admin()).contentType(ContentType.JSON).body(body).put("/config/se/" + name).then()
+                .statusCode(anyOf(equalTo(200), equalTo(201)));
+    }
+
+    @Test
+    void encodedDotSegmentsAndSeparatorsInAJobNeverLeaveTheSe() throws Exception {
+        String adler = write("/se-a/escape/f1", 10_000, 91);
+        Files.writeString(nginx.file("/secret"), "not for transfer");
+        // nginx decodes before it resolves dot-segments: each of these names /outside/x on the server
+        for (String path : new String[]{"/se-b/%2E%2e/outside/x", "/se-b/..%2foutside/x", "/se-b/%2e./outside/x", "/se-b/.%2e/outside/x",
+                "/se-b/a%2F..%2F..%2Foutside/x", "/se-b/..%5Coutside/x", "/se-b/outside%00x", "/se-b/..;/outside/x"}) {
+            post(vo("atlas"), file("/se-a/escape/f1", path, adler), "{}").statusCode(422).contentType("application/problem+json")
+                    .body("code", equalTo("INVALID_STORAGE_URL")).body("errors.field", org.hamcrest.Matchers.hasItem("files[0].destinations[0]"));
+        }
+        for (String path : new String[]{"/se-a/%2E%2e/secret", "/se-a/.%2e/secret", "/se-a/%2e./secret", "/se-a/..%2fsecret"}) {
+            post(vo("atlas"), file(path, "/se-b/escape/stolen", null), "{}").statusCode(422)
+                    .body("code", equalTo("INVALID_STORAGE_URL")).body("errors.field", org.hamcrest.Matchers.hasItem("files[0].sources[0]"));
+        }
+        Thread.sleep(1500);
+        assertFalse(Files.exists(nginx.file("/outside")), "a job wrote outside every SE");
+        assertFalse(Files.exists(nginx.file("/se-b/escape/stolen")), "a job read outside every SE");
+    }
+
+    @Test
+    void aFileSeIsConfinedToItsOwnBaseDirectoryNotOnlyToTheEngineRoots() throws Exception {
+        Path root = WithEngine.FILE_ROOT;
+        Path seA = Files.createDirectories(root.resolve("fse-a"));
+        Path seB = Files.createDirectories(root.resolve("fse-b"));
+        Path other = Files.createDirectories(root.resolve("other"));
+        register("FILE-A", "{\"site\":\"FILE-SITE\",\"baseUrls\":{\"file\":\"" + seA.toUri() + "\"},\"access\":{\"open\":true}}");
+        register("FILE-B", "{\"site\":\"FILE-SITE\",\"baseUrls\":{\"file\":\"" + seB.toUri() + "\"},\"access\":{\"open\":true}}");
+        Files.writeString(seA.resolve("f1"), "a file of FILE-A");
+        Files.writeString(other.resolve("secret"), "a file in the engine's roots but of no SE");
+        String source = seA.resolve("f1").toUri().toString();
+        for (String evil : new String[]{"/.%2e/other/x", "/%2E%2e/other/x", "/..%2Fother/x", "/%2e./other/x"}) {
+            post(vo("atlas"), "{\"sources\":[\"" + source + "\"],\"destinations\":[\"file://" + seB + evil + "\"]}", "{}").statusCode(422)
+                    .body("code", equalTo("INVALID_STORAGE_URL")).body("errors.field", org.hamcrest.Matchers.hasItem("files[0].destinations[0]"));
+        }
+        // links inside an SE's directory that lead elsewhere in the engine's roots: the mover refuses them
+        Files.createSymbolicLink(seB.resolve("link"), other);
+        Files.createSymbolicLink(seA.resolve("peek"), other.resolve("secret"));
+        String out = submit(vo("atlas"), List.of("{\"sources\":[\"" + source + "\"],\"destinations\":[\"file://" + seB + "/link/x\"]}"),
+                "{\"retry\":2}");
+        String in = submit(vo("atlas"), List.of("{\"sources\":[\"" + seA.resolve("peek").toUri() + "\"],\"destinations\":[\"file://" + seB
+                + "/peeked\"]}"), "{\"retry\":2}");
+        for (String id : List.of(out, in)) {
+            awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FAILED", "FINISHED");
+            JsonPath f = files(vo("atlas"), id);
+            assertEquals("PERMISSION_DENIED", f.getString("[0].error_code"), f.prettify());
+        }
+        assertFalse(Files.exists(other.resolve("x")), "a copy went through a link out of its SE");
+        assertFalse(Files.exists(seB.resolve("peeked")), "a copy read through a link out of its SE");
+    }
+
+    @Test
+    void aResolvedReplicaThatEscapesItsSeIsNotUsed() throws Exception {
+        Files.writeString(nginx.file("/not-a-replica"), "outside every SE");
+        replicaTurls.add(nginx.url("/se-a/%2e%2E/not-a-replica"));
+        try {
+            post(vo("atlas"), "{\"sources\":[\"handle:20.500.1/escape\"],\"destinations\":[\"" + nginx.url("/se-b/resolved/f1") + "\"]}", "{}")
+                    .statusCode(422).contentType("application/problem+json").body("code", equalTo("UNRESOLVED_SOURCE"))
+                    .body("errors.field", org.hamcrest.Matchers.hasItem("files[0].sources[0]"));
+        } finally {
+            replicaTurls.clear();
+        }
+        Thread.sleep(1500);
+        assertFalse(Files.exists(nginx.file("/se-b/resolved/f1")));
+    }
+
+    @Test
+    void rightsRemovedAfterSubmissionFailTheFileForGoodBeforeAnyByteIsWritten() throws Exception {
+        // the file waits on "tape" until the test lets it go, so the rights change lands between submission and copy
+        java.util.concurrent.atomic.AtomicBoolean onDisk = new java.util.concurrent.atomic.AtomicBoolean();
+        com.sun.net.httpserver.HttpServer tape = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        tape.createContext("/api/v1/stage", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            boolean post = exchange.getRequestMethod().equals("POST");
+            byte[] body = (post ? "{\"requestId\":\"req-r\"}"
+                    : "{\"id\":\"req-r\",\"files\":[{\"path\":\"/se-a/tape-r/f1\",\"onDisk\":" + onDisk.get() + "}]}").getBytes();
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(post ? 201 : 200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        tape.start();
+        try {
+            register("NGX-TAPE-R", "{\"site\":\"TAPE-SITE\",\"needsPrepare\":true,\"baseUrls\":{\"http\":\"" + nginx.url("/se-a/tape-r")
+                    + "\",\"tape\":\"http://127.0.0.1:" + tape.getAddress().getPort() + "/api/v1\"},\"access\":{\"open\":true}}");
+            String rights = "{\"site\":\"RIGHTS-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b/rights") + "\"},"
+                    + "\"access\":{\"rules\":[{\"vo\":\"%s\",\"read\":true,\"write\":true}]}}";
+            register("NGX-RIGHTS", rights.formatted("atlas"));
+            Files.createDirectories(nginx.file("/se-b/rights"));
+            write("/se-a/tape-r/f1", 50_000, 12);
+            String id = submit(vo("atlas"), List.of(file("/se-a/tape-r/f1", "/se-b/rights/f1", null)), "{\"retry\":3,\"retry_delay\":0}");
+            awaitJob(vo("atlas"), id, Duration.ofSeconds(20), "STAGING");
+            register("NGX-RIGHTS", rights.formatted("cms"));
+            Thread.sleep(1500);  // the engine reads the SE catalogue at most a second old
+            onDisk.set(true);
+            awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FAILED", "FINISHED");
+            JsonPath f = files(vo("atlas"), id);
+            assertEquals("PERMISSION_DENIED", f.getString("[0].error_code"), f.prettify());
+            assertTrue(f.getString("[0].reason").contains("atlas"), f.getString("[0].reason"));
+            given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files/" + f.getLong("[0].file_id") + "/retries").then().statusCode(200)
+                    .body("$", hasSize(0));
+            assertFalse(Files.exists(nginx.file("/se-b/rights/f1")), "a VO without write rights wrote");
+        } finally {
+            tape.stop(0);
+        }
     }
 }

@@ -38,9 +38,9 @@ class JobApiTest {
     @BeforeEach
     void endpoints() {
         String admin = FerryTestResource.token(null, "transfer:admin");
-        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://ral.example/data\"}}")
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://ral.example/data\"},\"access\":{\"open\":true}}")
                 .put("/config/se/RAL-DISK").then().statusCode(anyOf(equalTo(200), equalTo(201)));
-        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"CERN-PROD\",\"baseUrls\":{\"https\":\"https://cern.example/eos\"}}")
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"CERN-PROD\",\"baseUrls\":{\"https\":\"https://cern.example/eos\"},\"access\":{\"open\":true}}")
                 .put("/config/se/CERN-DISK").then().statusCode(anyOf(equalTo(200), equalTo(201)));
     }
 
@@ -97,7 +97,7 @@ class JobApiTest {
         given().auth().oauth2(atlas()).contentType(ContentType.JSON)
                 .body(job("https://elsewhere.example/data/f1", "https://cern.example/eos/f1", "{}")).post("/jobs")
                 .then().statusCode(422).contentType(PROBLEM).body("code", equalTo("UNREGISTERED_ENDPOINT"))
-                .body("errors.field", hasItem("files[0].sources"));
+                .body("errors.field", hasItem("files[0].sources[0]"));
         given().auth().oauth2(atlas()).contentType(ContentType.JSON)
                 .body(job("https://ral.example/data/../../etc/passwd", "https://cern.example/eos/f1", "{}")).post("/jobs")
                 .then().statusCode(422);
@@ -111,6 +111,70 @@ class JobApiTest {
                 .post("/jobs").then().statusCode(400).body("errors.field", hasItem("files[0].checksum"));
         given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"files\":[]}").post("/jobs").then().statusCode(400);
         given().auth().oauth2(atlas()).get("/jobs?limit=10000").then().body("size()", equalTo(before));
+    }
+
+    static final String RIGHTS = "{\"site\":\"RIGHTS-SITE\",\"baseUrls\":{\"https\":\"https://rights.example/store\"},\"access\":{\"rules\":["
+            + "{\"vo\":\"atlas\",\"read\":true,\"write\":true,\"path\":\"/atlas/\"},{\"vo\":\"cms\",\"read\":true}]}}";
+
+    static io.restassured.response.ValidatableResponse post(String token, String src, String dst) {
+        return given().auth().oauth2(token).contentType(ContentType.JSON).body(job(src, dst, "{}")).post("/jobs").then();
+    }
+
+    @Test
+    void storageRightsPerVoAreCheckedAtSubmissionAndARefusalStoresNothing() {
+        String admin = FerryTestResource.token(null, "transfer:admin");
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body(RIGHTS).put("/config/se/RIGHTS-SE").then().statusCode(anyOf(equalTo(200), equalTo(201)))
+                .body("access.open", equalTo(false)).body("access.rules[0].vo", equalTo("atlas")).body("access.rules[0].path", equalTo("/atlas/"))
+                .body("access.rules[1].write", equalTo(false));
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"S\",\"baseUrls\":{\"https\":\"https://closed.example/x\"}}")
+                .put("/config/se/CLOSED-SE").then().statusCode(anyOf(equalTo(200), equalTo(201))).body("access.open", equalTo(false))
+                .body("access.rules.size()", equalTo(0));
+        given().auth().oauth2(cms()).get("/config/se/RIGHTS-SE").then().statusCode(200).body("access.rules[1].vo", equalTo("cms"));
+        int before = given().auth().oauth2(admin).get("/jobs?limit=10000").then().extract().path("size()");
+
+        // cms writes into an SE where only atlas may write
+        post(cms(), "https://ral.example/data/r1", "https://rights.example/store/atlas/r1").statusCode(403).contentType(PROBLEM)
+                .body("code", equalTo("STORAGE_ACCESS_DENIED")).body("errors.field", hasItem("files[0].destinations[0]"));
+        // atlas writes outside its prefix, also next to it and through an encoded dot-segment
+        for (String dst : new String[]{"https://rights.example/store/cms/r1", "https://rights.example/store/atlas2/r1",
+                "https://rights.example/store/r1", "https://rights.example/store/atlas"}) {
+            post(atlas(), "https://ral.example/data/r1", dst).statusCode(403).body("code", equalTo("STORAGE_ACCESS_DENIED"))
+                    .body("errors.field", hasItem("files[0].destinations[0]"));
+        }
+        post(atlas(), "https://ral.example/data/r1", "https://rights.example/store/atlas/%2e%2E/cms/r1").statusCode(422);
+        // a source without read rights
+        post(FerryTestResource.token("lhcb", "transfer:submit"), "https://rights.example/store/atlas/r1", "https://cern.example/eos/r1")
+                .statusCode(403).body("code", equalTo("STORAGE_ACCESS_DENIED")).body("errors.field", hasItem("files[0].sources[0]"));
+        // an SE with no rules serves nobody, and an administrator's token is checked for its own VO like any other
+        post(atlas(), "https://ral.example/data/r1", "https://closed.example/x/r1").statusCode(403)
+                .body("errors.field", hasItem("files[0].destinations[0]"));
+        post(atlas(), "https://closed.example/x/r1", "https://cern.example/eos/r1").statusCode(403)
+                .body("errors.field", hasItem("files[0].sources[0]"));
+        post(FerryTestResource.token("cms", "transfer:submit transfer:admin"), "https://ral.example/data/r1",
+                "https://rights.example/store/atlas/r1").statusCode(403).body("code", equalTo("STORAGE_ACCESS_DENIED"));
+        given().auth().oauth2(admin).get("/jobs?limit=10000").then().body("size()", equalTo(before));
+
+        // within the rights (matched on the decoded path), and from an open SE
+        post(atlas(), "https://ral.example/data/r1", "https://rights.example/store/atlas/r1").statusCode(200);
+        post(atlas(), "https://ral.example/data/r1", "https://rights.example/store/%61tlas/sub/r2").statusCode(200);
+        post(cms(), "https://rights.example/store/atlas/r1", "https://cern.example/eos/r1").statusCode(200);
+        String stored = post(atlas(), "https://rights.example/store/atlas/r1", "https://RAL.example:443/data//copies/r%31").statusCode(200)
+                .extract().path("job_id");
+        given().auth().oauth2(atlas()).get("/jobs/" + stored + "/files").then().statusCode(200)
+                .body("[0].dest_surl", equalTo("https://ral.example/data/copies/r1"));
+    }
+
+    @Test
+    void malformedStorageRightsAreRefusedWithTheirField() {
+        String admin = FerryTestResource.token(null, "transfer:admin");
+        for (String[] bad : new String[][]{{"[{\"read\":true}]", "access.rules[0].vo"}, {"[{\"vo\":\"atlas\",\"read\":true,\"path\":\"/a/../b\"}]",
+                "access.rules[0].path"}, {"[{\"vo\":\"atlas\",\"write\":true,\"path\":\"atlas\\u0000\"}]", "access.rules[0].path"},
+                {"[{\"vo\":\"at las\",\"write\":true}]", "access.rules[0].vo"}}) {
+            given().auth().oauth2(admin).contentType(ContentType.JSON)
+                    .body("{\"site\":\"S\",\"baseUrls\":{\"https\":\"https://bad-rights.example/x\"},\"access\":{\"rules\":" + bad[0] + "}}")
+                    .put("/config/se/BAD-RIGHTS").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem(bad[1]));
+        }
+        given().auth().oauth2(admin).get("/config/se/BAD-RIGHTS").then().statusCode(404);
     }
 
     @Test

@@ -158,17 +158,34 @@ public final class StorageUrl {
             throw new InvalidStorageUrl(InvalidStorageUrl.Reason.TOO_LONG, "longer than " + MAX_LENGTH + " characters");
         }
         List<String> joined = new ArrayList<>(segments);
-        for (String segment : decodedPath.split("/", -1)) {
-            if (!segment.isEmpty()) {
-                joined.add(checkedSegment(segment));
-            }
-        }
+        joined.addAll(decodedSegments(decodedPath));
         boolean dir = decodedPath.isEmpty() ? directory : decodedPath.endsWith("/");
         StorageUrl child = new StorageUrl(scheme, host, port, joined, dir);
         if (child.canonical.length() > MAX_LENGTH) {
             throw new InvalidStorageUrl(InvalidStorageUrl.Reason.TOO_LONG, "longer than " + MAX_LENGTH + " characters");
         }
         return child;
+    }
+
+    /**
+     * The segments of a decoded path ("/atlas/a b/" → [atlas, a b]), each checked as a parsed path's are (no
+     * {@code .}/{@code ..}, separators, {@code ;}, NUL or control characters); empty segments folded. For paths that
+     * are given decoded, such as a path prefix in an SE's access rules.
+     */
+    public static List<String> decodedSegments(String decodedPath) {
+        if (decodedPath == null) {
+            throw new InvalidStorageUrl(InvalidStorageUrl.Reason.MALFORMED, "no path");
+        }
+        if (decodedPath.length() > MAX_LENGTH) {
+            throw new InvalidStorageUrl(InvalidStorageUrl.Reason.TOO_LONG, "longer than " + MAX_LENGTH + " characters");
+        }
+        List<String> out = new ArrayList<>();
+        for (String segment : decodedPath.split("/", -1)) {
+            if (!segment.isEmpty()) {
+                out.add(checkedSegment(segment));
+            }
+        }
+        return out;
     }
 
     /** The same location under another scheme of the same transport (davs → https for the HTTP mover). */

@@ -99,4 +99,16 @@ class StorageUrlTest {
         assertEquals(InvalidStorageUrl.Reason.TOO_LONG,
                 assertThrows(InvalidStorageUrl.class, () -> StorageUrl.parse(raw)).reason());
     }
+
+    @Test
+    void decodedPathsSplitIntoCheckedSegments() {
+        assertEquals(java.util.List.of("atlas", "a b", "%2E"), StorageUrl.decodedSegments("/atlas//a b/%2E/"));
+        assertEquals(java.util.List.of(), StorageUrl.decodedSegments("/"));
+        for (String bad : new String[]{"/atlas/../cms", "./x", "/a\\b", "/a;b", "/a\u0000b", "/a\nb"}) {
+            assertThrows(InvalidStorageUrl.class, () -> StorageUrl.decodedSegments(bad), bad);
+        }
+        assertThrows(InvalidStorageUrl.class, () -> StorageUrl.decodedSegments(null));
+        assertEquals(InvalidStorageUrl.Reason.TOO_LONG,
+                assertThrows(InvalidStorageUrl.class, () -> StorageUrl.decodedSegments("/a".repeat(StorageUrl.MAX_LENGTH))).reason());
+    }
 }

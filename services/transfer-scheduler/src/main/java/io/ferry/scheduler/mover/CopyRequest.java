@@ -5,11 +5,19 @@ import java.net.URI;
 /**
  * One copy: source and destination URLs, what the file should be (size, ADLER32 as 8 hex digits, both optional),
  * FTS3's checksum mode (none, source, target, both), whether an existing destination may be replaced, the number
- * of parallel streams, the destination SE's base URL (parent collections are created below it), and whether the
- * destination SE pulls the file itself (HTTP third-party copy).
+ * of parallel streams, the destination SE's base URL (parent collections are created below it), whether the
+ * destination SE pulls the file itself (HTTP third-party copy), and the source SE's base URL. The engine gives only
+ * canonical URLs under the SEs' bases; the file mover also confines each side to its SE's base directory on disk
+ * (links included), when one is given.
  */
 public record CopyRequest(URI source, URI destination, Long expectedSize, String expectedAdler32, String verify,
-                          boolean overwrite, int streams, URI destinationBase, boolean thirdPartyCopy) {
+                          boolean overwrite, int streams, URI destinationBase, boolean thirdPartyCopy, URI sourceBase) {
+
+    /** A copy whose source SE's base is not known to the mover (only its roots confine a file:// source). */
+    public CopyRequest(URI source, URI destination, Long expectedSize, String expectedAdler32, String verify, boolean overwrite, int streams,
+                       URI destinationBase, boolean thirdPartyCopy) {
+        this(source, destination, expectedSize, expectedAdler32, verify, overwrite, streams, destinationBase, thirdPartyCopy, null);
+    }
 
     /** A copy whose data flows through the mover. */
     public CopyRequest(URI source, URI destination, Long expectedSize, String expectedAdler32, String verify, boolean overwrite, int streams,

@@ -14,8 +14,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
- * Copies file:// URLs, only below the configured root directories: no '..' escapes and no symbolic link that
- * leads outside a root, on either side. Data goes to a temporary name in the destination directory and is
+ * Copies file:// URLs, only below the configured root directories and, when the request names them, below the
+ * source's and the destination's SE base directories: no '..' escapes and no symbolic link that leads outside a
+ * root or out of its SE, on either side. Data goes to a temporary name in the destination directory and is
  * renamed into place once size and checksum are right, so a failed copy leaves nothing behind.
  */
 public final class FileMover implements Mover {
@@ -28,7 +29,12 @@ public final class FileMover implements Mover {
 
     @Override
     public SourceStat stat(URI source) throws MoverException {
-        Path path = confined(source, true);
+        return stat(source, null);
+    }
+
+    @Override
+    public SourceStat stat(URI source, URI sourceBase) throws MoverException {
+        Path path = confined(source, true, sourceBase);
         try {
             return new SourceStat(Files.size(path), true, null);
         } catch (NoSuchFileException e) {
@@ -40,7 +46,7 @@ public final class FileMover implements Mover {
 
     @Override
     public void prepareDestination(CopyRequest req) throws MoverException {
-        Path dest = confined(req.destination(), false);
+        Path dest = confined(req.destination(), false, req.destinationBase());
         if (Files.exists(dest, LinkOption.NOFOLLOW_LINKS) && !req.overwrite()) {
             throw new MoverException(MoverException.Code.DEST_EXISTS, "prepare", req.destination() + " exists and overwrite is off");
         }
@@ -49,14 +55,14 @@ public final class FileMover implements Mover {
         } catch (IOException e) {
             throw failure(e, "prepare");
         }
-        // Again now that the parents exist: none of them may be a link out of the root.
-        confined(req.destination(), false);
+        // Again now that the parents exist: none of them may be a link out of the root or the SE.
+        confined(req.destination(), false, req.destinationBase());
     }
 
     @Override
     public CopyResult transfer(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException {
-        Path source = confined(req.source(), true);
-        Path dest = confined(req.destination(), false);
+        Path source = confined(req.source(), true, req.sourceBase());
+        Path dest = confined(req.destination(), false, req.destinationBase());
         long t0 = System.nanoTime();
         try {
             Files.createDirectories(dest.getParent());
@@ -102,8 +108,11 @@ public final class FileMover implements Mover {
         return new MoverException(MoverException.Code.CONNECTION_RESET, phase, "I/O failed: " + e);
     }
 
-    /** The path of a file:// URL if it lies inside a root (after resolving links of what exists). */
-    Path confined(URI url, boolean mustExist) throws MoverException {
+    /**
+     * The path of a file:// URL if it lies inside a root and inside the SE's base directory {@code base} (when
+     * given), after resolving links of what exists.
+     */
+    Path confined(URI url, boolean mustExist, URI base) throws MoverException {
         if (!"file".equalsIgnoreCase(url.getScheme()) || url.getRawPath() == null || url.getRawPath().contains("/../")
                 || url.getRawPath().endsWith("/..")) {
             throw new MoverException(MoverException.Code.UNSUPPORTED_URL, "prepare", url + " is not a plain file:// URL");
@@ -122,15 +131,31 @@ public final class FileMover implements Mover {
         } catch (IOException e) {
             throw new MoverException(MoverException.Code.PERMISSION_DENIED, "prepare", "cannot resolve " + url + ": " + e);
         }
+        if (base != null && !strictlyBelow(real, base)) {
+            throw new MoverException(MoverException.Code.PERMISSION_DENIED, "prepare", url + " is outside its storage endpoint's directory " + base);
+        }
         for (Path root : roots) {
-            try {
-                if (real.startsWith(root.toRealPath()) && !real.equals(root.toRealPath())) {
-                    return path;
-                }
-            } catch (IOException ignored) {
-                // a root that does not exist holds nothing
+            if (strictlyBelow(real, root)) {
+                return path;
             }
         }
         throw new MoverException(MoverException.Code.PERMISSION_DENIED, "prepare", url + " is outside the configured roots");
+    }
+
+    private static boolean strictlyBelow(Path real, URI directory) throws MoverException {
+        if (!"file".equalsIgnoreCase(directory.getScheme())) {
+            throw new MoverException(MoverException.Code.UNSUPPORTED_URL, "prepare", directory + " is not a file:// base directory");
+        }
+        return strictlyBelow(real, Path.of(directory));
+    }
+
+    private static boolean strictlyBelow(Path real, Path directory) {
+        try {
+            Path d = directory.toRealPath();
+            return real.startsWith(d) && !real.equals(d);
+        } catch (IOException e) {
+            // a directory that does not exist holds nothing
+            return false;
+        }
     }
 }

@@ -140,9 +140,9 @@ public final class HttpMover implements Mover {
                 return stream(req, stat, progress);
             } catch (MissingCollection again) {
                 throw failedCopy(new MoverException(MoverException.Code.HTTP_ERROR, "transfer",
-                        "destination " + req.destination() + " refused the upload again though its parent collections were just made"), req, progress);
+                        "destination " + req.destination() + " refused the upload again though its parent collections were just made"), req, progress, false);
             } catch (IOException io) {
-                throw failedCopy(io, req, progress);
+                throw failedCopy(io, req, progress, false);
             }
         }
     }
@@ -169,6 +169,7 @@ public final class HttpMover implements Mover {
         ExecutorService pool = null;
         HttpWire.Response get = null;
         HttpWire.Body relay = null;
+        Attempt attempt = new Attempt();
         try {
             long length = size;
             if (streams == 1) {
@@ -190,9 +191,15 @@ public final class HttpMover implements Mover {
             } else {
                 relay = new BodyRelay(get, length, body, length >= READ_AHEAD_THRESHOLD ? readers : null, memory);
             }
-            HttpWire.Response put = wire.send("PUT", req.destination(), Map.of(), relay, length);
+            MoverException stopped = progress.aborted("transfer");
+            if (stopped != null) {
+                throw stopped;  // stopped before the upload began: the destination is not this attempt's to touch
+            }
+            HttpWire.Response put = wire.send("PUT", req.destination(), Map.of(), attempt.writing(relay), length);
             try (put) {
                 put.discard();
+                // an upload the server answered with an error was refused: nothing of this attempt's is there
+                attempt.wrote = put.status < 300;
                 if ((put.status == 409 || put.status >= 500) && collectionGone(req)) {
                     throw new MissingCollection();
                 }
@@ -210,7 +217,7 @@ public final class HttpMover implements Mover {
             verify(req, body.hex());
             return new CopyResult(body.bytes(), body.hex(), streams, transferMillis, (System.nanoTime() - c0) / 1_000_000);
         } catch (MoverException | IOException | RuntimeException e) {
-            throw failedCopy(e, req, progress);
+            throw failedCopy(e, req, progress, attempt.wrote);
         } finally {
             closeQuietly(relay);
             closeQuietly(get);
@@ -263,8 +270,9 @@ public final class HttpMover implements Mover {
      */
     private CopyResult thirdPartyCopy(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException, ThirdPartyCopy.Unsupported {
         long t0 = System.nanoTime();
+        Attempt attempt = new Attempt();
         try {
-            ThirdPartyCopy.pull(wire, req, progress);
+            ThirdPartyCopy.pull(wire, req, progress, attempt);
             long transferMillis = (System.nanoTime() - t0) / 1_000_000;
             long c0 = System.nanoTime();
             SourceStat copied = head(req.destination(), "checksum", "destination " + req.destination());
@@ -287,16 +295,44 @@ public final class HttpMover implements Mover {
             }
             return new CopyResult(copied.size(), adler, Math.max(1, req.streams()), transferMillis, (System.nanoTime() - c0) / 1_000_000);
         } catch (MoverException | IOException | RuntimeException e) {
-            throw failedCopy(e, req, progress);
+            throw failedCopy(e, req, progress, attempt.wrote);
         }
     }
 
     /**
-     * After a copy failed: its partial or wrong destination removed; answers the failure to report (why the copy was
-     * stopped, rather than the I/O error the stop caused). Unexpected runtime failures are rethrown as they are.
+     * Whether this attempt wrote (or may have begun writing) the destination: only then is it removed after a failure.
+     * A file that was there before — one that appeared after the prepare phase, say — is never this attempt's to
+     * remove: not when the source is missing, the copy is stopped before its upload began, or the server refused it.
      */
-    private MoverException failedCopy(Exception e, CopyRequest req, TransferProgress progress) {
-        removeQuietly(req.destination());
+    static final class Attempt {
+        volatile boolean wrote;
+
+        /** The upload's body, which marks the attempt as writing once the request is on its way. */
+        HttpWire.Body writing(HttpWire.Body body) {
+            return new HttpWire.Body() {
+                @Override
+                public void writeTo(HttpWire.Sink sink) throws IOException {
+                    wrote = true;
+                    body.writeTo(sink);
+                }
+
+                @Override
+                public void close() {
+                    body.close();
+                }
+            };
+        }
+    }
+
+    /**
+     * After a copy failed: the destination removed if this attempt wrote it ({@code wrote}: a partial or wrong
+     * copy); answers the failure to report (why the copy was stopped, rather than the I/O error the stop caused).
+     * Unexpected runtime failures are rethrown as they are.
+     */
+    private MoverException failedCopy(Exception e, CopyRequest req, TransferProgress progress, boolean wrote) {
+        if (wrote) {
+            removeQuietly(req.destination());
+        }
         collections.forget(parents(req.destinationBase(), req.destination()));  // the next attempt makes sure of them
         MoverException aborted = progress.aborted("transfer");
         if (aborted != null) {

@@ -11,6 +11,11 @@ public interface Mover {
     /** Source exists? Its size, range support and checksum if the storage offers one. */
     SourceStat stat(URI source) throws MoverException;
 
+    /** {@link #stat(URI)} of a source that must lie below its SE's base URL {@code sourceBase} (null: no SE confines it). */
+    default SourceStat stat(URI source, URI sourceBase) throws MoverException {
+        return stat(source);
+    }
+
     /** DEST_EXISTS unless overwrite (an existing file is then removed); parent collections created. */
     void prepareDestination(CopyRequest req) throws MoverException;
 
@@ -19,7 +24,7 @@ public interface Mover {
 
     /** Both phases at once, for a copy nobody schedules. */
     default CopyResult copy(CopyRequest req) throws MoverException {
-        SourceStat stat = stat(req.source());
+        SourceStat stat = stat(req.source(), req.sourceBase());
         checkSource(req, stat);
         prepareDestination(req);
         return transfer(req, stat, TransferProgress.unwatched());

@@ -31,14 +31,28 @@ final class ThirdPartyCopy {
     private ThirdPartyCopy() {
     }
 
-    /** Runs the copy; answers the bytes the destination reported last (the caller checks the result itself). */
-    static long pull(HttpWire wire, CopyRequest req, TransferProgress progress) throws IOException, MoverException, Unsupported {
-        Map<String, String> headers = Map.of("Source", req.source().toString(), "Credential", "none", "Overwrite", "T",
+    /**
+     * Runs the copy; answers the bytes the destination reported last (the caller checks the result itself). The SE
+     * is told not to replace an existing file unless the copy may ({@code Overwrite: F}), so a COPY it accepts writes
+     * a file of this attempt's ({@code attempt.wrote}), and one it refuses left the destination as it was.
+     */
+    static long pull(HttpWire wire, CopyRequest req, TransferProgress progress, HttpMover.Attempt attempt)
+            throws IOException, MoverException, Unsupported {
+        Map<String, String> headers = Map.of("Source", req.source().toString(), "Credential", "none", "Overwrite", req.overwrite() ? "T" : "F",
                 "X-Number-Of-Streams", Integer.toString(Math.max(1, req.streams())));
+        MoverException stopped = progress.aborted("transfer");
+        if (stopped != null) {
+            throw stopped;
+        }
         try (HttpWire.Response r = wire.sendOnce("COPY", req.destination(), headers)) {
             if (r.status == 405 || r.status == 501) {
                 r.discard();
                 throw new Unsupported("the destination answered COPY with HTTP " + r.status);
+            }
+            attempt.wrote = r.status < 300;
+            if (r.status == 412) {
+                r.discard();
+                throw new MoverException(MoverException.Code.DEST_EXISTS, "transfer", req.destination() + " exists and overwrite is off");
             }
             if (r.status >= 300) {
                 String body = firstLine(r.body);

@@ -1,11 +1,17 @@
 package io.ferry.scheduler.repository;
 
+import io.ferry.scheduler.model.EndpointMatcher;
+import io.ferry.scheduler.model.StorageAccess;
+import io.ferry.storageurl.StorageUrl;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,9 +36,12 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
         }
     }
 
-    /** An SE as the engine sees it; {@code thirdPartyCopy}: it pulls files itself when asked (HTTP-TPC COPY). */
+    /**
+     * An SE as the engine sees it; {@code thirdPartyCopy}: it pulls files itself when asked (HTTP-TPC COPY);
+     * {@code access}: which VOs may read and write where, checked again before every file touches it.
+     */
     public record Se(String name, String site, Map<String, String> baseUrls, boolean needsPrepare, int inboundMax, int outboundMax,
-                     boolean thirdPartyCopy) {
+                     boolean thirdPartyCopy, StorageAccess access) {
     }
 
     public static String key(String sourceSe, String destSe) {
@@ -45,23 +54,25 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
         return l != null ? l : new Link(defaultMin, defaultMax, "adaptive", null, targets.get(k));
     }
 
-    /** The SE a URL lies under: the longest base URL of its scheme that prefixes it. */
-    public java.util.Optional<String> seOf(String url) {
-        String scheme = url.contains(":") ? url.substring(0, url.indexOf(':')).toLowerCase() : "";
-        String best = null;
-        int bestLength = -1;
-        for (Se se : ses.values()) {
-            String base = se.baseUrls().get(scheme);
-            if (base == null) {
-                continue;
-            }
-            String prefix = base.endsWith("/") ? base : base + "/";
-            if (url.startsWith(prefix) && prefix.length() > bestLength) {
-                best = se.name();
-                bestLength = prefix.length();
-            }
+    /** The SE a canonical storage URL lies under (the longest base URL of its scheme it lies below). */
+    public java.util.Optional<String> seOf(StorageUrl url) {
+        return EndpointMatcher.match(url, ses.values(), Se::baseUrls).map(m -> m.se().name());
+    }
+
+    /** An SE's rights column; anything unreadable is closed. */
+    static StorageAccess access(Object json) {
+        if (json == null) {
+            return StorageAccess.CLOSED;
         }
-        return java.util.Optional.ofNullable(best);
+        JsonObject o = json instanceof JsonObject j ? j : new JsonObject(String.valueOf(json));
+        List<StorageAccess.Rule> rules = new ArrayList<>();
+        JsonArray given = o.getJsonArray("rules", new JsonArray());
+        for (int i = 0; i < given.size(); i++) {
+            JsonObject r = given.getJsonObject(i);
+            rules.add(new StorageAccess.Rule(r.getString("vo"), Boolean.TRUE.equals(r.getBoolean("read")), Boolean.TRUE.equals(r.getBoolean("write")),
+                    r.getString("path")));
+        }
+        return new StorageAccess(Boolean.TRUE.equals(o.getBoolean("open")), rules);
     }
 
     public double voWeight(String vo) {
@@ -90,14 +101,16 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
                         links.put(k, new Link(r.getInteger(2), r.getInteger(3), r.getString(4), r.getInteger(5), targets.get(k)));
                     }
                 })
-                .chain(x -> c.query("SELECT name, site, base_urls, needs_prepare, inbound_max_active, outbound_max_active, third_party_copy FROM storage_endpoint").execute())
+                .chain(x -> c.query("SELECT name, site, base_urls, needs_prepare, inbound_max_active, outbound_max_active, third_party_copy, access "
+                        + "FROM storage_endpoint").execute())
                 .invoke(rows -> {
                     for (Row r : rows) {
                         Map<String, String> urls = new HashMap<>();
                         Object json = r.getValue(2);
                         JsonObject o = json instanceof JsonObject j ? j : new JsonObject(String.valueOf(json));
                         o.forEach(e -> urls.put(e.getKey(), String.valueOf(e.getValue())));
-                        ses.put(r.getString(0), new Se(r.getString(0), r.getString(1), urls, r.getBoolean(3), r.getInteger(4), r.getInteger(5), r.getBoolean(6)));
+                        ses.put(r.getString(0), new Se(r.getString(0), r.getString(1), urls, r.getBoolean(3), r.getInteger(4), r.getInteger(5),
+                                r.getBoolean(6), access(r.getValue(7))));
                     }
                 })
                 .chain(x -> c.query("SELECT vo, weight FROM vo_share").execute())

@@ -5,6 +5,7 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import io.ferry.scheduler.model.StorageAccess;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
@@ -12,7 +13,7 @@ import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** A registered storage element: its site, where it is reachable per protocol, and its concurrency caps. */
+/** A registered storage element: its site, where it is reachable per protocol, which VOs may use it, and its concurrency caps. */
 @Entity
 @Table(name = "storage_endpoint")
 public class StorageEndpoint extends PanacheEntityBase {
@@ -25,6 +26,10 @@ public class StorageEndpoint extends PanacheEntityBase {
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "base_urls")
     public Map<String, String> baseUrls = new TreeMap<>();
+
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "access")
+    public StorageAccess access = StorageAccess.CLOSED;
 
     @Column(name = "needs_prepare")
     public boolean needsPrepare;

@@ -1,5 +1,6 @@
 package io.ferry.scheduler.rest;
 
+import io.ferry.scheduler.model.StorageAccess;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -11,12 +12,14 @@ import java.util.Map;
 
 /**
  * An SE as an administrator registers it. {@code baseUrls} maps a protocol (https, davs, http, file, root,
- * gsiftp) to the URL prefix under which the SE's files live.
+ * gsiftp) to the URL prefix under which the SE's files live. {@code access}: which VOs may read and write (see
+ * {@link StorageAccess}); absent means closed — nobody may use the SE until it is given rules or {@code open: true}.
  */
 public record StorageEndpointInput(
         @NotBlank @Size(max = 100) @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9_.-]*", message = "must be a site name such as RAL-LCG2") String site,
         @NotEmpty @Size(max = 8) Map<@Pattern(regexp = "https|davs|http|file|root|gsiftp|srm|tape", message = "must be one of https, davs, http, file, root, gsiftp, srm, tape") String,
                 @NotBlank @Size(max = 500) String> baseUrls,
+        StorageAccess access,
         Boolean needsPrepare,
         Boolean thirdPartyCopy,
         @Min(1) @Max(10000) Integer inboundMaxActive,

@@ -1,17 +1,19 @@
 package io.ferry.scheduler.rest;
 
+import io.ferry.scheduler.model.StorageAccess;
 import io.ferry.scheduler.repository.StorageEndpoint;
 
 import java.time.OffsetDateTime;
 import java.util.Map;
 
-/** An SE as clients (and handle-resolver's SE catalogue) read it. */
-public record StorageEndpointView(String name, String site, Map<String, String> baseUrls, boolean needsPrepare,
+/** An SE as clients (and handle-resolver's SE catalogue) read it, with its per-VO rights. */
+public record StorageEndpointView(String name, String site, Map<String, String> baseUrls, StorageAccess access, boolean needsPrepare,
                                   boolean thirdPartyCopy, int inboundMaxActive, int outboundMaxActive,
                                   OffsetDateTime updatedAt, String updatedBy) {
 
     static StorageEndpointView of(StorageEndpoint se) {
-        return new StorageEndpointView(se.name, se.site, se.baseUrls, se.needsPrepare, se.thirdPartyCopy,
+        return new StorageEndpointView(se.name, se.site, se.baseUrls,
+                se.access == null ? StorageAccess.CLOSED : se.access, se.needsPrepare, se.thirdPartyCopy,
                 se.inboundMaxActive, se.outboundMaxActive, se.updatedAt, se.updatedBy);
     }
 }

@@ -241,11 +241,12 @@ public class FileOutcomes {
      */
     private boolean nextSource(ClaimedFile f, Guard guard, int attempt, MoverException e, long bytes, Integer streams, AttemptTimes t) {
         List<String> alternatives = f.alternativeSources();
-        String next = alternatives.get(0);
-        String nextSe = inputs.get().seOf(next).orElse(null);
+        java.util.Optional<io.ferry.storageurl.StorageUrl> canonical = io.ferry.storageurl.StorageUrl.tryParse(alternatives.get(0));
+        String nextSe = canonical.flatMap(u -> inputs.get().seOf(u)).orElse(null);
         if (nextSe == null) {
             return false;
         }
+        String next = canonical.get().toString();
         String rest = alternatives.size() > 1 ? new io.vertx.core.json.JsonArray(alternatives.subList(1, alternatives.size())).encode() : null;
         String why = e.getMessage() + "; trying the next source " + next;
         TransferRecords.Built record = records.build(f, attempt, t, new TransferRecords.Outcome("FAILED", bytes, streams, e.code().name(),

@@ -3,7 +3,6 @@ package io.ferry.scheduler.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
-import io.ferry.scheduler.model.EndpointMatcher;
 import io.ferry.scheduler.model.JobStates;
 import io.ferry.scheduler.model.Submission;
 import io.ferry.scheduler.repository.Job;
@@ -28,8 +27,8 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Job submission and bookkeeping: submissions are checked against the registered SEs (Ferry never touches a URL
- * outside them), each VO sees and cancels only its own jobs, and cancelling applies FTS3's job-state rule.
+ * Job submission and bookkeeping: submissions are checked against the registered SEs and the VO's rights on them
+ * ({@link StorageBoundary}: Ferry never touches a URL outside them), each VO sees and cancels only its own jobs, and cancelling applies FTS3's job-state rule.
  */
 @ApplicationScoped
 public class JobService {
@@ -46,6 +45,9 @@ public class JobService {
     @Inject
     LogicalSources logicalSources;
 
+    @Inject
+    StorageBoundary boundary;
+
     /** Stores the job and its files in one transaction; answers the job id. */
     @WithSpan
     @WithSession
@@ -54,44 +56,27 @@ public class JobService {
         String vo = requireVo();
         UUID id = parsed.jobId(vo);
         return StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> logicalSources.resolve(parsed, endpoints).flatMap(s -> {
+            List<StorageBoundary.CheckedFile> checked = boundary.checkSubmission(s, endpoints, vo);
             List<TransferFile> files = new ArrayList<>();
-            List<Problem.FieldError> outside = new ArrayList<>();
             OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
             for (int i = 0; i < s.files().size(); i++) {
                 Submission.FileRequest f = s.files().get(i);
-                List<StorageEndpoint> sources = new ArrayList<>();
-                for (String url : f.sources()) {
-                    Optional<StorageEndpoint> se = EndpointMatcher.match(url, endpoints);
-                    se.ifPresent(sources::add);
-                    if (se.isEmpty()) {
-                        outside.add(new Problem.FieldError("files[" + i + "].sources", url + " is under no registered storage endpoint"));
-                    }
-                }
-                Optional<StorageEndpoint> dest = EndpointMatcher.match(f.destinations().get(0), endpoints);
-                if (dest.isEmpty()) {
-                    outside.add(new Problem.FieldError("files[" + i + "].destinations", f.destinations().get(0)
-                            + " is under no registered storage endpoint"));
-                }
-                if (!outside.isEmpty()) {
-                    continue;
-                }
-                // job id, VO, state, priority and submission time are the job's; JobInserts takes them from it
+                StorageBoundary.CheckedFile c = checked.get(i);
+                // job id, VO, state, priority and submission time are the job's; JobInserts takes them from it.
+                // Only canonical URLs are stored: they are what the engine sends to storage.
                 TransferFile t = new TransferFile();
                 t.fileIndex = i;
                 t.activity = f.activity();
-                t.sourceUrl = f.sources().get(0);
-                t.destUrl = f.destinations().get(0);
-                t.sourceSe = sources.get(0).name;
-                t.destSe = dest.get().name;
-                t.alternatives = f.sources().size() > 1 ? toJson(f.sources().subList(1, f.sources().size())) : null;
+                t.sourceUrl = c.sources().get(0).toString();
+                t.destUrl = c.destination().toString();
+                t.sourceSe = c.sourceSes().get(0);
+                t.destSe = c.destSe();
+                t.alternatives = c.sources().size() > 1
+                        ? toJson(c.sources().subList(1, c.sources().size()).stream().map(Object::toString).toList()) : null;
                 t.filesize = f.filesize();
                 t.checksum = f.checksum();
                 t.fileMetadata = f.metadata();
                 files.add(t);
-            }
-            if (!outside.isEmpty()) {
-                throw new ProblemException(Problem.of(422, "UNREGISTERED_ENDPOINT",
-                        outside.size() + " URL(s) are outside every registered storage endpoint; nothing was stored").withErrors(outside));
             }
             Job job = new Job();
             job.jobId = id;

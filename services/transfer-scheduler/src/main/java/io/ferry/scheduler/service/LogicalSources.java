@@ -7,6 +7,7 @@ import io.ferry.scheduler.client.ResolverClient;
 import io.ferry.scheduler.model.EndpointMatcher;
 import io.ferry.scheduler.model.Submission;
 import io.ferry.scheduler.repository.StorageEndpoint;
+import io.ferry.storageurl.StorageUrl;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,7 +15,6 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -76,18 +76,20 @@ public class LogicalSources {
         if (f.sources().stream().noneMatch(LogicalSources::isLogical)) {
             return Uni.createFrom().item(f);
         }
-        String destination = f.destinations().get(0);
-        Optional<StorageEndpoint> destSe = EndpointMatcher.match(destination, endpoints);
+        Optional<StorageUrl> destination = StorageUrl.tryParse(f.destinations().get(0));
+        Optional<StorageEndpoint> destSe = destination.flatMap(d -> EndpointMatcher.match(d, endpoints, se -> se.baseUrls))
+                .map(EndpointMatcher.Match::se);
         if (destSe.isEmpty()) {
             // the endpoint check that follows reports it
             return Uni.createFrom().item(f);
         }
-        String protocol = URI.create(destination).getScheme().toLowerCase(Locale.ROOT);
-        String at = "files[" + index + "].sources";
+        String protocol = destination.get().scheme();
         Uni<List<String>> sources = Uni.createFrom().item(new ArrayList<>());
         Long[] size = {f.filesize()};
         String[] checksum = {f.checksum()};
-        for (String source : f.sources()) {
+        for (int j = 0; j < f.sources().size(); j++) {
+            String source = f.sources().get(j);
+            String at = "files[" + index + "].sources[" + j + "]";
             if (!isLogical(source)) {
                 sources = sources.map(list -> {
                     list.add(source);
@@ -113,12 +115,20 @@ public class LogicalSources {
                             return list;
                         }
                         int before = list.size();
+                        int refused = 0;
                         for (JsonNode r : answer.path("replicas")) {
                             String turl = r.path("turl").asText("");
                             if (turl.isBlank() || UNUSABLE.contains(r.path("state").asText("").toUpperCase(Locale.ROOT))) {
                                 continue;
                             }
-                            list.add(turl);
+                            // a replica's URL is a storage URL like any other: one that could name another path on
+                            // its server is not used (the SE and rights checks that follow see only canonical forms)
+                            Optional<StorageUrl> canonical = StorageUrl.tryParse(turl);
+                            if (canonical.isEmpty()) {
+                                refused++;
+                                continue;
+                            }
+                            list.add(canonical.get().toString());
                             if (size[0] == null && r.hasNonNull("size")) {
                                 size[0] = r.get("size").asLong();
                             }
@@ -127,7 +137,8 @@ public class LogicalSources {
                             }
                         }
                         if (list.size() == before) {
-                            errors.add(new Problem.FieldError(at, source + " has no usable replica for protocol " + protocol));
+                            errors.add(new Problem.FieldError(at, source + " has no usable replica for protocol " + protocol
+                                    + (refused > 0 ? " (" + refused + " replica URL(s) with no canonical storage form were refused)" : "")));
                         }
                         return list;
                     }));

@@ -59,6 +59,9 @@ public class PrepareService extends EngineLoop {
     SiteDirectory sites;
 
     @Inject
+    StorageBoundary boundary;
+
+    @Inject
     EngineIdentity identity;
 
     @Inject
@@ -148,18 +151,16 @@ public class PrepareService extends EngineLoop {
         running.add(f, false);
         OffsetDateTime started = f.prepareStartedAt() != null ? f.prepareStartedAt() : OffsetDateTime.now(ZoneOffset.UTC);
         try {
+            // before every touch of storage, the stage request included: the VO's rights may have changed since submission
+            StorageBoundary.Authorized allowed = boundary.authorize(f, "prepare");
             SchedulingInputs.Se source = sites.se(f.sourceSe());
-            if (source == null || sites.se(f.destSe()) == null) {
-                throw new MoverException(MoverException.Code.UNSUPPORTED_URL, "prepare",
-                        "a storage endpoint of this file is no longer registered; Ferry touches registered storage only");
-            }
-            URI src = URI.create(f.sourceUrl());
+            URI src = allowed.source().toUri();
             if (source != null && source.needsPrepare() && !stagedOnDisk(f, source, src)) {
                 return;
             }
-            Mover mover = movers.forUrls(src, URI.create(f.destUrl()));
-            CopyRequest req = CopyRequests.of(f, 1, sites.se(f.destSe()));
-            SourceStat stat = mover.stat(src);
+            Mover mover = movers.forUrls(src, allowed.destination().toUri());
+            CopyRequest req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()));
+            SourceStat stat = mover.stat(src, req.sourceBase());
             Mover.checkSource(req, stat);
             mover.prepareDestination(req);
             if (outcomes.prepared(f, stat)) {

@@ -2,8 +2,11 @@ package io.ferry.scheduler.service;
 
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.model.StorageAccess;
 import io.ferry.scheduler.repository.StorageEndpoint;
 import io.ferry.scheduler.rest.StorageEndpointInput;
+import io.ferry.storageurl.InvalidStorageUrl;
+import io.ferry.storageurl.StorageUrl;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -11,8 +14,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The SE catalogue: registration and removal of the storage endpoints transfers may touch. */
+/** The SE catalogue: registration and removal of the storage endpoints transfers may touch, and who may use them. */
 @ApplicationScoped
 public class StorageEndpointService {
 
@@ -45,12 +46,18 @@ public class StorageEndpointService {
         if (!name.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")) {
             throw ProblemException.badRequest("name", "must be an SE name such as RAL-ECHO");
         }
-        Map<String, String> urls = validatedBaseUrls(in.baseUrls());
+        List<Problem.FieldError> errors = new ArrayList<>();
+        Map<String, String> urls = validatedBaseUrls(in.baseUrls(), errors);
+        StorageAccess access = validatedAccess(in.access(), errors);
+        if (!errors.isEmpty()) {
+            throw ProblemException.badRequest("INVALID_INPUT", errors.size() + " problem(s) with the storage endpoint; nothing was stored", errors);
+        }
         return StorageEndpoint.<StorageEndpoint>findById(name).flatMap(existing -> {
             StorageEndpoint se = existing == null ? new StorageEndpoint() : existing;
             se.name = name;
             se.site = in.site();
             se.baseUrls = urls;
+            se.access = access;
             se.needsPrepare = Boolean.TRUE.equals(in.needsPrepare());
             se.thirdPartyCopy = Boolean.TRUE.equals(in.thirdPartyCopy());
             se.inboundMaxActive = in.inboundMaxActive() == null ? 50 : in.inboundMaxActive();
@@ -70,38 +77,75 @@ public class StorageEndpointService {
     public record Created(StorageEndpoint endpoint, boolean created) {
     }
 
-    /** Base URLs must be absolute, of the protocol they are filed under, and carry no query or fragment. */
-    static Map<String, String> validatedBaseUrls(Map<String, String> baseUrls) {
-        List<Problem.FieldError> errors = new ArrayList<>();
+    /**
+     * Base URLs in their canonical form ({@link StorageUrl}: what jobs' URLs are matched against), of the protocol
+     * they are filed under (tape: the SE's WLCG Tape REST endpoint, http(s)); file:// ones name a local directory.
+     * Kept without a trailing '/', as they always were.
+     */
+    static Map<String, String> validatedBaseUrls(Map<String, String> baseUrls, List<Problem.FieldError> errors) {
         Map<String, String> out = new TreeMap<>();
         baseUrls.forEach((protocol, url) -> {
             String field = "baseUrls." + protocol;
+            StorageUrl parsed;
             try {
-                URI uri = new URI(url.trim());
-                // "tape" is the SE's WLCG Tape REST API endpoint (stage requests), reached over http(s)
-                boolean tape = protocol.equals("tape");
-                if (tape ? !"https".equalsIgnoreCase(uri.getScheme()) && !"http".equalsIgnoreCase(uri.getScheme())
-                        : !protocol.equalsIgnoreCase(uri.getScheme())) {
-                    errors.add(new Problem.FieldError(field, tape ? "the tape endpoint is an http(s) URL" : "URL scheme must be '" + protocol + "'"));
-                } else if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-                    errors.add(new Problem.FieldError(field, "a base URL takes no query or fragment"));
-                } else if (protocol.equals("file") ? uri.getPath() == null || !uri.getPath().startsWith("/")
-                        : uri.getHost() == null) {
-                    errors.add(new Problem.FieldError(field, protocol.equals("file")
-                            ? "must name an absolute directory (file:///data/se1)" : "must name a host"));
-                } else if (uri.normalize().getPath() != null && uri.normalize().getPath().contains("..")) {
-                    errors.add(new Problem.FieldError(field, "must not contain '..'"));
-                } else {
-                    String s = uri.normalize().toString();
-                    out.put(protocol, s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
-                }
-            } catch (URISyntaxException e) {
-                errors.add(new Problem.FieldError(field, "not a URL: " + e.getReason()));
+                parsed = StorageUrl.parse(url.trim());
+            } catch (InvalidStorageUrl e) {
+                errors.add(new Problem.FieldError(field, "not a storage URL (" + e.reason() + "): " + e.getMessage()));
+                return;
+            }
+            // "tape" is the SE's WLCG Tape REST API endpoint (stage requests), reached over http(s)
+            boolean tape = protocol.equals("tape");
+            if (tape ? !parsed.scheme().equals("https") && !parsed.scheme().equals("http") : !protocol.equals(parsed.scheme())) {
+                errors.add(new Problem.FieldError(field, tape ? "the tape endpoint is an http(s) URL" : "URL scheme must be '" + protocol + "'"));
+            } else if (protocol.equals("file") && !parsed.host().isEmpty()) {
+                errors.add(new Problem.FieldError(field, "must name a local absolute directory (file:///data/se1)"));
+            } else {
+                String s = parsed.toString();
+                out.put(protocol, s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
             }
         });
-        if (!errors.isEmpty()) {
-            throw ProblemException.badRequest("INVALID_INPUT", "invalid base URLs", errors);
-        }
         return out;
     }
+
+    /** Rights as given, each rule checked; absent rights are closed. */
+    static StorageAccess validatedAccess(StorageAccess access, List<Problem.FieldError> errors) {
+        if (access == null) {
+            return StorageAccess.CLOSED;
+        }
+        if (access.rules().size() > MAX_RULES) {
+            errors.add(new Problem.FieldError("access.rules", "at most " + MAX_RULES + " rules"));
+            return access;
+        }
+        List<StorageAccess.Rule> rules = new ArrayList<>();
+        for (int i = 0; i < access.rules().size(); i++) {
+            StorageAccess.Rule r = access.rules().get(i);
+            String at = "access.rules[" + i + "]";
+            if (r == null) {
+                errors.add(new Problem.FieldError(at, "a rule is an object {vo, read, write, path}"));
+                continue;
+            }
+            if (r.vo() == null || !r.vo().matches(VO)) {
+                errors.add(new Problem.FieldError(at + ".vo", "a VO name such as atlas"));
+            }
+            String path = r.path();
+            if (path != null) {
+                try {
+                    List<String> segments = StorageUrl.decodedSegments(path);
+                    // one spelling per prefix: "/atlas/", whatever was given ("atlas", "//atlas")
+                    path = "/" + String.join("/", segments) + (segments.isEmpty() ? "" : "/");
+                } catch (InvalidStorageUrl e) {
+                    errors.add(new Problem.FieldError(at + ".path", "a decoded path below the SE's base such as /atlas/ ("
+                            + e.reason() + "): " + e.getMessage()));
+                }
+                if (r.path().length() > 1000) {
+                    errors.add(new Problem.FieldError(at + ".path", "at most 1000 characters"));
+                }
+            }
+            rules.add(new StorageAccess.Rule(r.vo(), r.read(), r.write(), path));
+        }
+        return new StorageAccess(access.open(), rules);
+    }
+
+    static final int MAX_RULES = 200;
+    static final String VO = "[A-Za-z0-9][A-Za-z0-9_.-]{0,99}";
 }

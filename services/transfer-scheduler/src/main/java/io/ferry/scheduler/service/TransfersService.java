@@ -19,7 +19,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
-import java.net.URI;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -64,6 +63,9 @@ public class TransfersService extends EngineLoop {
 
     @Inject
     SiteDirectory sites;
+
+    @Inject
+    StorageBoundary boundary;
 
     @Inject
     StreamAdvice advice;
@@ -190,8 +192,10 @@ public class TransfersService extends EngineLoop {
         AttemptTimes times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, null, null, null);
         try {
             streams = streams(f, linkStreams);
-            Mover mover = movers.forUrls(URI.create(f.sourceUrl()), URI.create(f.destUrl()));
-            CopyRequest req = CopyRequests.of(f, streams, sites.se(f.destSe()));
+            // again, just before the copy: rights may have been taken away since the file was prepared
+            StorageBoundary.Authorized allowed = boundary.authorize(f, "transfer");
+            Mover mover = movers.forUrls(allowed.source().toUri(), allowed.destination().toUri());
+            CopyRequest req = CopyRequests.of(f, allowed, streams, sites.se(f.destSe()));
             SourceStat stat = new SourceStat(f.sourceSize() == null ? -1 : f.sourceSize(), f.sourceRanges(), null);
             CopyResult r = mover.transfer(req, stat, progress);
             OffsetDateTime transferEnd = start.plusNanos(r.transferMillis() * 1_000_000);

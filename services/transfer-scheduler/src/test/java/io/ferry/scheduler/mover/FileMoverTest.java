@@ -47,4 +47,56 @@ class FileMoverTest {
         assertEquals(MoverException.Code.SOURCE_NOT_FOUND, assertThrows(MoverException.class, () -> mover.copy(new CopyRequest(
                 seA.resolve("nope").toUri(), seB.resolve("x").toUri(), null, null, "none", false, 1, null))).code());
     }
+
+    @Test
+    void eachSideStaysInsideItsStorageEndpointsDirectoryNotOnlyInsideTheRoots() throws Exception {
+        // one root holds three directories: two SEs and something that belongs to neither
+        Path seA = Files.createDirectories(tmp.resolve("se-a"));
+        Path seB = Files.createDirectories(tmp.resolve("se-b"));
+        Path other = Files.createDirectories(tmp.resolve("other"));
+        Files.writeString(other.resolve("secret"), "no SE's file");
+        Files.writeString(seA.resolve("f1"), "a file of se-a");
+        Files.createSymbolicLink(seA.resolve("peek"), other.resolve("secret"));
+        Files.createSymbolicLink(seB.resolve("link"), other);
+        FileMover mover = new FileMover(List.of(tmp));
+
+        CopyRequest fine = new CopyRequest(seA.resolve("f1").toUri(), seB.resolve("d/f1").toUri(), null, null, "none", false, 1,
+                seB.toUri(), false, seA.toUri());
+        mover.copy(fine);
+        assertEquals("a file of se-a", Files.readString(seB.resolve("d/f1")));
+
+        for (CopyRequest escape : List.of(
+                new CopyRequest(seA.resolve("peek").toUri(), seB.resolve("peeked").toUri(), null, null, "none", false, 1, seB.toUri(), false, seA.toUri()),
+                new CopyRequest(seA.resolve("f1").toUri(), seB.resolve("link/x").toUri(), null, null, "none", false, 1, seB.toUri(), false, seA.toUri()),
+                new CopyRequest(other.resolve("secret").toUri(), seB.resolve("stolen").toUri(), null, null, "none", false, 1, seB.toUri(), false, seA.toUri()),
+                new CopyRequest(seA.resolve("f1").toUri(), other.resolve("planted").toUri(), null, null, "none", false, 1, seB.toUri(), false, seA.toUri()))) {
+            MoverException e = assertThrows(MoverException.class, () -> mover.copy(escape), escape.toString());
+            assertEquals(MoverException.Code.PERMISSION_DENIED, e.code(), e.getMessage());
+        }
+        assertFalse(Files.exists(seB.resolve("peeked")));
+        assertFalse(Files.exists(other.resolve("x")));
+        assertFalse(Files.exists(seB.resolve("stolen")));
+        assertFalse(Files.exists(other.resolve("planted")));
+        assertEquals(MoverException.Code.PERMISSION_DENIED,
+                assertThrows(MoverException.class, () -> mover.stat(seA.resolve("peek").toUri(), seA.toUri())).code(), "the prepare phase's stat too");
+    }
+
+    @Test
+    void aFailedCopyNeverTouchesAnExistingDestination() throws Exception {
+        Path seA = Files.createDirectories(tmp.resolve("se-a"));
+        Path seB = Files.createDirectories(tmp.resolve("se-b"));
+        Files.writeString(seB.resolve("kept"), "there before");
+        FileMover mover = new FileMover(List.of(tmp));
+        HttpMoverTest.write(seA.resolve("f1"), 10_000, 5);
+        for (CopyRequest failing : List.of(
+                new CopyRequest(seA.resolve("f1").toUri(), seB.resolve("kept").toUri(), null, null, "none", false, 1, null),
+                new CopyRequest(seA.resolve("nope").toUri(), seB.resolve("kept").toUri(), null, null, "none", true, 1, null),
+                new CopyRequest(seA.resolve("f1").toUri(), seB.resolve("kept").toUri(), null, "00000001", "source", true, 1, null))) {
+            assertThrows(MoverException.class, () -> mover.copy(failing));
+            assertEquals("there before", Files.readString(seB.resolve("kept")));
+        }
+        try (var files = Files.list(seB)) {
+            assertEquals(List.of("kept"), files.map(p -> p.getFileName().toString()).toList(), "no temporary file is left");
+        }
+    }
 }

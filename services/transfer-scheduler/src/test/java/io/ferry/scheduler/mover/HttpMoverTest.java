@@ -316,4 +316,32 @@ class HttpMoverTest {
         assertEquals(MoverException.Code.HTTP_5XX, busy.code());
         assertTrue(busy.retryable());
     }
+
+    @Test
+    void aCopyThatFailsBeforeItWritesLeavesAnExistingDestinationAlone() throws Exception {
+        // a destination that is not this attempt's: it appeared after the prepare phase, and the job does not overwrite
+        Path kept = nginx.file("/se-b/keep/f1");
+        write(kept, 20_000, 8);
+        byte[] before = Files.readAllBytes(kept);
+        SourceStat stated = new SourceStat(20_000, false, null);
+
+        MoverException gone = assertThrows(MoverException.class, () -> MOVER.transfer(
+                request("/se-a/keep/nope", "/se-b/keep/f1", null, null, "none", false, 1), stated, TransferProgress.unwatched()));
+        assertEquals(MoverException.Code.SOURCE_NOT_FOUND, gone.code());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(kept), "the source was missing, nothing was written");
+
+        write(nginx.file("/se-a/keep/f2"), 30_000, 9);
+        MoverException changed = assertThrows(MoverException.class, () -> MOVER.transfer(
+                request("/se-a/keep/f2", "/se-b/keep/f1", null, null, "none", false, 1), stated, TransferProgress.unwatched()));
+        assertEquals(MoverException.Code.SIZE_MISMATCH, changed.code());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(kept), "the source changed, nothing was written");
+
+        TransferProgress stopped = TransferProgress.unwatched();
+        stopped.abort(MoverException.Code.CANCELED, "canceled before the upload began");
+        write(nginx.file("/se-a/keep/f3"), 20_000, 10);
+        MoverException canceled = assertThrows(MoverException.class, () -> MOVER.transfer(
+                request("/se-a/keep/f3", "/se-b/keep/f1", null, null, "none", false, 1), stated, stopped));
+        assertEquals(MoverException.Code.CANCELED, canceled.code());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(kept), "the copy was stopped before it wrote");
+    }
 }

@@ -126,4 +126,16 @@ class ThirdPartyCopyTest {
         assertEquals(adler, r.adler32());
         assertEquals(-1, Files.mismatch(nginx.file("/se-a/tpc/f4"), nginx.file("/se-b/tpc/f4")));
     }
+
+    @Test
+    void aPullRefusedByTheDestinationLeavesItsExistingFileAlone() throws Exception {
+        // the destination exists and the job does not overwrite: the SE is told so, refuses, and nothing is removed
+        HttpMoverTest.write(nginx.file("/se-a/tpc/f6"), 100_000, 26);
+        HttpMoverTest.write(xrootd.file("/tpc/run6/f6"), 50_000, 27);
+        byte[] before = Files.readAllBytes(xrootd.file("/tpc/run6/f6"));
+        MoverException e = assertThrows(MoverException.class, () -> mover.transfer(pull("/se-a/tpc/f6", "/tpc/run6/f6", null, null, "none", 1),
+                new SourceStat(100_000, true, null), TransferProgress.unwatched()));
+        assertFalse(e.retryable(), e.code() + ": " + e.getMessage());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(xrootd.file("/tpc/run6/f6")));
+    }
 }

@@ -1,0 +1,50 @@
+package io.ferry.scheduler.model;
+
+import io.ferry.storageurl.StorageUrl;
+
+import java.util.List;
+
+/**
+ * Which VOs may read and write where on one SE. {@code open}: any VO may read and write anywhere under the SE (how
+ * SEs behaved before rights existed; an operator must say so). Otherwise only what a rule grants: a rule names a
+ * VO, whether it may read and/or write, and optionally a path prefix relative to the SE's base URL (the same for
+ * every protocol's base), matched segment-wise on the decoded canonical path — {@code /atlas/} covers
+ * {@code <base>/atlas/x} but neither {@code <base>/atlas2/x} nor {@code <base>/atlas} itself. No rules: closed.
+ */
+public record StorageAccess(boolean open, List<Rule> rules) {
+
+    public static final StorageAccess CLOSED = new StorageAccess(false, List.of());
+
+    public StorageAccess {
+        rules = rules == null ? List.of() : List.copyOf(rules);
+    }
+
+    /** One grant; {@code path} null or "/" for the whole SE. */
+    public record Rule(String vo, boolean read, boolean write, String path) {
+    }
+
+    public enum Operation {
+        READ, WRITE;
+
+        public String verb() {
+            return this == READ ? "read" : "write";
+        }
+    }
+
+    /** Whether {@code vo} may do {@code op} on {@code url}, which must lie below the SE's {@code base}. */
+    public boolean allows(String vo, Operation op, StorageUrl url, StorageUrl base) {
+        if (vo == null || !url.isWithin(base)) {
+            return false;
+        }
+        if (open) {
+            return true;
+        }
+        for (Rule r : rules) {
+            if (vo.equals(r.vo()) && (op == Operation.READ ? r.read() : r.write())
+                    && url.isWithin(base.resolve(r.path() == null ? "" : r.path()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
