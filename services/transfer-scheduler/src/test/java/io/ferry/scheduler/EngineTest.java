@@ -330,9 +330,11 @@ class EngineTest {
 
     @Test
     void aFileOnTapeIsStagedFirstAndMovedOnceOnDisk() throws Exception {
-        // A WLCG Tape REST endpoint that brings a file online on the third poll.
+        // A WLCG Tape REST endpoint that brings a file online on the third poll, and not before the test saw it staging
+        // (on a busy machine a poll of the job's state can take longer than three stage polls)
         List<String> requests = java.util.Collections.synchronizedList(new ArrayList<>());
         java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean seenStaging = new java.util.concurrent.atomic.AtomicBoolean();
         com.sun.net.httpserver.HttpServer tape = com.sun.net.httpserver.HttpServer.create(
                 new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
         tape.createContext("/api/v1/stage", exchange -> {
@@ -343,7 +345,7 @@ class EngineTest {
                 answer = "{\"requestId\":\"req-1\"}";
                 status = 201;
             } else {
-                boolean onDisk = polls.incrementAndGet() >= 3;
+                boolean onDisk = polls.incrementAndGet() >= 3 && seenStaging.get();
                 answer = "{\"id\":\"req-1\",\"files\":[{\"path\":\"/se-a/tape/raw/f1\",\"onDisk\":" + onDisk + "}]}";
             }
             byte[] body = answer.getBytes();
@@ -360,6 +362,7 @@ class EngineTest {
             String adler = write("/se-a/tape/raw/f1", 150_000, 11);
             String id = submit(vo("atlas"), List.of(file("/se-a/tape/raw/f1", "/se-b/from-tape/f1", adler)), "{\"verify_checksum\":\"both\"}");
             assertEquals("STAGING", awaitJob(vo("atlas"), id, Duration.ofSeconds(20), "STAGING"));
+            seenStaging.set(true);
             assertEquals("NGX-TAPE", files(vo("atlas"), id).getString("[0].source_se"));
             awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED");
             given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().body("job_state", equalTo("FINISHED"));

@@ -1,6 +1,7 @@
 package io.ferry.scheduler.model;
 
 import io.ferry.storageurl.StorageUrl;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.util.List;
 
@@ -11,6 +12,7 @@ import java.util.List;
  * every protocol's base), matched segment-wise on the decoded canonical path — {@code /atlas/} covers
  * {@code <base>/atlas/x} but neither {@code <base>/atlas2/x} nor {@code <base>/atlas} itself. No rules: closed.
  */
+@RegisterForReflection  // a JSON column of the SE entity and part of the SE API: Jackson reads and writes it
 public record StorageAccess(boolean open, List<Rule> rules) {
 
     public static final StorageAccess CLOSED = new StorageAccess(false, List.of());
@@ -20,6 +22,7 @@ public record StorageAccess(boolean open, List<Rule> rules) {
     }
 
     /** One grant; {@code path} null or "/" for the whole SE. */
+    @RegisterForReflection
     public record Rule(String vo, boolean read, boolean write, String path) {
     }
 

@@ -18,7 +18,8 @@ import java.util.concurrent.Executors;
  * Copies over HTTP/WebDAV: stat the source (HEAD, with {@code Want-Digest: adler32}), check the destination
  * (overwrite or DEST_EXISTS), create parent collections (MKCOL), then stream GET into PUT without holding the file
  * in memory — large files with Range requests on several streams, reassembled in order through a bounded window —
- * computing ADLER32 on the way, checking size and checksum, and removing a partial or wrong destination on failure.
+ * computing ADLER32 on the way, checking size and checksum, and on failure removing a partial or wrong destination
+ * this attempt wrote (never one that was there before).
  */
 public final class HttpMover implements Mover {
 

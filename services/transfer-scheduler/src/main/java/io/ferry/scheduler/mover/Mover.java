@@ -19,7 +19,10 @@ public interface Mover {
     /** DEST_EXISTS unless overwrite (an existing file is then removed); parent collections created. */
     void prepareDestination(CopyRequest req) throws MoverException;
 
-    /** Streams the data, checking size and checksum as the request asks; removes a partial destination on failure. */
+    /**
+     * Streams the data, checking size and checksum as the request asks; on failure removes the destination only if
+     * this attempt wrote (or began writing) it, never a file that was there before.
+     */
     CopyResult transfer(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException;
 
     /** Both phases at once, for a copy nobody schedules. */

@@ -138,4 +138,33 @@ class ThirdPartyCopyTest {
         assertFalse(e.retryable(), e.code() + ": " + e.getMessage());
         org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(xrootd.file("/tpc/run6/f6")));
     }
+
+    @Test
+    void aCopyTheDestinationRefusesIsNeverFollowedByADelete() throws Exception {
+        // an SE that refuses the pull (the file exists, or the SE says no): its existing file is not this attempt's
+        java.util.List<String> requests = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int refusal : new int[]{412, 403}) {
+            requests.clear();
+            com.sun.net.httpserver.HttpServer se = com.sun.net.httpserver.HttpServer.create(
+                    new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+            se.createContext("/", exchange -> {
+                requests.add(exchange.getRequestMethod() + " Overwrite=" + exchange.getRequestHeaders().getFirst("Overwrite"));
+                exchange.getRequestBody().readAllBytes();
+                exchange.sendResponseHeaders(exchange.getRequestMethod().equals("COPY") ? refusal : 204, -1);
+                exchange.close();
+            });
+            se.start();
+            try {
+                String base = "http://127.0.0.1:" + se.getAddress().getPort() + "/store";
+                CopyRequest req = new CopyRequest(URI.create(nginx.url("/se-a/tpc/f6")), URI.create(base + "/run7/f7"), null, null, "none", false, 1,
+                        URI.create(base), true);
+                MoverException e = assertThrows(MoverException.class, () -> mover.transfer(req, new SourceStat(100_000, true, null),
+                        TransferProgress.unwatched()));
+                assertEquals(refusal == 412 ? MoverException.Code.DEST_EXISTS : MoverException.Code.PERMISSION_DENIED, e.code(), e.getMessage());
+                assertEquals(java.util.List.of("COPY Overwrite=F"), requests, "the SE was asked not to overwrite, and nothing was deleted");
+            } finally {
+                se.stop(0);
+            }
+        }
+    }
 }

@@ -1,0 +1,59 @@
+package io.ferry.scheduler.model;
+
+import io.ferry.storageurl.StorageUrl;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.ferry.scheduler.model.StorageAccess.Operation.READ;
+import static io.ferry.scheduler.model.StorageAccess.Operation.WRITE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** SE rights decided on canonical URLs: segment-wise prefixes, per VO and operation, closed unless granted. */
+class StorageAccessTest {
+
+    static final StorageUrl BASE = StorageUrl.parse("https://se.example/store");
+    static final StorageAccess RULES = new StorageAccess(false, List.of(
+            new StorageAccess.Rule("atlas", true, true, "/atlas/"), new StorageAccess.Rule("cms", true, false, null)));
+
+    static boolean may(StorageAccess a, String vo, StorageAccess.Operation op, String url) {
+        return a.allows(vo, op, StorageUrl.parse(url), BASE);
+    }
+
+    @Test
+    void aRuleGrantsItsVoItsOperationsBelowItsPrefixOnly() {
+        assertTrue(may(RULES, "atlas", WRITE, "https://se.example/store/atlas/x"));
+        assertTrue(may(RULES, "atlas", WRITE, "https://SE.example:443/store//%61tlas/sub/x"), "decoded and canonical");
+        assertFalse(may(RULES, "atlas", WRITE, "https://se.example/store/atlas2/x"), "segment-wise, not by text");
+        assertFalse(may(RULES, "atlas", WRITE, "https://se.example/store/atlas"), "the prefix itself is no file below it");
+        assertFalse(may(RULES, "atlas", READ, "https://se.example/store/cms/x"));
+        assertTrue(may(RULES, "cms", READ, "https://se.example/store/atlas/x"), "no path: the whole SE");
+        assertFalse(may(RULES, "cms", WRITE, "https://se.example/store/cms/x"), "read only");
+        assertFalse(may(RULES, "lhcb", READ, "https://se.example/store/atlas/x"));
+        assertFalse(may(RULES, null, READ, "https://se.example/store/atlas/x"));
+        assertFalse(may(RULES, "atlas", WRITE, "https://other.example/store/atlas/x"), "not below the base");
+    }
+
+    @Test
+    void closedServesNobodyAndOpenServesEveryoneBelowTheBase() {
+        assertFalse(may(StorageAccess.CLOSED, "atlas", READ, "https://se.example/store/x"));
+        assertFalse(may(new StorageAccess(false, null), "atlas", READ, "https://se.example/store/x"));
+        StorageAccess open = new StorageAccess(true, List.of());
+        assertTrue(may(open, "anyone", WRITE, "https://se.example/store/x"));
+        assertFalse(may(open, "anyone", WRITE, "https://se.example/elsewhere/x"));
+    }
+
+    @Test
+    void theSeWithTheLongestBaseAUrlLiesBelowIsItsSe() {
+        Map<String, Map<String, String>> ses = Map.of("WHOLE", Map.of("https", "https://se.example/store"),
+                "PART", Map.of("https", "https://se.example/store/atlas", "file", "file:///data/atlas"),
+                "BROKEN", Map.of("https", "not a url"));
+        assertEquals("PART", EndpointMatcher.match(StorageUrl.parse("https://se.example/store/atlas/x"), ses.keySet(), ses::get).orElseThrow().se());
+        assertEquals("WHOLE", EndpointMatcher.match(StorageUrl.parse("https://se.example/store/atlas2/x"), ses.keySet(), ses::get).orElseThrow().se());
+        assertTrue(EndpointMatcher.match(StorageUrl.parse("http://se.example/store/atlas/x"), ses.keySet(), ses::get).isEmpty(), "scheme");
+        assertEquals("PART", EndpointMatcher.match(StorageUrl.parse("file:///data/atlas/x"), ses.keySet(), ses::get).orElseThrow().se());
+    }
+}
