@@ -59,7 +59,7 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
         return EndpointMatcher.match(url, ses.values(), Se::baseUrls).map(m -> m.se().name());
     }
 
-    /** An SE's rights column; anything unreadable is closed. */
+    /** An SE's rights column (the JSON the catalogue stores; no value: closed). */
     static StorageAccess access(Object json) {
         if (json == null) {
             return StorageAccess.CLOSED;
