@@ -2,9 +2,15 @@ package io.ferry.scheduler.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.repository.Job;
+import io.ferry.scheduler.repository.TransferFile;
 import io.ferry.scheduler.service.Caller;
+import io.ferry.scheduler.service.EventStreamLimits;
+import io.ferry.scheduler.service.JobEvents;
 import io.ferry.scheduler.service.JobService;
+import io.ferry.scheduler.service.PrepareService;
 import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -19,12 +25,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.RestStreamElementType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /** FTS3's job calls: submit, list, get (one or several), files, retries, cancel. */
@@ -36,37 +44,40 @@ public class JobResource {
     JobService jobs;
 
     @Inject
-    io.ferry.scheduler.service.PrepareService prepare;
+    PrepareService prepare;
 
     @Inject
-    io.ferry.scheduler.service.JobEvents events;
+    JobEvents events;
+
+    @Inject
+    EventStreamLimits streams;
+
+    @Inject
+    Caller caller;
 
     /**
      * Server-Sent Events of the job's files: first each file's current state, then every change as it commits
      * (on any scheduler replica). Beyond FTS3, which only offers polling. Unknown and other VOs' jobs give an
-     * empty stream, which tells nothing about whether the job exists.
+     * empty stream, which tells nothing about whether the job exists. A client (token subject) or replica with
+     * as many streams open as it may is refused with 429 before the stream starts.
      */
     @GET
     @Path("{id}/events")
     @Authenticated
     @Produces(MediaType.SERVER_SENT_EVENTS)
-    @org.jboss.resteasy.reactive.RestStreamElementType(MediaType.APPLICATION_JSON)
-    public io.smallrye.mutiny.Multi<io.ferry.scheduler.service.JobEvents.FileEvent> events(@PathParam("id") String id) {
+    @RestStreamElementType(MediaType.APPLICATION_JSON)
+    public Multi<JobEvents.FileEvent> events(@PathParam("id") String id) {
         UUID job = uuid(id);
-        return jobs.find(job).onItem().transformToMulti(found -> {
-            if (found.isEmpty()) {
+        Uni<Optional<Job>> lookup = jobs.find(job);
+        return streams.open(caller.subject(), () -> lookup.onItem().transformToMulti(found -> found
                 // The headers are out before the job is looked up: an unknown (or another VO's) job is an empty stream.
-                return io.smallrye.mutiny.Multi.createFrom().<io.ferry.scheduler.service.JobEvents.FileEvent>empty();
-            }
-            var j = found.get();
-            // Listen before reading the snapshot, so no change falls between the two; changes wait in the buffer.
-            var live = io.smallrye.mutiny.operators.multi.processors.UnicastProcessor.<io.ferry.scheduler.service.JobEvents.FileEvent>create();
-            events.of(job).subscribe().withSubscriber(live);
-            var snapshot = jobs.files(job).onItem().transformToMulti(files -> io.smallrye.mutiny.Multi.createFrom().iterable(files))
-                    .map(f -> new io.ferry.scheduler.service.JobEvents.FileEvent(j.jobId.toString(), f.fileId, f.state, j.state, f.reason,
-                            (f.finishTime != null ? f.finishTime : f.submittedAt).toString()));
-            return io.smallrye.mutiny.Multi.createBy().concatenating().streams(snapshot, live);
-        });
+                .map(j -> events.follow(job, jobs.files(job).map(files -> files.stream().map(f -> snapshotEvent(j, f)).toList())))
+                .orElseGet(() -> Multi.createFrom().empty())));
+    }
+
+    private static JobEvents.FileEvent snapshotEvent(Job j, TransferFile f) {
+        return new JobEvents.FileEvent(j.jobId.toString(), f.fileId, f.state, j.state, f.reason,
+                (f.finishTime != null ? f.finishTime : f.submittedAt).toString());
     }
 
     @POST
