@@ -9,7 +9,6 @@ import io.ferry.scheduler.service.EventStreamLimits;
 import io.ferry.scheduler.service.JobEvents;
 import io.ferry.scheduler.service.JobService;
 import io.ferry.scheduler.service.PrepareService;
-import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -35,7 +34,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
-/** FTS3's job calls: submit, list, get (one or several), files, retries, cancel. */
+/**
+ * FTS3's job calls: submit, list, get (one or several), files, retries, cancel, and event streams. Reads need
+ * {@code transfer:read} or {@code transfer:submit} (a VO's own jobs) or {@code transfer:admin} (every VO's);
+ * submitting and cancelling need {@code transfer:submit} or {@code transfer:admin}.
+ */
 @Path("/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public class JobResource {
@@ -63,7 +66,7 @@ public class JobResource {
      */
     @GET
     @Path("{id}/events")
-    @Authenticated
+    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     public Multi<JobEvents.FileEvent> events(@PathParam("id") String id) {
@@ -89,7 +92,7 @@ public class JobResource {
     }
 
     @GET
-    @Authenticated
+    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
     public Uni<List<JobViews.JobView>> list(@QueryParam("state_in") String stateIn, @QueryParam("vo_name") String voName,
                                            @QueryParam("source_se") String sourceSe, @QueryParam("dest_se") String destSe,
                                            @QueryParam("limit") @DefaultValue("100") int limit) {
@@ -107,7 +110,7 @@ public class JobResource {
     /** One job, or several ({@code id1,id2}): 207 with a per-id status when some are unknown. */
     @GET
     @Path("{ids}")
-    @Authenticated
+    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
     public Uni<Response> get(@PathParam("ids") String ids) {
         List<String> requested = Arrays.stream(ids.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
         if (requested.size() == 1) {
@@ -145,7 +148,7 @@ public class JobResource {
 
     @GET
     @Path("{id}/files")
-    @Authenticated
+    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
     public Uni<List<JobViews.FileView>> files(@PathParam("id") String id) {
         return jobs.files(uuid(id)).map(l -> l.stream().map(JobViews.FileView::of).toList());
     }
@@ -153,7 +156,7 @@ public class JobResource {
     /** Earlier attempts of a file (failures that were retried). */
     @GET
     @Path("{id}/files/{fileId}/retries")
-    @Authenticated
+    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
     public Uni<List<Map<String, Object>>> retries(@PathParam("id") String id, @PathParam("fileId") long fileId) {
         return jobs.retries(uuid(id), fileId);
     }
