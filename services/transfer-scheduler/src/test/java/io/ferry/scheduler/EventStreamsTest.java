@@ -2,11 +2,14 @@ package io.ferry.scheduler;
 
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
+import io.ferry.scheduler.config.EventStreamConfig;
 import io.ferry.scheduler.service.JobEvents;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.helpers.test.AssertSubscriber;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -60,6 +64,9 @@ class EventStreamsTest {
 
     @Inject
     io.ferry.scheduler.service.EventStreamLimits limits;
+
+    @Inject
+    EventStreamConfig config;
 
     private static String jobId;
 
@@ -188,6 +195,24 @@ class EventStreamsTest {
             closeAll(open);
         }
         awaitStreams(0);
+    }
+
+    @Test
+    void aSubscriberThatReadsNothingHoldsAtMostTheLimitOfEventsAndIsThenEnded() {
+        int max = config.maxPendingEvents();
+        UUID job = UUID.randomUUID();
+        List<JobEvents.FileEvent> snapshot = new ArrayList<>();
+        for (int i = 0; i <= max; i++) {
+            snapshot.add(new JobEvents.FileEvent(job.toString(), i, "SUBMITTED", "SUBMITTED", null, "2026-01-01T00:00:00Z"));
+        }
+        int listenersBefore = events.listeners();
+        AssertSubscriber<JobEvents.FileEvent> slow = events.follow(job, Uni.createFrom().item(snapshot))
+                .subscribe().withSubscriber(AssertSubscriber.create(0));
+        assertEquals(listenersBefore + 1, events.listeners());
+        // what it has not read is all it holds; once it reads, the stream ends there and its listener goes
+        slow.request(Long.MAX_VALUE).awaitCompletion(Duration.ofSeconds(10));
+        assertEquals(max, slow.getItems().size());
+        assertEquals(listenersBefore, events.listeners());
     }
 
     // --- helpers ------------------------------------------------------------------------------------------

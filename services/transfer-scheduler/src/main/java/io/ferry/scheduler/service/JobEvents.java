@@ -217,6 +217,8 @@ public class JobEvents {
         private final int maxPending;
         /** Changes heard before the snapshot is out; null afterwards. */
         private List<FileEvent> held = new ArrayList<>();
+        /** Set when the subscriber fell too far behind: nothing more is queued for it. */
+        private boolean ended;
 
         SnapshotThenLive(MultiEmitter<? super FileEvent> out, AtomicLong pending, int maxPending) {
             this.out = out;
@@ -225,12 +227,15 @@ public class JobEvents {
         }
 
         synchronized void live(FileEvent e) {
+            if (ended) {
+                return;
+            }
             if (held == null) {
                 emit(e);
             } else if (held.size() < maxPending) {
                 held.add(e);
             } else {
-                out.complete();
+                end();
             }
         }
 
@@ -242,9 +247,16 @@ public class JobEvents {
 
         private void emit(FileEvent e) {
             if (pending.incrementAndGet() > maxPending) {
-                out.complete();
-            } else {
+                end();
+            } else if (!ended) {
                 out.emit(e);
+            }
+        }
+
+        private void end() {
+            if (!ended) {
+                ended = true;
+                out.complete();
             }
         }
     }
