@@ -3,18 +3,18 @@ package io.ferry.scheduler.rest;
 import io.ferry.problem.ProblemMappers;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.impl.ConnectionBase;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import java.io.IOException;
-import java.nio.channels.ClosedChannelException;
 
 /**
  * A client that hangs up before its answer is written (an event stream dropped while it starts, a reset) is not a
- * failure of the service: it is logged at debug, where a flood of dropped connections cannot bury real errors.
- * Other I/O failures are unexpected failures as before.
+ * failure of the service: it is logged at debug, where a flood of dropped connections cannot bury real errors, and
+ * counted as 499 (nginx's "client closed request"), not as a 5xx. Other I/O failures are unexpected failures as before.
  */
 public class ClientGoneMapper {
 
@@ -23,7 +23,7 @@ public class ClientGoneMapper {
 
     @ServerExceptionMapper
     public Response io(IOException e, HttpServerRequest request, UriInfo uri) {
-        return hungUp(e, request) ? gone(e, request, uri) : problems.unexpected(e, uri);
+        return connectionGone(request) ? gone(e, request, uri) : problems.unexpected(e, uri);
     }
 
     @ServerExceptionMapper
@@ -31,11 +31,13 @@ public class ClientGoneMapper {
         return gone(e, request, uri);
     }
 
-    /** The write failed because the peer closed or reset the connection (the socket may not know it is closed yet). */
-    private static boolean hungUp(IOException e, HttpServerRequest request) {
-        String message = e.getMessage() == null ? "" : e.getMessage();
-        return request.response().closed() || e instanceof ClosedChannelException
-                || message.contains("Connection reset") || message.contains("Broken pipe");
+    /**
+     * Whether this request's own connection is gone. When a write fails because the peer reset the connection,
+     * the socket is already closed but Vert.x has not marked the response closed yet: the channel tells.
+     */
+    private static boolean connectionGone(HttpServerRequest request) {
+        return request.response().closed()
+                || request.connection() instanceof ConnectionBase c && !c.channel().isActive();
     }
 
     private static Response gone(Exception e, HttpServerRequest request, UriInfo uri) {
