@@ -93,7 +93,7 @@ public final class FerryCli {
             OUT.printf("  %-20s %s   (ready: %s/q/health/ready, log: %s)%n", s.spec().name(), s.url(), s.url(), root.relativize(s.log()));
         }
         String token = stack.tokens().mint(DevTokens.Claims.of("dev-user", "atlas",
-                "transfer:submit transfer:admin profiles:write profiles:admin handles:write handles:admin rates:write").withSite("RAL-LCG2"));
+                "transfer:read transfer:submit transfer:admin profiles:write profiles:admin handles:write handles:admin rates:write").withSite("RAL-LCG2"));
         OUT.println();
         OUT.println("Dev token (vo atlas, site RAL-LCG2, every scope; `./ferry token` mints narrower ones):");
         OUT.println("  export FERRY_TOKEN=" + token);

@@ -2,9 +2,14 @@ package io.ferry.scheduler.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.repository.Job;
+import io.ferry.scheduler.repository.TransferFile;
 import io.ferry.scheduler.service.Caller;
+import io.ferry.scheduler.service.EventStreamLimits;
+import io.ferry.scheduler.service.JobEvents;
 import io.ferry.scheduler.service.JobService;
-import io.quarkus.security.Authenticated;
+import io.ferry.scheduler.service.PrepareService;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -19,15 +24,21 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.RestStreamElementType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
-/** FTS3's job calls: submit, list, get (one or several), files, retries, cancel. */
+/**
+ * FTS3's job calls: submit, list, get (one or several), files, retries, cancel, and event streams. Reads need
+ * {@code transfer:read} or {@code transfer:submit} (a VO's own jobs) or {@code transfer:admin} (every VO's);
+ * submitting and cancelling need {@code transfer:submit} or {@code transfer:admin}.
+ */
 @Path("/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public class JobResource {
@@ -36,37 +47,40 @@ public class JobResource {
     JobService jobs;
 
     @Inject
-    io.ferry.scheduler.service.PrepareService prepare;
+    PrepareService prepare;
 
     @Inject
-    io.ferry.scheduler.service.JobEvents events;
+    JobEvents events;
+
+    @Inject
+    EventStreamLimits streams;
+
+    @Inject
+    Caller caller;
 
     /**
      * Server-Sent Events of the job's files: first each file's current state, then every change as it commits
      * (on any scheduler replica). Beyond FTS3, which only offers polling. Unknown and other VOs' jobs give an
-     * empty stream, which tells nothing about whether the job exists.
+     * empty stream, which tells nothing about whether the job exists. A client (token subject) or replica with
+     * as many streams open as it may is refused with 429 before the stream starts.
      */
     @GET
     @Path("{id}/events")
-    @Authenticated
+    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
     @Produces(MediaType.SERVER_SENT_EVENTS)
-    @org.jboss.resteasy.reactive.RestStreamElementType(MediaType.APPLICATION_JSON)
-    public io.smallrye.mutiny.Multi<io.ferry.scheduler.service.JobEvents.FileEvent> events(@PathParam("id") String id) {
+    @RestStreamElementType(MediaType.APPLICATION_JSON)
+    public Multi<JobEvents.FileEvent> events(@PathParam("id") String id) {
         UUID job = uuid(id);
-        return jobs.find(job).onItem().transformToMulti(found -> {
-            if (found.isEmpty()) {
+        Uni<Optional<Job>> lookup = jobs.find(job);
+        return streams.open(caller.subject(), () -> lookup.onItem().transformToMulti(found -> found
                 // The headers are out before the job is looked up: an unknown (or another VO's) job is an empty stream.
-                return io.smallrye.mutiny.Multi.createFrom().<io.ferry.scheduler.service.JobEvents.FileEvent>empty();
-            }
-            var j = found.get();
-            // Listen before reading the snapshot, so no change falls between the two; changes wait in the buffer.
-            var live = io.smallrye.mutiny.operators.multi.processors.UnicastProcessor.<io.ferry.scheduler.service.JobEvents.FileEvent>create();
-            events.of(job).subscribe().withSubscriber(live);
-            var snapshot = jobs.files(job).onItem().transformToMulti(files -> io.smallrye.mutiny.Multi.createFrom().iterable(files))
-                    .map(f -> new io.ferry.scheduler.service.JobEvents.FileEvent(j.jobId.toString(), f.fileId, f.state, j.state, f.reason,
-                            (f.finishTime != null ? f.finishTime : f.submittedAt).toString()));
-            return io.smallrye.mutiny.Multi.createBy().concatenating().streams(snapshot, live);
-        });
+                .map(j -> events.follow(job, jobs.files(job).map(files -> files.stream().map(f -> snapshotEvent(j, f)).toList())))
+                .orElseGet(() -> Multi.createFrom().empty())));
+    }
+
+    private static JobEvents.FileEvent snapshotEvent(Job j, TransferFile f) {
+        return new JobEvents.FileEvent(j.jobId.toString(), f.fileId, f.state, j.state, f.reason,
+                (f.finishTime != null ? f.finishTime : f.submittedAt).toString());
     }
 
     @POST
@@ -78,7 +92,7 @@ public class JobResource {
     }
 
     @GET
-    @Authenticated
+    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
     public Uni<List<JobViews.JobView>> list(@QueryParam("state_in") String stateIn, @QueryParam("vo_name") String voName,
                                            @QueryParam("source_se") String sourceSe, @QueryParam("dest_se") String destSe,
                                            @QueryParam("limit") @DefaultValue("100") int limit) {
@@ -96,7 +110,7 @@ public class JobResource {
     /** One job, or several ({@code id1,id2}): 207 with a per-id status when some are unknown. */
     @GET
     @Path("{ids}")
-    @Authenticated
+    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
     public Uni<Response> get(@PathParam("ids") String ids) {
         List<String> requested = Arrays.stream(ids.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
         if (requested.size() == 1) {
@@ -134,7 +148,7 @@ public class JobResource {
 
     @GET
     @Path("{id}/files")
-    @Authenticated
+    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
     public Uni<List<JobViews.FileView>> files(@PathParam("id") String id) {
         return jobs.files(uuid(id)).map(l -> l.stream().map(JobViews.FileView::of).toList());
     }
@@ -142,7 +156,7 @@ public class JobResource {
     /** Earlier attempts of a file (failures that were retried). */
     @GET
     @Path("{id}/files/{fileId}/retries")
-    @Authenticated
+    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
     public Uni<List<Map<String, Object>>> retries(@PathParam("id") String id, @PathParam("fileId") long fileId) {
         return jobs.retries(uuid(id), fileId);
     }

@@ -9,12 +9,16 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The authenticated caller: an experiment user (VO claim, {@code transfer:submit}), an administrator
- * ({@code transfer:admin}, sees every VO) or another Ferry service.
+ * The authenticated caller: an experiment user (VO claim; {@code transfer:read} to watch its VO's jobs,
+ * {@code transfer:submit} to also submit and cancel them), an administrator ({@code transfer:admin}, every VO)
+ * or another Ferry service.
  */
 @RequestScoped
 public class Caller {
 
+    /** Reads the jobs of the token's VO: lists, files, retries, event streams. */
+    public static final String READ = "transfer:read";
+    /** Submits and cancels the jobs of the token's VO, and reads them. */
     public static final String SUBMIT = "transfer:submit";
     public static final String ADMIN = "transfer:admin";
 

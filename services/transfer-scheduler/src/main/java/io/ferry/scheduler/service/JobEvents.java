@@ -2,12 +2,16 @@ package io.ferry.scheduler.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.scheduler.config.EventStreamConfig;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
+import io.smallrye.mutiny.subscription.BackPressureStrategy;
+import io.smallrye.mutiny.subscription.Cancellable;
+import io.smallrye.mutiny.subscription.MultiEmitter;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.pgclient.pubsub.PgSubscriber;
 import io.vertx.pgclient.PgConnectOptions;
@@ -20,11 +24,20 @@ import org.jboss.logging.Logger;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * Per-file state changes, published with PostgreSQL NOTIFY inside the transaction that makes them (so listeners
- * hear only committed changes, whichever scheduler replica made them) and fanned out to SSE subscribers.
+ * hear only committed changes, whichever scheduler replica made them) and fanned out to the engine and to the
+ * event streams of the job.
  */
 @ApplicationScoped
 public class JobEvents {
@@ -63,7 +76,14 @@ public class JobEvents {
     @ConfigProperty(name = "ferry.db.password")
     String password;
 
+    @Inject
+    EventStreamConfig streams;
+
+    /** Every event, for the engine. */
     private final BroadcastProcessor<FileEvent> events = BroadcastProcessor.create();
+    /** Event streams' listeners by job id: an event reaches only those of its job. */
+    private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
+    private final AtomicInteger listenerCount = new AtomicInteger();
     private PgSubscriber subscriber;
 
     void listen(@Observes StartupEvent start) {
@@ -122,18 +142,133 @@ public class JobEvents {
         return events.toHotStream();
     }
 
-    /** Live events of one job. */
-    public Multi<FileEvent> of(UUID jobId) {
-        String id = jobId.toString();
-        return events.toHotStream().select().where(e -> e.job_id().equals(id));
+    /**
+     * {@code snapshot} (each file's current state), then every change of the job as it commits. The listener is in
+     * place before the snapshot is read, so no change falls between the two (changes meanwhile wait, in order);
+     * when the stream ends or its subscriber cancels, the listener is removed and a pending snapshot read dropped.
+     */
+    public Multi<FileEvent> follow(UUID jobId, Uni<List<FileEvent>> snapshot) {
+        return Multi.createFrom().deferred(() -> {
+            AtomicLong pending = new AtomicLong();
+            return Multi.createFrom().<FileEvent>emitter(out -> {
+                SnapshotThenLive gate = new SnapshotThenLive(out, pending, streams.maxPendingEvents());
+                Listener listener = listen(jobId.toString(), gate::live);
+                AtomicReference<Cancellable> reading = new AtomicReference<>();
+                out.onTermination(() -> {
+                    listener.close();
+                    Cancellable r = reading.getAndSet(() -> { });
+                    if (r != null) {
+                        r.cancel();
+                    }
+                });
+                Cancellable r = snapshot.subscribe().with(gate::snapshot, out::fail);
+                if (!reading.compareAndSet(null, r)) {
+                    r.cancel();
+                }
+            }, BackPressureStrategy.BUFFER).onItem().invoke(e -> pending.decrementAndGet());
+        });
+    }
+
+    /** Listeners of single jobs, over all jobs (one per open event stream). */
+    public int listeners() {
+        return listenerCount.get();
+    }
+
+    private Listener listen(String jobId, Consumer<FileEvent> sink) {
+        Listener l = new Listener(jobId, sink);
+        listeners.compute(jobId, (id, set) -> {
+            Set<Listener> s = set == null ? ConcurrentHashMap.newKeySet() : set;
+            s.add(l);
+            return s;
+        });
+        listenerCount.incrementAndGet();
+        return l;
+    }
+
+    /** One subscriber's interest in one job; closing it removes it (and the job's entry with its last listener). */
+    private final class Listener {
+        final String jobId;
+        final Consumer<FileEvent> sink;
+        private final AtomicBoolean open = new AtomicBoolean(true);
+
+        Listener(String jobId, Consumer<FileEvent> sink) {
+            this.jobId = jobId;
+            this.sink = sink;
+        }
+
+        void close() {
+            if (open.compareAndSet(true, false)) {
+                listeners.computeIfPresent(jobId, (id, set) -> {
+                    set.remove(this);
+                    return set.isEmpty() ? null : set;
+                });
+                listenerCount.decrementAndGet();
+            }
+        }
+    }
+
+    /**
+     * Orders one stream's events: the snapshot first, then the changes heard while it was read, then live ones.
+     * A subscriber that leaves more than {@code maxPending} events unread is ended: it reconnects for a fresh snapshot.
+     */
+    private static final class SnapshotThenLive {
+        private final MultiEmitter<? super FileEvent> out;
+        private final AtomicLong pending;
+        private final int maxPending;
+        /** Changes heard before the snapshot is out; null afterwards. */
+        private List<FileEvent> held = new ArrayList<>();
+        /** Set when the subscriber fell too far behind: nothing more is queued for it. */
+        private boolean ended;
+
+        SnapshotThenLive(MultiEmitter<? super FileEvent> out, AtomicLong pending, int maxPending) {
+            this.out = out;
+            this.pending = pending;
+            this.maxPending = maxPending;
+        }
+
+        synchronized void live(FileEvent e) {
+            if (ended) {
+                return;
+            }
+            if (held == null) {
+                emit(e);
+            } else if (held.size() < maxPending) {
+                held.add(e);
+            } else {
+                end();
+            }
+        }
+
+        synchronized void snapshot(List<FileEvent> files) {
+            files.forEach(this::emit);
+            held.forEach(this::emit);
+            held = null;
+        }
+
+        private void emit(FileEvent e) {
+            if (pending.incrementAndGet() > maxPending) {
+                end();
+            } else if (!ended) {
+                out.emit(e);
+            }
+        }
+
+        private void end() {
+            if (!ended) {
+                ended = true;
+                out.complete();
+            }
+        }
     }
 
     private void deliver(String payload) {
         try {
             Change c = json.readValue(payload, Change.class);
-
+            Set<Listener> following = listeners.getOrDefault(c.job_id(), Set.of());
             for (Long fileId : c.file_ids()) {
-                events.onNext(new FileEvent(c.job_id(), fileId, c.file_state(), c.job_state(), c.reason(), c.at()));
+                FileEvent e = new FileEvent(c.job_id(), fileId, c.file_state(), c.job_state(), c.reason(), c.at());
+                events.onNext(e);
+                following.forEach(l -> l.sink.accept(e));
             }
         } catch (JsonProcessingException e) {
             LOG.warnf("ignoring a malformed job event: %s", e.getOriginalMessage());
