@@ -1,5 +1,6 @@
 package io.ferry.resolver.rest;
 
+import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.service.HandleService;
 import io.ferry.resolver.service.PrefixService;
@@ -78,10 +79,13 @@ public class HandleApiResource {
     public Uni<HandleResponse> list(@QueryParam("prefix") String prefix, @QueryParam("page") @DefaultValue("0") int page,
                                     @QueryParam("pageSize") @DefaultValue("100") int pageSize) {
         if (prefix == null || prefix.isBlank()) {
-            throw HandleException.invalidHandle("");
+            throw ProblemException.badRequest("prefix", "the prefix whose handles to list is required (?prefix=10.5072)");
         }
-        if (page < 0 || pageSize < 1 || pageSize > 10_000) {
-            throw new HandleException(2, 400, prefix + "/", "page must be >= 0 and pageSize 1..10000");
+        if (page < 0) {
+            throw ProblemException.badRequest("page", "must be 0 or more");
+        }
+        if (pageSize < 1 || pageSize > 10_000) {
+            throw ProblemException.badRequest("pageSize", "must be between 1 and 10000");
         }
         return handles.list(prefix, page, pageSize);
     }

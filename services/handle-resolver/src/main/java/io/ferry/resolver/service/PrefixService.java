@@ -46,7 +46,7 @@ public class PrefixService {
                             + "ON CONFLICT (name) DO NOTHING").execute(Tuple.of(prefix, caller.subject()))
                     .flatMap(rows -> store.find(c, prefixHandle))
                     .flatMap(existing -> existing.isPresent() ? Uni.createFrom().voidItem()
-                            : store.replace(c, prefixHandle, "0.NA", values)));
+                            : store.replace(c, prefixHandle, "0.NA", values, java.util.Map.of())));
         });
     }
 
