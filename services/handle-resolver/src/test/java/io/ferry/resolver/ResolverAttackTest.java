@@ -320,6 +320,34 @@ class ResolverAttackTest {
     // --- bad input --------------------------------------------------------------------------------------------
 
     @Test
+    void nulBytesAndNullBodiesAreBadRequestsNeverServerErrors() {
+        String admin = HandleApiTest.admin();
+        String h = PREFIX + "/nul-" + System.nanoTime();
+        create(h, value(1, "URL", "https://a.example/", null));
+        List<Response> answers = List.of(
+                given().urlEncodingEnabled(false).get("/replicas?id=%00"),
+                given().urlEncodingEnabled(false).get("/replicas?id=lfn:/a%00b"),
+                given().urlEncodingEnabled(false).get("/api/handles?prefix=%00"),
+                given().urlEncodingEnabled(false).auth().oauth2(admin).get("/api/handles?prefix=10.5072%00"),
+                given().urlEncodingEnabled(false).auth().oauth2(admin).queryParam("name", "/a%00b").delete("/names"),
+                given().urlEncodingEnabled(false).auth().oauth2(admin).contentType(ContentType.JSON).post("/objects/%00/0/restore"),
+                given().urlEncodingEnabled(false).auth().oauth2(admin).delete("/objects/" + h + "?reason=a%00b"),
+                given().urlEncodingEnabled(false).auth().oauth2(admin).delete("/api/prefixes/%00"),
+                given().urlEncodingEnabled(false).get("/reports/at-risk?scope=%00"),
+                given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"values\":[" + value(1, "DESC", "a\\u0000b", null) + "]}")
+                        .put("/api/handles/" + h + "-nul"),
+                given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"values\":[null]}").put("/api/handles/" + h + "-nul"),
+                given().auth().oauth2(admin).contentType(ContentType.JSON).body("null").put("/api/handles/" + h + "-nul"),
+                given().auth().oauth2(admin).contentType(ContentType.JSON).body("null").put("/replicas"),
+                given().auth().oauth2(admin).contentType(ContentType.JSON).body("null").post("/names"));
+        for (Response r : answers) {
+            assertTrue(r.statusCode() >= 400 && r.statusCode() < 500, r.statusCode() + " " + r.asString());
+        }
+        given().get("/api/handles/" + h + "-nul").then().statusCode(404);
+        given().get("/api/handles/" + h).then().statusCode(200).body(not(containsString("tombstone")));
+    }
+
+    @Test
     void listingWithoutAPrefixIsABadRequestNamingIt() {
         for (String path : new String[]{"/api/handles", "/api/handles?page=0"}) {
             given().get(path).then().statusCode(400).contentType("application/problem+json").body("errors[0].field", equalTo("prefix"));

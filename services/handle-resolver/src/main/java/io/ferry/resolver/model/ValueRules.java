@@ -43,8 +43,13 @@ public final class ValueRules {
             if (value == null || value.isNull()) {
                 return at + ": data.value is required";
             }
-            if (value.toString().length() > MAX_DATA_CHARS) {
+            String text = value.toString();
+            if (text.length() > MAX_DATA_CHARS) {
                 return at + ": data.value is larger than " + MAX_DATA_CHARS + " characters";
+            }
+            if (hasNul(value) || v.type().indexOf('\0') >= 0) {
+                // PostgreSQL stores no NUL in text or JSON
+                return at + ": NUL characters cannot be stored";
             }
             String problem = switch (v.data().format()) {
                 case "string" -> value.isTextual() ? null : "a string value must be a JSON string";
@@ -98,6 +103,28 @@ public final class ValueRules {
             }
         }
         return null;
+    }
+
+    /** Whether any text or field name in {@code node} holds a NUL character. */
+    static boolean hasNul(JsonNode node) {
+        if (node.isTextual()) {
+            return node.asText().indexOf('\0') >= 0;
+        }
+        var fields = node.fields();
+        while (fields.hasNext()) {
+            var f = fields.next();
+            if (f.getKey().indexOf('\0') >= 0 || hasNul(f.getValue())) {
+                return true;
+            }
+        }
+        if (node.isArray()) {
+            for (JsonNode element : node) {
+                if (hasNul(element)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     static String base64(JsonNode value) {

@@ -2,6 +2,7 @@ package io.ferry.resolver.rest;
 
 import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.HandleException;
+import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.service.HandleService;
 import io.ferry.resolver.service.PrefixService;
 import io.smallrye.mutiny.Uni;
@@ -78,7 +79,7 @@ public class HandleApiResource {
     @Path("handles")
     public Uni<HandleResponse> list(@QueryParam("prefix") String prefix, @QueryParam("page") @DefaultValue("0") int page,
                                     @QueryParam("pageSize") @DefaultValue("100") int pageSize) {
-        if (prefix == null || prefix.isBlank()) {
+        if (prefix == null || prefix.isBlank() || HandleName.parse(prefix + "/x") == null) {
             throw ProblemException.badRequest("prefix", "the prefix whose handles to list is required (?prefix=10.5072)");
         }
         if (page < 0) {

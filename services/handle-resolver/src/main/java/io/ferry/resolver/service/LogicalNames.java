@@ -133,8 +133,8 @@ public class LogicalNames {
      */
     @WithSpan
     public Uni<Void> unbind(String name) {
-        if (name == null || name.isBlank() || name.length() > 1024) {
-            throw ProblemException.badRequest("name", "the bound name to unbind is required");
+        if (name == null || name.isBlank() || name.length() > 1024 || name.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw ProblemException.badRequest("name", "the bound name to unbind is required (without control characters)");
         }
         return access.caller(name).onFailure(HandleException.class).transform(LogicalNames::problem)
                 .flatMap(caller -> store.pool().preparedQuery("SELECT handle, owner_sub, owner_vo FROM logical_name WHERE name = $1")

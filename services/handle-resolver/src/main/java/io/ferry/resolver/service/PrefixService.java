@@ -52,6 +52,9 @@ public class PrefixService {
 
     @WithSpan
     public Uni<Void> unhome(String prefix) {
+        if (HandleName.parse(prefix + "/x") == null) {
+            throw HandleException.invalidHandle(prefix);
+        }
         String prefixHandle = HandleName.prefixHandle(prefix);
         return access.caller(prefixHandle).flatMap(caller -> {
             if (!caller.admin()) {

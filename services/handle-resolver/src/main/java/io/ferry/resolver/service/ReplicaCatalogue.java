@@ -66,6 +66,9 @@ public class ReplicaCatalogue {
         if (filesize != null && filesize < 0) {
             throw ProblemException.badRequest("filesize", "must not be negative");
         }
+        if (id.length() > 1100 || id.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw ProblemException.badRequest("id", "a handle, LFN, GUID or scope:name without control characters");
+        }
         return names.handleFor(id).flatMap(handle -> store.pool().preparedQuery(
                         "SELECT se, path, size, adler32, state, created_at FROM replica WHERE handle = $1").execute(Tuple.of(handle))
                 .flatMap(rows -> store.pool().preparedQuery("SELECT name FROM logical_name WHERE handle = $1 ORDER BY name")
