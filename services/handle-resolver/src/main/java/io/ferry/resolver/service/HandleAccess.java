@@ -1,6 +1,8 @@
 package io.ferry.resolver.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.problem.Problem;
+import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.AdminPermissions;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
@@ -19,6 +21,7 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -94,6 +97,35 @@ public class HandleAccess {
         }
         return store.find(HandleName.prefixHandle(name.prefix())).map(prefix ->
                 prefix.isPresent() && grants(prefix.get().values(), caller.subject(), read) ? h.adminView() : publicView);
+    }
+
+    /** A caller and a stored handle it may add to (names, replicas). */
+    public record Addable(Caller caller, HandleStore.Stored handle) {
+    }
+
+    /**
+     * The stored handle and the caller, if the caller may add to it (ADD_VALUE) and it is not tombstoned; failures
+     * as problem+json (these are Ferry's own APIs, not Handle.net's): 400, 401, 403, 409 TOMBSTONED, 422 UNKNOWN_HANDLE.
+     */
+    public Uni<Addable> addable(String handle) {
+        if (handle == null || HandleName.parse(handle) == null) {
+            throw ProblemException.badRequest("handle", "a handle prefix/suffix is required");
+        }
+        return caller(handle).flatMap(caller -> store.find(handle).flatMap(found -> {
+            HandleStore.Stored h = found.orElseThrow(() -> ProblemException.unprocessable("UNKNOWN_HANDLE",
+                    "handle '" + handle + "' does not exist", Map.of()));
+            if (h.tombstonedAt() != null) {
+                throw ProblemException.conflict("TOMBSTONED", "the object behind '" + handle + "' was deleted");
+            }
+            return require(store.pool(), caller, h.handle(), h.values(), EnumSet.of(AdminPermissions.ADD_VALUE))
+                    .replaceWith(new Addable(caller, h));
+        })).onFailure(HandleException.class).transform(HandleAccess::problem);
+    }
+
+    /** A Handle.net failure as problem+json, for Ferry's own APIs. */
+    public static ProblemException problem(Throwable e) {
+        HandleException he = (HandleException) e;
+        return new ProblemException(Problem.of(he.httpStatus(), he.httpStatus() == 401 ? "UNAUTHENTICATED" : "FORBIDDEN", he.getMessage()));
     }
 
     /** Passes when {@code caller} holds {@code needed} on the handle (values given, may be empty) or its prefix. */

@@ -14,8 +14,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.Map;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -100,15 +101,15 @@ public class LogicalNames {
             throw ProblemException.badRequest("name", "'" + scope + ":' reads as the kind of an identifier; use another scope");
         }
         HandleName asHandle = HandleName.parse(name.replaceFirst("^/+", ""));
-        return writable(in.handle()).flatMap(w -> collidesWithHandle(asHandle).flatMap(collides -> {
+        return access.addable(in.handle()).flatMap(w -> collidesWithHandle(asHandle).flatMap(collides -> {
             if (collides) {
                 throw new ProblemException(Problem.of(409, "NAME_IS_A_HANDLE", "'" + name + "' is, or could be, the handle "
-                        + asHandle + ": a logical name may not stand for a handle").withErrors(java.util.List.of(
+                        + asHandle + ": a logical name may not stand for a handle").withErrors(List.of(
                         new Problem.FieldError("name", "names the handle " + asHandle))));
             }
             return store.pool().preparedQuery("INSERT INTO logical_name (name, kind, handle, scope, owner_sub, owner_vo) "
                             + "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING")
-                    .execute(Tuple.from(java.util.Arrays.asList(name, kind, w.handle().handle(), scope, w.caller().subject(), w.caller().vo())))
+                    .execute(Tuple.from(Arrays.asList(name, kind, w.handle().handle(), scope, w.caller().subject(), w.caller().vo())))
                     .map(rows -> {
                         if (rows.rowCount() == 0) {
                             throw ProblemException.conflict("NAME_TAKEN", "'" + name + "' is already bound; its owner may unbind it first");
@@ -136,7 +137,7 @@ public class LogicalNames {
         if (name == null || name.isBlank() || name.length() > 1024 || name.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             throw ProblemException.badRequest("name", "the bound name to unbind is required (without control characters)");
         }
-        return access.caller(name).onFailure(HandleException.class).transform(LogicalNames::problem)
+        return access.caller(name).onFailure(HandleException.class).transform(HandleAccess::problem)
                 .flatMap(caller -> store.pool().preparedQuery("SELECT handle, owner_sub, owner_vo FROM logical_name WHERE name = $1")
                         .execute(Tuple.of(name)).flatMap(rows -> {
                             if (rows.size() == 0) {
@@ -151,36 +152,11 @@ public class LogicalNames {
                                     || (r.getString(2) != null && r.getString(2).equals(caller.vo()));
                             Uni<Void> allowed = owner ? Uni.createFrom().voidItem()
                                     : store.find(handle).flatMap(h -> access.require(store.pool(), caller, handle,
-                                    h.map(HandleStore.Stored::values).orElse(java.util.List.of()), EnumSet.of(AdminPermissions.REMOVE_VALUE)))
+                                    h.map(HandleStore.Stored::values).orElse(List.of()), EnumSet.of(AdminPermissions.REMOVE_VALUE)))
                                     .onFailure(HandleException.class).transform(e -> ProblemException.forbidden(
                                             "'" + name + "' was bound by another owner; only it, its VO or the handle's admins may unbind it"));
                             return allowed.flatMap(v -> store.pool().preparedQuery("DELETE FROM logical_name WHERE name = $1 AND handle = $2")
                                     .execute(Tuple.of(name, handle))).replaceWithVoid();
                         }));
-    }
-
-    /** A caller and the stored handle it may add to. */
-    public record Writable(HandleAccess.Caller caller, HandleStore.Stored handle) {
-    }
-
-    /** The stored handle if the caller may add to it (ADD_VALUE) and it is not tombstoned. */
-    public Uni<Writable> writable(String handle) {
-        if (handle == null || HandleName.parse(handle) == null) {
-            throw ProblemException.badRequest("handle", "a handle prefix/suffix is required");
-        }
-        return access.caller(handle).flatMap(caller -> store.find(handle).flatMap(found -> {
-            HandleStore.Stored h = found.orElseThrow(() -> ProblemException.unprocessable("UNKNOWN_HANDLE",
-                    "handle '" + handle + "' does not exist", Map.of()));
-            if (h.tombstonedAt() != null) {
-                throw ProblemException.conflict("TOMBSTONED", "the object behind '" + handle + "' was deleted");
-            }
-            return access.require(store.pool(), caller, h.handle(), h.values(), EnumSet.of(AdminPermissions.ADD_VALUE))
-                    .replaceWith(new Writable(caller, h));
-        })).onFailure(HandleException.class).transform(LogicalNames::problem);
-    }
-
-    private static ProblemException problem(Throwable e) {
-        HandleException he = (HandleException) e;
-        return new ProblemException(Problem.of(he.httpStatus(), he.httpStatus() == 401 ? "UNAUTHENTICATED" : "FORBIDDEN", he.getMessage()));
     }
 }

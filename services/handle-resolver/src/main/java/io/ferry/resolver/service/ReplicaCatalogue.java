@@ -52,6 +52,9 @@ public class ReplicaCatalogue {
     LogicalNames names;
 
     @Inject
+    HandleAccess access;
+
+    @Inject
     SeCatalogue catalogue;
 
     @Inject
@@ -161,7 +164,7 @@ public class ReplicaCatalogue {
             if (cat.find(in.se()).isEmpty()) {
                 throw ProblemException.unprocessable("UNKNOWN_SE", "'" + in.se() + "' is not a registered storage endpoint", Map.of());
             }
-            return names.writable(in.handle()).map(w -> w.handle().handle()).flatMap(handle -> store.pool().preparedQuery("INSERT INTO replica (handle, se, path, size, adler32, state) "
+            return access.addable(in.handle()).map(a -> a.handle().handle()).flatMap(handle -> store.pool().preparedQuery("INSERT INTO replica (handle, se, path, size, adler32, state) "
                             + "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (handle, se) DO UPDATE SET path = EXCLUDED.path, size = EXCLUDED.size, "
                             + "adler32 = EXCLUDED.adler32, state = EXCLUDED.state")
                     .execute(Tuple.from(java.util.Arrays.asList(handle, in.se(), canonicalPath, in.size(),
