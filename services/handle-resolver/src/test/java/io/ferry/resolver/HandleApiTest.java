@@ -218,7 +218,7 @@ class HandleApiTest {
         given().get("/replicas/" + did + "?destination=CERN-EOS&protocol=https").then().statusCode(200)
                 .body("handle", equalTo(h)).body("rankedBy", containsString("static distance"))
                 .body("replicas[0].se", equalTo("CERN-EOS")).body("replicas[0].distance", equalTo(0))
-                .body("replicas[0].turl", equalTo("https://eos.cern.example:443/eos/data18/f1"))
+                .body("replicas[0].turl", equalTo("https://eos.cern.example/eos/data18/f1"))
                 .body("replicas[1].turl", equalTo("https://echo.ral.example/atlas/data18/f1"))
                 .body("names", hasItem(lfn));
         given().queryParam("id", lfn).get("/replicas?destination=CERN-TAPE&protocol=https").then().statusCode(200)

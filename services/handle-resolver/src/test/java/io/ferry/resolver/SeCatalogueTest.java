@@ -15,19 +15,35 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTestResource(SchedulerStandIn.class)
 class SeCatalogueTest {
 
+    static String operator() {
+        return FerryTestResource.token(null, "transfer:admin");
+    }
+
     @Test
     void catalogueIsFetchedWithTheServiceTokenAndKeptWhenTheSchedulerIsAway() {
         SchedulerStandIn.up = true;
-        given().get("/storage-elements").then().statusCode(200)
+        given().auth().oauth2(operator()).get("/storage-elements").then().statusCode(200)
                 .body("basis", equalTo("live")).body("endpoints[0].name", equalTo("RAL-ECHO"));
         assertEquals("Bearer resolver-service-token", SchedulerStandIn.LAST_AUTHORIZATION.get());
         SchedulerStandIn.up = false;
         try {
-            given().get("/storage-elements").then().statusCode(200)
+            given().auth().oauth2(operator()).get("/storage-elements").then().statusCode(200)
                     .body("basis", equalTo("stale")).body("endpoints[0].baseUrls.https", equalTo("https://echo.ral.example/atlas"));
         } finally {
             SchedulerStandIn.up = true;
         }
+    }
+
+    /** The catalogue carries base URLs and per-VO storage rights: only operators read the resolver's copy. */
+    @Test
+    void theCatalogueIsReadByOperatorsOnly() {
+        given().get("/storage-elements").then().statusCode(401).contentType("application/problem+json");
+        given().auth().oauth2("not-a-token").get("/storage-elements").then().statusCode(401).contentType("application/problem+json");
+        given().auth().oauth2(FerryTestResource.token("atlas", "handles:write transfer:submit")).get("/storage-elements")
+                .then().statusCode(403).contentType("application/problem+json");
+        given().auth().oauth2(FerryTestResource.token(null, "handles:admin")).get("/storage-elements").then().statusCode(200)
+                .body("endpoints[0].name", equalTo("RAL-ECHO"));
+        given().auth().oauth2(operator()).get("/storage-elements").then().statusCode(200);
     }
 
     @Test

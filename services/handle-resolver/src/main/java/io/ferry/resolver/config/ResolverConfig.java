@@ -23,7 +23,7 @@ public interface ResolverConfig {
     interface Cache {
 
         /**
-         * Memory for cached resolutions, in MiB (about 0.5 KiB per handle of two values); 0 turns the cache off.
+         * Memory for cached resolutions, in MiB (about 1 KiB per handle of two values); 0 turns the cache off.
          * A namespace that fits is answered from memory after the preload; a larger one keeps its most used handles.
          */
         @WithDefault("64")

@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * One typed value of a handle, in Handle.net's JSON shape: {@code ttl} is a number (seconds, relative) or an
- * ISO-8601 string (absolute expiry); {@code data.format} is string, base64, hex, admin or vlist.
+ * ISO-8601 string (absolute expiry); {@code data.format} is string, base64, hex, admin or vlist; {@code permissions}
+ * is Handle.net's four value flags ({@link ValuePermissions}, {@value ValuePermissions#DEFAULT} when not given).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record HandleValue(Integer index, String type, Data data, JsonNode ttl, String timestamp) {
+public record HandleValue(Integer index, String type, Data data, JsonNode ttl, String timestamp, String permissions) {
 
     public record Data(String format, JsonNode value) {
     }
@@ -17,4 +18,9 @@ public record HandleValue(Integer index, String type, Data data, JsonNode ttl, S
     public static final String HS_ALIAS = "HS_ALIAS";
     public static final String URL = "URL";
     public static final String LOC = "10320/loc";
+
+    /** This value with its permissions spelled out (the default when it gave none), as it is stored. */
+    public HandleValue withDefaultPermissions() {
+        return permissions != null ? this : new HandleValue(index, type, data, ttl, timestamp, ValuePermissions.DEFAULT);
+    }
 }

@@ -43,8 +43,13 @@ public final class ValueRules {
             if (value == null || value.isNull()) {
                 return at + ": data.value is required";
             }
-            if (value.toString().length() > MAX_DATA_CHARS) {
+            String text = value.toString();
+            if (text.length() > MAX_DATA_CHARS) {
                 return at + ": data.value is larger than " + MAX_DATA_CHARS + " characters";
+            }
+            if (hasNul(value) || v.type().indexOf('\0') >= 0) {
+                // PostgreSQL stores no NUL in text or JSON
+                return at + ": NUL characters cannot be stored";
             }
             String problem = switch (v.data().format()) {
                 case "string" -> value.isTextual() ? null : "a string value must be a JSON string";
@@ -59,12 +64,67 @@ public final class ValueRules {
             if (HandleValue.HS_ADMIN.equals(v.type()) && !"admin".equals(v.data().format())) {
                 return at + ": HS_ADMIN values take the admin format";
             }
+            if (v.permissions() != null && !ValuePermissions.valid(v.permissions())) {
+                return at + ": permissions must be 4 characters of 0 and 1 (admin read, admin write, public read, public write)";
+            }
+            String target = target(v);
+            if (target != null) {
+                return at + ": " + target;
+            }
             String ttl = ttl(v.ttl());
             if (ttl != null) {
                 return at + ": " + ttl;
             }
         }
         return null;
+    }
+
+    /** URL values are what the proxy redirects to, and an HS_ALIAS names the handle it redirects to. */
+    static String target(HandleValue v) {
+        if (!"string".equals(v.data().format())) {
+            return null;
+        }
+        if (HandleValue.URL.equals(v.type()) && !RedirectTarget.allowed(v.data().value().asText())) {
+            return "a URL value must be an absolute " + String.join(", ", new java.util.TreeSet<>(RedirectTarget.SCHEMES))
+                    + " URL with a host";
+        }
+        if (HandleValue.HS_ALIAS.equals(v.type()) && HandleName.parse(v.data().value().asText()) == null) {
+            return "an HS_ALIAS value must be a handle prefix/suffix";
+        }
+        return null;
+    }
+
+    /** The problem with the locations of a 10320/loc value (parsed once, by the caller), or null. */
+    public static String locations(HandleValue v, List<Locations.Location> parsed) {
+        for (Locations.Location l : parsed) {
+            if (!RedirectTarget.allowed(l.href())) {
+                return "value " + v.index() + ": every 10320/loc href must be an absolute "
+                        + String.join(", ", new java.util.TreeSet<>(RedirectTarget.SCHEMES)) + " URL with a host";
+            }
+        }
+        return null;
+    }
+
+    /** Whether any text or field name in {@code node} holds a NUL character. */
+    static boolean hasNul(JsonNode node) {
+        if (node.isTextual()) {
+            return node.asText().indexOf('\0') >= 0;
+        }
+        var fields = node.fields();
+        while (fields.hasNext()) {
+            var f = fields.next();
+            if (f.getKey().indexOf('\0') >= 0 || hasNul(f.getValue())) {
+                return true;
+            }
+        }
+        if (node.isArray()) {
+            for (JsonNode element : node) {
+                if (hasNul(element)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     static String base64(JsonNode value) {

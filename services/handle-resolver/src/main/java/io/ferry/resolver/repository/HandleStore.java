@@ -1,11 +1,14 @@
 package io.ferry.resolver.repository;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.ferry.resolver.model.HandleValue;
+import io.ferry.resolver.model.Locations;
+import io.ferry.resolver.model.ValuePermissions;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -18,8 +21,12 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Handles and their values in PostgreSQL, read with one indexed query per resolution (the hot path of the
@@ -28,13 +35,49 @@ import java.util.Optional;
 @ApplicationScoped
 public class HandleStore {
 
-    /** A stored handle with its values, ordered by index. */
-    public record Stored(String handle, String prefix, OffsetDateTime tombstonedAt, String tombstoneReason, List<HandleValue> values) {
+    /**
+     * A stored handle with its values, ordered by index, and the parsed locations of its 10320/loc values (by value
+     * index), so that resolving one never parses XML.
+     */
+    public record Stored(String handle, String prefix, OffsetDateTime tombstonedAt, String tombstoneReason, List<HandleValue> values,
+                         Map<Integer, List<Locations.Location>> locations) {
+
+        /** What anyone may read: the values with public read. */
+        public Stored publicView() {
+            return only(ValuePermissions::publicRead);
+        }
+
+        /** What an admin of the handle may read: the values with public or admin read. */
+        public Stored adminView() {
+            return only(v -> ValuePermissions.publicRead(v) || ValuePermissions.adminRead(v));
+        }
+
+        /** The parsed locations of a 10320/loc value of this handle (none for other values). */
+        public List<Locations.Location> locationsOf(HandleValue v) {
+            return locations.getOrDefault(v.index(), List.of());
+        }
+
+        private Stored only(Predicate<HandleValue> readable) {
+            if (values.stream().allMatch(readable)) {
+                return this;
+            }
+            List<HandleValue> kept = values.stream().filter(readable).toList();
+            Map<Integer, List<Locations.Location>> locs = new HashMap<>();
+            kept.forEach(v -> {
+                if (locations.containsKey(v.index())) {
+                    locs.put(v.index(), locations.get(v.index()));
+                }
+            });
+            return new Stored(handle, prefix, tombstonedAt, tombstoneReason, kept, Map.copyOf(locs));
+        }
     }
 
     /** A handle joined with its values, in the column order {@link #collect} and {@code value} read. */
     static final String STORED_COLUMNS = "h.handle, h.prefix, h.tombstoned_at, h.tombstone_reason, v.idx, v.type, v.data_format, "
-            + "v.data_value::text, v.ttl_type, v.ttl, v.timestamp";
+            + "v.data_value::text, v.ttl_type, v.ttl, v.timestamp, v.admin_read, v.admin_write, v.pub_read, v.pub_write, v.locations::text";
+
+    private static final TypeReference<List<Locations.Location>> LOCATION_LIST = new TypeReference<>() {
+    };
 
     static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'");
 
@@ -67,11 +110,15 @@ public class HandleStore {
         Stored stored = null;
         for (Row r : rows) {
             if (stored == null || !stored.handle().equals(r.getString(0))) {
-                stored = new Stored(r.getString(0), r.getString(1), r.getOffsetDateTime(2), r.getString(3), new ArrayList<>());
+                stored = new Stored(r.getString(0), r.getString(1), r.getOffsetDateTime(2), r.getString(3), new ArrayList<>(), new HashMap<>());
                 out.add(stored);
             }
             if (r.getInteger(4) != null) {
-                stored.values().add(value(r));
+                HandleValue v = value(r);
+                stored.values().add(v);
+                if (HandleValue.LOC.equals(v.type())) {
+                    stored.locations().put(v.index(), locations(r.getString(15), v));
+                }
             }
         }
         return out;
@@ -85,16 +132,17 @@ public class HandleStore {
         return c.preparedQuery("SELECT 1 FROM prefix WHERE lower(name) = lower($1)").execute(Tuple.of(prefix)).map(rows -> rows.size() > 0);
     }
 
-    /** Creates the handle or replaces all of its values. */
-    public Uni<Void> replace(SqlClient c, String handle, String prefix, List<HandleValue> values) {
+    /** Creates the handle or replaces all of its values ({@code locations}: the parsed 10320/loc values, by index). */
+    public Uni<Void> replace(SqlClient c, String handle, String prefix, List<HandleValue> values,
+                             Map<Integer, List<Locations.Location>> locations) {
         return c.preparedQuery("INSERT INTO handle (handle, prefix) VALUES ($1, $2) ON CONFLICT (handle) DO UPDATE SET updated_at = now()")
                 .execute(Tuple.of(handle, prefix))
                 .flatMap(x -> c.preparedQuery("DELETE FROM handle_value WHERE handle = $1").execute(Tuple.of(handle)))
-                .flatMap(x -> upsertValues(c, handle, values));
+                .flatMap(x -> upsertValues(c, handle, values, locations));
     }
 
     /** Adds or overwrites the given values (by index), leaving the others. */
-    public Uni<Void> upsertValues(SqlClient c, String handle, List<HandleValue> values) {
+    public Uni<Void> upsertValues(SqlClient c, String handle, List<HandleValue> values, Map<Integer, List<Locations.Location>> locations) {
         if (values.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
@@ -102,13 +150,18 @@ public class HandleStore {
         for (HandleValue v : values) {
             boolean absolute = v.ttl() != null && v.ttl().isTextual();
             long ttl = absolute ? OffsetDateTime.parse(v.ttl().asText()).toEpochSecond() : v.ttl() == null ? 86400 : v.ttl().asLong();
-            batch.add(Tuple.from(List.of(handle, v.index(), v.type(), v.data().format(), jsonb(v.data().value()),
-                    (short) (absolute ? 1 : 0), ttl)));
+            String flags = ValuePermissions.of(v);
+            List<Locations.Location> locs = locations.get(v.index());
+            batch.add(Tuple.from(Arrays.asList(handle, v.index(), v.type(), v.data().format(), jsonb(v.data().value()),
+                    (short) (absolute ? 1 : 0), ttl, flags.charAt(0) == '1', flags.charAt(1) == '1', flags.charAt(2) == '1',
+                    flags.charAt(3) == '1', locs == null ? null : locationsJson(locs))));
         }
-        return c.preparedQuery("INSERT INTO handle_value (handle, idx, type, data_format, data_value, ttl_type, ttl) "
-                        + "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (handle, idx) DO UPDATE SET type = EXCLUDED.type, "
+        return c.preparedQuery("INSERT INTO handle_value (handle, idx, type, data_format, data_value, ttl_type, ttl, "
+                        + "admin_read, admin_write, pub_read, pub_write, locations) "
+                        + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (handle, idx) DO UPDATE SET type = EXCLUDED.type, "
                         + "data_format = EXCLUDED.data_format, data_value = EXCLUDED.data_value, ttl_type = EXCLUDED.ttl_type, "
-                        + "ttl = EXCLUDED.ttl, timestamp = now()")
+                        + "ttl = EXCLUDED.ttl, admin_read = EXCLUDED.admin_read, admin_write = EXCLUDED.admin_write, "
+                        + "pub_read = EXCLUDED.pub_read, pub_write = EXCLUDED.pub_write, locations = EXCLUDED.locations, timestamp = now()")
                 .executeBatch(batch)
                 .flatMap(x -> c.preparedQuery("UPDATE handle SET updated_at = now() WHERE handle = $1").execute(Tuple.of(handle)))
                 .replaceWithVoid();
@@ -160,6 +213,26 @@ public class HandleStore {
         return node.numberValue();
     }
 
+    private io.vertx.core.json.JsonArray locationsJson(List<Locations.Location> locations) {
+        try {
+            return new io.vertx.core.json.JsonArray(json.writeValueAsString(locations));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize parsed locations", e);
+        }
+    }
+
+    /** The stored parsed form; values written before it was stored are parsed here, once per load. */
+    private List<Locations.Location> locations(String stored, HandleValue v) {
+        if (stored != null) {
+            try {
+                return json.readValue(stored, LOCATION_LIST);
+            } catch (JsonProcessingException e) {
+                // unreadable: parse the value itself below
+            }
+        }
+        return v.data().value().isTextual() ? Locations.parse(v.data().value().asText()) : List.of();
+    }
+
     private HandleValue value(Row r) {
         JsonNode data;
         try {
@@ -172,6 +245,7 @@ public class HandleStore {
                 ? TextNode.valueOf(OffsetDateTime.ofInstant(java.time.Instant.ofEpochSecond(ttl), ZoneOffset.UTC).format(TIMESTAMP))
                 : ttl <= Integer.MAX_VALUE ? IntNode.valueOf((int) ttl) : com.fasterxml.jackson.databind.node.LongNode.valueOf(ttl);
         return new HandleValue(r.getInteger(4), r.getString(5), new HandleValue.Data(r.getString(6), data), ttlNode,
-                r.getOffsetDateTime(10).withOffsetSameInstant(ZoneOffset.UTC).format(TIMESTAMP));
+                r.getOffsetDateTime(10).withOffsetSameInstant(ZoneOffset.UTC).format(TIMESTAMP),
+                ValuePermissions.fromColumns(r.getBoolean(11), r.getBoolean(12), r.getBoolean(13), r.getBoolean(14)));
     }
 }

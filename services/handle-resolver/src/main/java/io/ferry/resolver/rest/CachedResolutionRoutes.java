@@ -38,7 +38,9 @@ public class CachedResolutionRoutes {
 
     void api(RoutingContext ctx) {
         String handle = plainHandle(ctx, API.length() - 1);
-        ResolutionCache.Entry e = handle == null || !accepts(ctx, "application/json") ? null : cache.get(handle);
+        // The cache holds the public view: a caller with a token may read more, and is answered by HandleApiResource.
+        boolean anonymous = ctx.request().getHeader(HttpHeaders.AUTHORIZATION) == null;
+        ResolutionCache.Entry e = handle == null || !anonymous || !accepts(ctx, "application/json") ? null : cache.get(handle);
         if (e == null) {
             ctx.next();
             return;
@@ -68,8 +70,9 @@ public class CachedResolutionRoutes {
             return null;
         }
         String path = ctx.request().path();
-        // Escapes and dot segments are decoded and normalized by JAX-RS routing: leave those requests to it.
-        if (path.indexOf('%') >= 0 || path.contains("/./") || path.contains("/../") || path.contains("//")) {
+        // Escapes and dot segments are decoded and normalized by JAX-RS routing: leave those requests to it, and
+        // "/api/handles" itself (the listing, which this route also matches).
+        if (path.length() <= offset + 1 || path.indexOf('%') >= 0 || path.contains("/./") || path.contains("/../") || path.contains("//")) {
             return null;
         }
         String handle = path.substring(offset + 1);

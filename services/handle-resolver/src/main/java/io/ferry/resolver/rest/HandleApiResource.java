@@ -1,6 +1,8 @@
 package io.ferry.resolver.rest;
 
+import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.HandleException;
+import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.service.HandleService;
 import io.ferry.resolver.service.PrefixService;
 import io.smallrye.mutiny.Uni;
@@ -77,11 +79,14 @@ public class HandleApiResource {
     @Path("handles")
     public Uni<HandleResponse> list(@QueryParam("prefix") String prefix, @QueryParam("page") @DefaultValue("0") int page,
                                     @QueryParam("pageSize") @DefaultValue("100") int pageSize) {
-        if (prefix == null || prefix.isBlank()) {
-            throw HandleException.invalidHandle("");
+        if (prefix == null || prefix.isBlank() || HandleName.parse(prefix + "/x") == null) {
+            throw ProblemException.badRequest("prefix", "the prefix whose handles to list is required (?prefix=10.5072)");
         }
-        if (page < 0 || pageSize < 1 || pageSize > 10_000) {
-            throw new HandleException(2, 400, prefix + "/", "page must be >= 0 and pageSize 1..10000");
+        if (page < 0) {
+            throw ProblemException.badRequest("page", "must be 0 or more");
+        }
+        if (pageSize < 1 || pageSize > 10_000) {
+            throw ProblemException.badRequest("pageSize", "must be between 1 and 10000");
         }
         return handles.list(prefix, page, pageSize);
     }

@@ -33,7 +33,7 @@ public class ProxyResource {
         boolean json = accept != null && accept.contains(MediaType.APPLICATION_JSON) && !accept.contains(MediaType.TEXT_HTML);
         return proxy.decide(prefix + "/" + suffix, noRedirect != null || uri.getQueryParameters().containsKey("noredirect"), urlAppend, locatt).map(d -> switch (d.kind()) {
             case REDIRECT -> HandleApiResource.cached(Response.status(302).location(URI.create(d.location())), d.ttlSeconds());
-            case ALIAS -> HandleApiResource.cached(Response.status(301).location(URI.create("/" + d.location())), d.ttlSeconds());
+            case ALIAS -> HandleApiResource.cached(Response.status(301).location(URI.create(d.location())), d.ttlSeconds());
             case VALUES, NO_URL -> json
                     ? HandleApiResource.cached(Response.ok(HandleResponse.ok(d.handle(), d.values())).type(MediaType.APPLICATION_JSON), d.ttlSeconds())
                     : HandleApiResource.cached(Response.ok(ProxyPages.values(d)).type(MediaType.TEXT_HTML), d.ttlSeconds());

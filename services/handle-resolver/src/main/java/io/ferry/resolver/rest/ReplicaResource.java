@@ -1,6 +1,7 @@
 package io.ferry.resolver.rest;
 
 import io.ferry.resolver.service.AtRiskReport;
+import io.ferry.resolver.service.LogicalNames;
 import io.ferry.resolver.service.ObjectLifecycle;
 import io.ferry.resolver.service.ReplicaCatalogue;
 import io.smallrye.mutiny.Uni;
@@ -27,6 +28,9 @@ public class ReplicaResource {
 
     @Inject
     ReplicaCatalogue replicas;
+
+    @Inject
+    LogicalNames names;
 
     @Inject
     AtRiskReport atRisk;
@@ -62,13 +66,20 @@ public class ReplicaResource {
                 .replaceWith(Response.noContent().build());
     }
 
-    /** Binds a logical name (LFN, GUID or scope:name) to a handle. */
+    /** Binds a logical name (LFN, GUID or scope:name) to a handle, owned by the caller (and its VO). */
     @POST
     @Path("names")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> bind(ReplicaCatalogue.NameInput input) {
-        return replicas.bind(input == null ? new ReplicaCatalogue.NameInput(null, null) : input)
+    public Uni<Response> bind(LogicalNames.NameInput input) {
+        return names.bind(input == null ? new LogicalNames.NameInput(null, null) : input)
                 .map(kind -> Response.status(201).entity(Map.of("name", input.name(), "kind", kind, "handle", input.handle())).build());
+    }
+
+    /** Unbinds a logical name (its owner, its owner's VO, the bound handle's admins, or handles:admin). */
+    @DELETE
+    @Path("names")
+    public Uni<Response> unbind(@QueryParam("name") String name) {
+        return names.unbind(name).replaceWith(Response.noContent().build());
     }
 
     /** The object is deleted: its replicas go, the handle stays with a tombstone (the proxy answers 410). */
@@ -87,10 +98,12 @@ public class ReplicaResource {
         return lifecycle.tombstone(prefix + "/" + suffix, null).replaceWith(Response.noContent().build());
     }
 
+    /** A page of at-risk identifiers ({@code limit} 1..1000, default 100), the next after {@code cursor}. */
     @GET
     @Path("reports/at-risk")
     public Uni<AtRiskReport.Report> atRisk(@QueryParam("min_replicas") @DefaultValue("2") int minReplicas,
-                                           @QueryParam("scope") String scope, @QueryParam("limit") @DefaultValue("1000") int limit) {
-        return atRisk.report(minReplicas, scope, Math.max(1, Math.min(limit, 100_000)));
+                                           @QueryParam("scope") String scope,
+                                           @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+        return atRisk.report(minReplicas, scope, AtRiskReport.limit(limit), cursor);
     }
 }

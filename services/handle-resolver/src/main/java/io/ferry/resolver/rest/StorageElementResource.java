@@ -10,17 +10,23 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-/** The SEs the resolver builds transport URLs for, with how fresh its copy is. Reads are anonymous. */
+/**
+ * The SEs the resolver builds transport URLs for, with how fresh its copy is. The copy is transfer-scheduler's
+ * catalogue (base URLs, sites, per-VO storage rights): only operators read it here ({@code handles:admin} or
+ * {@code transfer:admin}).
+ */
 @Path("/storage-elements")
 @Produces(MediaType.APPLICATION_JSON)
 public class StorageElementResource {
 
     public static final String ADMIN = "handles:admin";
+    public static final String TRANSFER_ADMIN = "transfer:admin";
 
     @Inject
     SeCatalogue catalogue;
 
     @GET
+    @RolesAllowed({ADMIN, TRANSFER_ADMIN})
     public Uni<SeCatalogue.Snapshot> list() {
         return catalogue.current();
     }

@@ -1,21 +1,28 @@
 package io.ferry.resolver.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.problem.Problem;
+import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.AdminPermissions;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.model.HandleValue;
+import io.ferry.resolver.model.ValuePermissions;
 import io.ferry.resolver.repository.HandleStore;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -30,8 +37,8 @@ public class HandleAccess {
     public static final String WRITE = "handles:write";
     public static final String ADMIN = "handles:admin";
 
-    /** An authenticated caller. */
-    public record Caller(String subject, boolean admin, boolean writer) {
+    /** An authenticated caller; {@code vo} is the token's {@code vo} claim (null without one). */
+    public record Caller(String subject, String vo, boolean admin, boolean writer) {
     }
 
     @Inject
@@ -48,8 +55,77 @@ public class HandleAccess {
                     if (id == null || id.isAnonymous()) {
                         throw HandleException.authenticationNeeded(handle);
                     }
-                    return new Caller(id.getPrincipal().getName(), id.hasRole(ADMIN), id.hasRole(WRITE) || id.hasRole(ADMIN));
+                    return caller(id);
                 });
+    }
+
+    /**
+     * Who reads: empty for an anonymous request, the caller for one with a valid token, 401 (Handle.net's
+     * "authentication failed") for a request with a bad one.
+     */
+    public Uni<Optional<Caller>> reader(String handle) {
+        return identities.getDeferredIdentity()
+                .onFailure(AuthenticationFailedException.class).transform(e -> HandleException.authenticationFailed(handle))
+                .map(id -> id == null || id.isAnonymous() ? Optional.<Caller>empty() : Optional.of(caller(id)));
+    }
+
+    private static Caller caller(SecurityIdentity id) {
+        String vo = id.getPrincipal() instanceof JsonWebToken jwt ? jwt.getClaim("vo") : null;
+        return new Caller(id.getPrincipal().getName(), vo, id.hasRole(ADMIN), id.hasRole(WRITE) || id.hasRole(ADMIN));
+    }
+
+    /**
+     * What {@code caller} may read of a stored handle: everything with {@code handles:admin}; the values with admin
+     * or public read when an HS_ADMIN of the handle or of its prefix grants the caller READ_VALUE (and the token has
+     * {@code handles:write}); else the public values.
+     */
+    public Uni<HandleStore.Stored> readable(Caller caller, HandleStore.Stored h) {
+        if (caller.admin()) {
+            return Uni.createFrom().item(h);
+        }
+        HandleStore.Stored publicView = h.publicView();
+        if (!caller.writer() || publicView == h) {
+            return Uni.createFrom().item(publicView);
+        }
+        Set<AdminPermissions> read = EnumSet.of(AdminPermissions.READ_VALUE);
+        if (grants(h.values(), caller.subject(), read)) {
+            return Uni.createFrom().item(h.adminView());
+        }
+        HandleName name = HandleName.parse(h.handle());
+        if (name == null) {
+            return Uni.createFrom().item(publicView);
+        }
+        return store.find(HandleName.prefixHandle(name.prefix())).map(prefix ->
+                prefix.isPresent() && grants(prefix.get().values(), caller.subject(), read) ? h.adminView() : publicView);
+    }
+
+    /** A caller and a stored handle it may add to (names, replicas). */
+    public record Addable(Caller caller, HandleStore.Stored handle) {
+    }
+
+    /**
+     * The stored handle and the caller, if the caller may add to it (ADD_VALUE) and it is not tombstoned; failures
+     * as problem+json (these are Ferry's own APIs, not Handle.net's): 400, 401, 403, 409 TOMBSTONED, 422 UNKNOWN_HANDLE.
+     */
+    public Uni<Addable> addable(String handle) {
+        if (handle == null || HandleName.parse(handle) == null) {
+            throw ProblemException.badRequest("handle", "a handle prefix/suffix is required");
+        }
+        return caller(handle).flatMap(caller -> store.find(handle).flatMap(found -> {
+            HandleStore.Stored h = found.orElseThrow(() -> ProblemException.unprocessable("UNKNOWN_HANDLE",
+                    "handle '" + handle + "' does not exist", Map.of()));
+            if (h.tombstonedAt() != null) {
+                throw ProblemException.conflict("TOMBSTONED", "the object behind '" + handle + "' was deleted");
+            }
+            return require(store.pool(), caller, h.handle(), h.values(), EnumSet.of(AdminPermissions.ADD_VALUE))
+                    .replaceWith(new Addable(caller, h));
+        })).onFailure(HandleException.class).transform(HandleAccess::problem);
+    }
+
+    /** A Handle.net failure as problem+json, for Ferry's own APIs. */
+    public static ProblemException problem(Throwable e) {
+        HandleException he = (HandleException) e;
+        return new ProblemException(Problem.of(he.httpStatus(), he.httpStatus() == 401 ? "UNAUTHENTICATED" : "FORBIDDEN", he.getMessage()));
     }
 
     /** Passes when {@code caller} holds {@code needed} on the handle (values given, may be empty) or its prefix. */
@@ -96,7 +172,7 @@ public class HandleAccess {
         var node = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
                 .put("handle", subject).put("index", 300).put("permissions", AdminPermissions.ALL);
         return new HandleValue(index, HandleValue.HS_ADMIN, new HandleValue.Data("admin", node),
-                com.fasterxml.jackson.databind.node.IntNode.valueOf(86400), null);
+                com.fasterxml.jackson.databind.node.IntNode.valueOf(86400), null, ValuePermissions.DEFAULT);
     }
 
     /** Permissions a change of {@code before} into {@code after} needs (value and admin rights separately). */
@@ -109,7 +185,8 @@ public class HandleAccess {
             boolean admin = HandleValue.HS_ADMIN.equals(a.type()) || (old != null && HandleValue.HS_ADMIN.equals(old.type()));
             if (old == null) {
                 needed.add(admin ? AdminPermissions.ADD_ADMIN : AdminPermissions.ADD_VALUE);
-            } else if (!old.type().equals(a.type()) || !old.data().equals(a.data()) || !String.valueOf(old.ttl()).equals(String.valueOf(a.ttl()))) {
+            } else if (!old.type().equals(a.type()) || !old.data().equals(a.data()) || !String.valueOf(old.ttl()).equals(String.valueOf(a.ttl()))
+                    || !ValuePermissions.of(old).equals(ValuePermissions.of(a))) {
                 needed.add(admin ? AdminPermissions.MODIFY_ADMIN : AdminPermissions.MODIFY_VALUE);
             }
         }

@@ -7,6 +7,7 @@ import io.ferry.resolver.model.AdminPermissions;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.model.HandleValue;
+import io.ferry.resolver.model.Locations;
 import io.ferry.resolver.model.ValueRules;
 import io.ferry.resolver.repository.HandleStore;
 import io.ferry.resolver.rest.HandleResponse;
@@ -19,6 +20,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -49,14 +51,19 @@ public class HandleService {
         if (name == null) {
             throw HandleException.invalidHandle(handle);
         }
-        return cache.find(handle).flatMap(found -> {
-            if (found.isEmpty()) {
-                return store.prefixHomed(store.pool(), name.prefix()).map(homed -> {
-                    throw homed ? HandleException.notFound(handle) : HandleException.notResponsible(handle);
-                });
-            }
-            return Uni.createFrom().item(answer(found.get(), types, indices, OffsetDateTime.now(ZoneOffset.UTC)));
-        });
+        // Anonymous readers get the public values, from the cache (which holds only those); a caller with a token
+        // gets what it may read, from the database.
+        return access.reader(handle).flatMap(reader -> (reader.isEmpty() ? cache.find(handle) : store.find(handle))
+                .flatMap(found -> {
+                    if (found.isEmpty()) {
+                        return store.prefixHomed(store.pool(), name.prefix()).map(homed -> {
+                            throw homed ? HandleException.notFound(handle) : HandleException.notResponsible(handle);
+                        });
+                    }
+                    Uni<HandleStore.Stored> readable = reader.isEmpty() ? Uni.createFrom().item(found.get())
+                            : access.readable(reader.get(), found.get());
+                    return readable.map(h -> answer(h, types, indices, OffsetDateTime.now(ZoneOffset.UTC)));
+                }));
     }
 
     /** The resolution of a stored handle, with only the values that match the type and index filters. */
@@ -101,6 +108,7 @@ public class HandleService {
         if (!indices.isEmpty() && incoming.isEmpty()) {
             throw HandleException.invalidValue(handle, "the body has no values at the requested indices " + indices);
         }
+        Map<Integer, List<Locations.Location>> locations = parsedLocations(handle, incoming);
         return cache.afterWrite(handle, access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.prefixHomed(c, name.prefix())
                 .flatMap(homed -> {
                     if (!homed) {
@@ -119,7 +127,7 @@ public class HandleService {
                             toStore.add(HandleAccess.defaultAdmin(caller.subject(), free));
                         }
                         return access.require(c, caller, handle, List.of(), EnumSet.of(AdminPermissions.ADD_HANDLE))
-                                .flatMap(v -> store.replace(c, handle, name.prefix(), toStore))
+                                .flatMap(v -> store.replace(c, handle, name.prefix(), toStore, locations))
                                 .map(v -> new Answer(overwrite ? 200 : 201, HandleResponse.ok(handle, null), 0));
                     }
                     HandleStore.Stored h = existing.get();
@@ -128,7 +136,7 @@ public class HandleService {
                             throw HandleException.alreadyExists(h.handle());
                         }
                         return access.require(c, caller, h.handle(), h.values(), HandleAccess.neededFor(h.values(), incoming))
-                                .flatMap(v -> store.replace(c, h.handle(), name.prefix(), incoming))
+                                .flatMap(v -> store.replace(c, h.handle(), name.prefix(), incoming, locations))
                                 .map(v -> new Answer(200, HandleResponse.ok(h.handle(), null), 0));
                     }
                     if (!overwrite) {
@@ -141,7 +149,7 @@ public class HandleService {
                     List<HandleValue> after = new ArrayList<>(h.values().stream().filter(v -> !indices.contains(v.index())).toList());
                     after.addAll(incoming);
                     return access.require(c, caller, h.handle(), h.values(), HandleAccess.neededFor(h.values(), after))
-                            .flatMap(v -> store.upsertValues(c, h.handle(), incoming))
+                            .flatMap(v -> store.upsertValues(c, h.handle(), incoming, locations))
                             .map(v -> new Answer(200, HandleResponse.ok(h.handle(), null), 0));
                 }))));
     }
@@ -184,6 +192,25 @@ public class HandleService {
         })));
     }
 
+    /**
+     * The locations of the 10320/loc values, parsed here once (linear in their size, which ValueRules bounds) and
+     * stored with them, so that resolutions never parse them; every href must be a permitted redirect target.
+     */
+    private static Map<Integer, List<Locations.Location>> parsedLocations(String handle, List<HandleValue> values) {
+        Map<Integer, List<Locations.Location>> out = new HashMap<>();
+        for (HandleValue v : values) {
+            if (HandleValue.LOC.equals(v.type()) && v.data().value().isTextual()) {
+                List<Locations.Location> parsed = Locations.parse(v.data().value().asText());
+                String problem = ValueRules.locations(v, parsed);
+                if (problem != null) {
+                    throw HandleException.invalidValue(handle, problem);
+                }
+                out.put(v.index(), parsed);
+            }
+        }
+        return out;
+    }
+
     private List<HandleValue> parseValues(String handle, String body) {
         JsonNode root;
         try {
@@ -198,7 +225,11 @@ public class HandleService {
         List<HandleValue> out = new ArrayList<>();
         for (JsonNode v : list) {
             try {
-                out.add(json.treeToValue(v, HandleValue.class));
+                HandleValue value = json.treeToValue(v, HandleValue.class);
+                if (value == null) {
+                    throw HandleException.invalidValue(handle, "a value is null");
+                }
+                out.add(value.withDefaultPermissions());
             } catch (JsonProcessingException e) {
                 throw HandleException.invalidValue(handle, e.getOriginalMessage());
             }

@@ -1,7 +1,9 @@
 package io.ferry.resolver.service;
 
 import io.ferry.resolver.model.AdminPermissions;
+import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.HandleException;
+import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.repository.HandleStore;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
@@ -30,6 +32,12 @@ public class ObjectLifecycle {
     /** Tombstones the object (DELETE_HANDLE on the handle), or with a null reason restores it (handles:admin). */
     @WithSpan
     public Uni<Void> tombstone(String handle, String reason) {
+        if (HandleName.parse(handle) == null) {
+            throw HandleException.invalidHandle(handle);
+        }
+        if (reason != null && (reason.length() > 1000 || reason.chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7f))) {
+            throw ProblemException.badRequest("reason", "at most 1000 characters, without control characters");
+        }
         return cache.afterWrite(handle, access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.find(c, handle).flatMap(found -> {
             HandleStore.Stored h = found.orElseThrow(() -> HandleException.notFound(handle));
             Uni<Void> allowed = reason == null

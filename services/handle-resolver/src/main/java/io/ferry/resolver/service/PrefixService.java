@@ -46,12 +46,15 @@ public class PrefixService {
                             + "ON CONFLICT (name) DO NOTHING").execute(Tuple.of(prefix, caller.subject()))
                     .flatMap(rows -> store.find(c, prefixHandle))
                     .flatMap(existing -> existing.isPresent() ? Uni.createFrom().voidItem()
-                            : store.replace(c, prefixHandle, "0.NA", values)));
+                            : store.replace(c, prefixHandle, "0.NA", values, java.util.Map.of())));
         });
     }
 
     @WithSpan
     public Uni<Void> unhome(String prefix) {
+        if (HandleName.parse(prefix + "/x") == null) {
+            throw HandleException.invalidHandle(prefix);
+        }
         String prefixHandle = HandleName.prefixHandle(prefix);
         return access.caller(prefixHandle).flatMap(caller -> {
             if (!caller.admin()) {

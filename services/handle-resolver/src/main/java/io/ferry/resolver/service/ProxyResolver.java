@@ -1,9 +1,12 @@
 package io.ferry.resolver.service;
 
+import io.ferry.problem.Problem;
+import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.model.HandleValue;
 import io.ferry.resolver.model.Locations;
+import io.ferry.resolver.model.RedirectTarget;
 import io.ferry.resolver.model.ValueRules;
 import io.ferry.resolver.repository.HandleStore;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
@@ -19,7 +22,8 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The proxy's decision for a handle, as the Handle.net/DOI proxy makes it: gone (410) for a tombstone, 301 to the
  * target of an HS_ALIAS, 302 to a location chosen from 10320/loc (by locatt, then weight) or else to the first URL
- * value (with urlappend added), or the values themselves when asked not to redirect.
+ * value (with urlappend added), or the values themselves when asked not to redirect. Only permitted targets
+ * ({@link RedirectTarget}: http, https, ftp with a host) are redirected to, and urlappend never changes the host.
  */
 @ApplicationScoped
 public class ProxyResolver {
@@ -41,6 +45,8 @@ public class ProxyResolver {
         if (name == null) {
             throw HandleException.invalidHandle(handle);
         }
+        checkAppend(urlAppend);
+        // The proxy is anonymous: it sees the public values only (the cache's view).
         return cache.find(handle).flatMap(found -> {
             if (found.isEmpty()) {
                 return store.prefixHomed(store.pool(), name.prefix()).map(homed ->
@@ -58,22 +64,31 @@ public class ProxyResolver {
         });
     }
 
+    /**
+     * The redirect for a handle (its public view): the first HS_ALIAS that names a handle, else a location of the
+     * first 10320/loc value with a permitted one, else the first URL value that is a permitted target
+     * ({@link RedirectTarget}); values that are not are passed over, never redirected to.
+     */
     static Decision choose(HandleStore.Stored h, String urlAppend, String locatt, long ttl) {
         for (HandleValue v : h.values()) {
             if (HandleValue.HS_ALIAS.equals(v.type())) {
-                return new Decision(Kind.ALIAS, h.handle(), v.data().value().asText(), h.values(), ttl, null);
+                var path = RedirectTarget.aliasPath(v.data().value().asText());
+                if (path.isPresent()) {
+                    return new Decision(Kind.ALIAS, h.handle(), path.get(), h.values(), ttl, null);
+                }
             }
         }
         for (HandleValue v : h.values()) {
             if (HandleValue.LOC.equals(v.type())) {
-                Locations.Location l = Locations.choose(Locations.parse(v.data().value().asText()), locatt, ThreadLocalRandom.current());
+                List<Locations.Location> permitted = h.locationsOf(v).stream().filter(l -> RedirectTarget.allowed(l.href())).toList();
+                Locations.Location l = Locations.choose(permitted, locatt, ThreadLocalRandom.current());
                 if (l != null) {
                     return new Decision(Kind.REDIRECT, h.handle(), append(l.href(), urlAppend), h.values(), ttl, null);
                 }
             }
         }
         for (HandleValue v : h.values()) {
-            if (HandleValue.URL.equals(v.type())) {
+            if (HandleValue.URL.equals(v.type()) && RedirectTarget.allowed(v.data().value().asText())) {
                 return new Decision(Kind.REDIRECT, h.handle(), append(v.data().value().asText(), urlAppend), h.values(), ttl, null);
             }
         }
@@ -81,6 +96,23 @@ public class ProxyResolver {
     }
 
     static String append(String url, String urlAppend) {
-        return urlAppend == null || urlAppend.isEmpty() ? url : url + urlAppend;
+        try {
+            return RedirectTarget.append(url, urlAppend);
+        } catch (RedirectTarget.BadAppend e) {
+            throw badAppend(e);
+        }
+    }
+
+    private static void checkAppend(String urlAppend) {
+        try {
+            RedirectTarget.checkAppend(urlAppend);
+        } catch (RedirectTarget.BadAppend e) {
+            throw badAppend(e);
+        }
+    }
+
+    private static ProblemException badAppend(RedirectTarget.BadAppend e) {
+        return new ProblemException(Problem.of(400, "INVALID_URLAPPEND", "urlappend: " + e.getMessage())
+                .withErrors(List.of(new Problem.FieldError("urlappend", e.getMessage()))));
     }
 }

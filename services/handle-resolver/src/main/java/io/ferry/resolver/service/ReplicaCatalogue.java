@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.resolver.client.StorageEndpoint;
-import io.ferry.resolver.model.AdminPermissions;
-import io.ferry.resolver.model.HandleException;
-import io.ferry.resolver.model.HandleName;
+import io.ferry.resolver.model.ReplicaPath;
 import io.ferry.resolver.repository.HandleStore;
+import io.ferry.storageurl.InvalidStorageUrl;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -18,29 +17,24 @@ import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
- * Logical names (LFN, GUID, scope:name) bound to handles, replicas on registered SEs, transport URLs from the
- * SEs' base URLs, and replicas ranked for a destination by rate-aggregator's cost matrix, or by static distance
- * (same SE, same site, elsewhere) when the aggregator cannot answer.
+ * Replicas on registered SEs of the handle an identifier names ({@link LogicalNames}), transport URLs from the SEs'
+ * base URLs (canonical storage URLs that lie below the base, {@link ReplicaPath}), and replicas ranked for a
+ * destination by rate-aggregator's cost matrix, or by static distance (same SE, same site, elsewhere) when the
+ * aggregator cannot answer.
  */
 @ApplicationScoped
 public class ReplicaCatalogue {
 
-    static final Pattern GUID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     static final int SAME_SE = 0;
     static final int SAME_SITE = 1;
     static final int ELSEWHERE = 10;
 
     public record ReplicaInput(String handle, String se, String path, Long size, String adler32, String state) {
-    }
-
-    public record NameInput(String name, String handle) {
     }
 
     public record Replica(String se, String site, String path, Long size, String adler32, String state, OffsetDateTime createdAt,
@@ -53,6 +47,9 @@ public class ReplicaCatalogue {
 
     @Inject
     HandleStore store;
+
+    @Inject
+    LogicalNames names;
 
     @Inject
     HandleAccess access;
@@ -72,7 +69,10 @@ public class ReplicaCatalogue {
         if (filesize != null && filesize < 0) {
             throw ProblemException.badRequest("filesize", "must not be negative");
         }
-        return handleFor(id).flatMap(handle -> store.pool().preparedQuery(
+        if (id.length() > 1100 || id.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw ProblemException.badRequest("id", "a handle, LFN, GUID or scope:name without control characters");
+        }
+        return names.handleFor(id).flatMap(handle -> store.pool().preparedQuery(
                         "SELECT se, path, size, adler32, state, created_at FROM replica WHERE handle = $1").execute(Tuple.of(handle))
                 .flatMap(rows -> store.pool().preparedQuery("SELECT name FROM logical_name WHERE handle = $1 ORDER BY name")
                         .execute(Tuple.of(handle)).map(names -> {
@@ -100,7 +100,8 @@ public class ReplicaCatalogue {
                         for (Row r : rows) {
                             StorageEndpoint se = cat.find(r.getString(0)).orElse(null);
                             String base = se == null || se.baseUrls() == null ? null : se.baseUrls().get(proto);
-                            String turl = base == null ? null : base + "/" + r.getString(1).replaceFirst("^/+", "");
+                            // only ever the canonical URL below the SE's base (a stored path that would leave it has none)
+                            String turl = ReplicaPath.turl(base, r.getString(1)).orElse(null);
                             Integer distance = destination == null ? null : r.getString(0).equals(destination) ? SAME_SE
                                     : se != null && dstSite != null && dstSite.equals(se.site()) ? SAME_SITE : ELSEWHERE;
                             replicas.add(new Replica(r.getString(0), se == null ? null : se.site(), r.getString(1), r.getLong(2),
@@ -125,29 +126,21 @@ public class ReplicaCatalogue {
         return out;
     }
 
-    /** The handle an id names: a bound logical name (LFN, GUID, scope:name) or a handle itself. */
-    Uni<String> handleFor(String id) {
-        // An LFN arrives without its leading slash when written into a URL path (/replicas//atlas/...).
-        return store.pool().preparedQuery("SELECT handle FROM logical_name WHERE name = $1 OR name = '/' || $1 LIMIT 1")
-                .execute(Tuple.of(id)).flatMap(rows -> {
-            if (rows.size() > 0) {
-                return Uni.createFrom().item(rows.iterator().next().getString(0));
-            }
-            if (HandleName.parse(id) == null || id.startsWith("/")) {
-                throw ProblemException.notFound("identifier '" + id + "'");
-            }
-            return store.find(id).map(h -> h.orElseThrow(() -> ProblemException.notFound("identifier '" + id + "'")).handle());
-        });
-    }
-
     @WithSpan
     public Uni<Void> register(ReplicaInput in) {
         List<Problem.FieldError> errors = new ArrayList<>();
         if (in.se() == null || !in.se().matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")) {
             errors.add(new Problem.FieldError("se", "an SE name is required"));
         }
-        if (in.path() == null || in.path().isBlank() || in.path().length() > 2048 || in.path().contains("..") || in.path().contains("://")) {
-            errors.add(new Problem.FieldError("path", "a path below the SE's base URL, without '..' or a scheme"));
+        String path = null;
+        if (in.path() == null || in.path().isBlank() || in.path().length() > 2048 || in.path().contains("://")) {
+            errors.add(new Problem.FieldError("path", "a path below the SE's base URL, without a scheme"));
+        } else {
+            try {
+                path = ReplicaPath.canonical(in.path());
+            } catch (InvalidStorageUrl e) {
+                errors.add(new Problem.FieldError("path", "not a path below the SE's base URL: " + e.getMessage()));
+            }
         }
         if (in.size() != null && in.size() < 0) {
             errors.add(new Problem.FieldError("size", "must not be negative"));
@@ -162,6 +155,7 @@ public class ReplicaCatalogue {
         if (!errors.isEmpty()) {
             throw ProblemException.badRequest("INVALID_INPUT", "invalid replica", errors);
         }
+        String canonicalPath = path;
         return catalogue.current().flatMap(cat -> {
             if (cat.endpoints().isEmpty() && !"live".equals(cat.basis()) && !"cached".equals(cat.basis())) {
                 throw new ProblemException(Problem.of(503, "SE_CATALOGUE_UNAVAILABLE",
@@ -170,52 +164,12 @@ public class ReplicaCatalogue {
             if (cat.find(in.se()).isEmpty()) {
                 throw ProblemException.unprocessable("UNKNOWN_SE", "'" + in.se() + "' is not a registered storage endpoint", Map.of());
             }
-            return writable(in.handle()).flatMap(handle -> store.pool().preparedQuery("INSERT INTO replica (handle, se, path, size, adler32, state) "
+            return access.addable(in.handle()).map(a -> a.handle().handle()).flatMap(handle -> store.pool().preparedQuery("INSERT INTO replica (handle, se, path, size, adler32, state) "
                             + "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (handle, se) DO UPDATE SET path = EXCLUDED.path, size = EXCLUDED.size, "
                             + "adler32 = EXCLUDED.adler32, state = EXCLUDED.state")
-                    .execute(Tuple.from(java.util.Arrays.asList(handle, in.se(), in.path(), in.size(),
+                    .execute(Tuple.from(java.util.Arrays.asList(handle, in.se(), canonicalPath, in.size(),
                             in.adler32() == null ? null : in.adler32().toLowerCase(), state)))
                     .replaceWithVoid());
-        });
-    }
-
-    @WithSpan
-    public Uni<String> bind(NameInput in) {
-        if (in.name() == null || in.name().isBlank() || in.name().length() > 1024) {
-            throw ProblemException.badRequest("name", "an LFN (/path), a GUID or scope:name of at most 1024 characters");
-        }
-        String kind = in.name().startsWith("/") ? "lfn" : GUID.matcher(in.name()).matches() ? "guid"
-                : in.name().matches("[A-Za-z0-9_.-]+:[^/\\s][^\\s]*") ? "did" : null;
-        if (kind == null) {
-            throw ProblemException.badRequest("name", "not an LFN (/path), a GUID or scope:name");
-        }
-        String scope = kind.equals("did") ? in.name().substring(0, in.name().indexOf(':'))
-                : kind.equals("lfn") ? in.name().split("/")[1] : null;
-        return writable(in.handle()).flatMap(handle -> store.pool().preparedQuery("INSERT INTO logical_name (name, kind, handle, scope) "
-                        + "VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING").execute(Tuple.of(in.name(), kind, handle, scope))
-                .map(rows -> {
-                    if (rows.rowCount() == 0) {
-                        throw ProblemException.conflict("NAME_TAKEN", "'" + in.name() + "' is already bound");
-                    }
-                    return kind;
-                }));
-    }
-
-    /** The stored handle if the caller may add to it (ADD_VALUE) and it is not tombstoned. */
-    private Uni<String> writable(String handle) {
-        if (handle == null || HandleName.parse(handle) == null) {
-            throw ProblemException.badRequest("handle", "a handle prefix/suffix is required");
-        }
-        return access.caller(handle).flatMap(caller -> store.find(handle).flatMap(found -> {
-            HandleStore.Stored h = found.orElseThrow(() -> ProblemException.unprocessable("UNKNOWN_HANDLE",
-                    "handle '" + handle + "' does not exist", Map.of()));
-            if (h.tombstonedAt() != null) {
-                throw ProblemException.conflict("TOMBSTONED", "the object behind '" + handle + "' was deleted");
-            }
-            return access.require(store.pool(), caller, h.handle(), h.values(), EnumSet.of(AdminPermissions.ADD_VALUE)).replaceWith(h.handle());
-        })).onFailure(HandleException.class).transform(e -> {
-            HandleException he = (HandleException) e;
-            return new ProblemException(Problem.of(he.httpStatus(), he.httpStatus() == 401 ? "UNAUTHENTICATED" : "FORBIDDEN", he.getMessage()));
         });
     }
 }

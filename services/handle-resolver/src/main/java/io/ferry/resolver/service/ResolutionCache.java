@@ -3,8 +3,8 @@ package io.ferry.resolver.service;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.resolver.config.ResolverConfig;
-import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.model.HandleValue;
+import io.ferry.resolver.model.Locations;
 import io.ferry.resolver.model.ValueRules;
 import io.ferry.resolver.repository.HandleStore;
 import io.ferry.resolver.rest.HandleResponse;
@@ -28,8 +28,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Resolved handles kept in memory, so that a resolution (the hot path of the API and of the proxy) needs no
- * database round trip. An entry holds the serialized unfiltered answer, the TTL figures for Cache-Control and,
- * when the proxy's answer is a plain redirect, its target.
+ * database round trip. An entry holds the handle's public view (only the values with public read, and the parsed
+ * locations of its 10320/loc values), the serialized unfiltered answer of that view, the TTL figures for
+ * Cache-Control and, when the proxy's answer is a plain redirect, its target. Values without public read are never
+ * cached, so no answer from memory can show them; callers that may read them are answered from the database.
  * <p>
  * Freshness: PostgreSQL announces every committed change (migration V3) and {@link HandleChangeListener} drops the
  * entry on every replica; the replica that made a change also drops it as soon as its transaction is over. While
@@ -38,27 +40,30 @@ import java.util.concurrent.atomic.AtomicLong;
  * invalidation takes a number from {@code epoch}, and a load compares it with the number it started at.
  */
 @ApplicationScoped
-@RegisterForReflection(targets = {HandleResponse.class, HandleValue.class, HandleValue.Data.class})
+@RegisterForReflection(targets = {HandleResponse.class, HandleValue.class, HandleValue.Data.class, Locations.Location.class})
 public class ResolutionCache {
 
     /** One cached resolution. {@code relativeTtl} and {@code absoluteExpiry} (epoch s) are the smallest of each kind. */
     public static final class Entry extends ClockCache.Value {
 
         private final String handle;
+        private final HandleStore.Stored view;
         private final byte[] body;
         private final long relativeTtl;
         private final long absoluteExpiry;
         private final String redirect;
         private final int weight;
 
-        Entry(String key, String handle, byte[] body, long relativeTtl, long absoluteExpiry, String redirect) {
+        Entry(String key, String handle, HandleStore.Stored view, byte[] body, long relativeTtl, long absoluteExpiry, String redirect) {
             this.handle = handle;
+            this.view = view;
             this.body = body;
             this.relativeTtl = relativeTtl;
             this.absoluteExpiry = absoluteExpiry;
             this.redirect = redirect;
-            this.weight = key.length() + (handle == key ? 0 : handle.length()) + body.length
-                    + (redirect == null ? 0 : redirect.length()) + ENTRY_OVERHEAD;
+            // The view's objects take about what their JSON does, and its parsed locations about as much again.
+            this.weight = key.length() + (handle == key ? 0 : handle.length()) + 2 * body.length
+                    + (view.locations().isEmpty() ? 0 : body.length) + (redirect == null ? 0 : redirect.length()) + ENTRY_OVERHEAD;
         }
 
         /** The handle as stored (its case). */
@@ -66,7 +71,12 @@ public class ResolutionCache {
             return handle;
         }
 
-        /** The unfiltered answer, serialized. */
+        /** The handle's public view: the values with public read and their parsed locations. */
+        public HandleStore.Stored view() {
+            return view;
+        }
+
+        /** The unfiltered answer of the public view, serialized. */
         public byte[] body() {
             return body;
         }
@@ -164,14 +174,15 @@ public class ResolutionCache {
         return live && entries != null ? entries.get(key(handle)) : null;
     }
 
-    /** The stored handle, from memory, or else from the database (then remembered). */
+    /** The public view of the stored handle, from memory, or else from the database (then remembered). */
     public Uni<Optional<HandleStore.Stored>> find(String handle) {
         Entry cached = get(handle);
         if (cached != null) {
-            return Uni.createFrom().item(Optional.of(stored(cached)));
+            return Uni.createFrom().item(Optional.of(cached.view()));
         }
         long mark = mark();
-        return store.find(handle).invoke(found -> found.ifPresent(s -> remember(s, mark)));
+        return store.find(handle).invoke(found -> found.ifPresent(s -> remember(s, mark)))
+                .map(found -> found.map(HandleStore.Stored::publicView));
     }
 
     /** The number a load starts at: what it read is stored only if nothing it covers was invalidated since. */
@@ -260,7 +271,9 @@ public class ResolutionCache {
         return entries == null ? 0 : entries.size();
     }
 
-    Entry entry(String key, HandleStore.Stored s) {
+    /** The entry of a stored handle: of its public view only. */
+    Entry entry(String key, HandleStore.Stored stored) {
+        HandleStore.Stored s = stored.publicView();
         ValueRules.TtlBounds ttl = ValueRules.ttlBounds(s.values());
         HandleService.Answer answer = HandleService.answer(s, List.of(), List.of(), OffsetDateTime.now(ZoneOffset.UTC));
         byte[] body;
@@ -270,34 +283,10 @@ public class ResolutionCache {
             throw new IllegalStateException("cannot serialize the resolution of " + s.handle(), e);
         }
         ProxyResolver.Decision d = s.tombstonedAt() != null ? null : ProxyResolver.choose(s, null, null, 0);
-        // Only a fixed target is precomputed: 10320/loc is chosen per request, and a target that is not a valid URI
-        // gets the JAX-RS path's answer.
+        // Only a fixed target is precomputed (choose() returns only permitted targets): 10320/loc is chosen per request.
         boolean plain = d != null && d.kind() == ProxyResolver.Kind.REDIRECT
-                && s.values().stream().noneMatch(v -> HandleValue.LOC.equals(v.type())) && validUri(d.location());
-        return new Entry(key, key.equals(s.handle()) ? key : s.handle(), body, ttl.relative(), ttl.absoluteExpiry(), plain ? d.location() : null);
-    }
-
-    private static boolean validUri(String location) {
-        try {
-            java.net.URI.create(location);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-    }
-
-    HandleStore.Stored stored(Entry e) {
-        HandleResponse r;
-        try {
-            r = json.readValue(e.body(), HandleResponse.class);
-        } catch (java.io.IOException ex) {
-            throw new IllegalStateException("cannot read the cached resolution of " + e.handle(), ex);
-        }
-        Map<String, Object> tomb = r.tombstone();
-        HandleName name = HandleName.parse(e.handle());
-        return new HandleStore.Stored(e.handle(), name == null ? null : name.prefix(),
-                tomb == null ? null : OffsetDateTime.parse((String) tomb.get("at")),
-                tomb == null || "".equals(tomb.get("reason")) ? null : (String) tomb.get("reason"),
-                r.values() == null ? List.of() : r.values());
+                && s.values().stream().noneMatch(v -> HandleValue.LOC.equals(v.type()));
+        return new Entry(key, key.equals(s.handle()) ? key : s.handle(), s, body, ttl.relative(), ttl.absoluteExpiry(),
+                plain ? d.location() : null);
     }
 }
