@@ -113,6 +113,9 @@ public final class LocalStack implements AutoCloseable {
         Map<String, String> env = new HashMap<>();
         env.put("FERRY_DB_HOST", postgres.host());
         env.put("FERRY_DB_PORT", Integer.toString(postgres.port()));
+        // Four JVMs starting at once on a busy machine can miss the 3 s acquisition timeout of Flyway's first
+        // connection; retrying it beats failing the whole stack's start.
+        env.put("QUARKUS_FLYWAY_CONNECT_RETRIES", "5");
         env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", keys.publicKeyFile().toUri().toString());
         env.put("MP_JWT_VERIFY_ISSUER", DevTokens.ISSUER);
         env.put("MP_JWT_VERIFY_AUDIENCES", DevTokens.AUDIENCE);
