@@ -187,6 +187,38 @@ class PostgresServerTest {
     }
 
     @Test
+    void anExternalAdminWithCreateRoleButNoSuperuserStillSeparatesTheServices() throws Exception {
+        allowLogin("ferry_ops", "CREATEROLE CREATEDB");
+        allowLogin("ferry_dbonly", "CREATEDB");
+        PostgresServer ops = PostgresServer.external("postgresql://ferry_ops:ops-pw@127.0.0.1:" + server.port());
+        PostgresServer.Credentials profiles = ops.ensureDatabase("ferry_profiles_ops", true);
+        assertEquals("ferry_profiles_ops", profiles.user());
+        try (Connection c = DriverManager.getConnection(ops.jdbcUrl("ferry_profiles_ops"), profiles.user(), profiles.password());
+             Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE hosts (name text)");
+            assertRefused(() -> st.execute("CREATE ROLE intruder LOGIN"), "CREATE ROLE by the service role");
+        }
+        // without CREATEROLE: the behaviour of older versions (the admin's own database and credentials)
+        PostgresServer dbOnly = PostgresServer.external("postgresql://ferry_dbonly:dbonly-pw@127.0.0.1:" + server.port());
+        assertEquals(new PostgresServer.Credentials("ferry_dbonly", "dbonly-pw"), dbOnly.ensureDatabase("ferry_rates_dbonly", true));
+    }
+
+    /** Lets {@code role} (created with {@code attributes}) log in to every database, as an external server would. */
+    private static void allowLogin(String role, String attributes) throws Exception {
+        Path hba = root.resolve("pgdata/pg_hba.conf");
+        String rule = "host all " + role + " 127.0.0.1/32 scram-sha-256\n";
+        if (!Files.readString(hba).contains(rule)) {
+            Files.writeString(hba, Files.readString(hba) + rule);
+        }
+        try (Connection c = admin("postgres"); Statement st = c.createStatement()) {
+            if (count(st, "SELECT count(*) FROM pg_roles WHERE rolname = '" + role + "'") == 0) {
+                st.execute("CREATE ROLE " + role + " LOGIN " + attributes + " PASSWORD '" + role.substring(6) + "-pw'");
+            }
+            st.execute("SELECT pg_reload_conf()");
+        }
+    }
+
+    @Test
     void theBinariesAreUnpackedWhereOnlyTheUserCanReachThem() throws Exception {
         Path parent = PostgresBinaries.workingDirectory().getParent();
         Set<PosixFilePermission> mode = Files.getPosixFilePermissions(parent);
