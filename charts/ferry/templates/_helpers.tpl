@@ -49,3 +49,47 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 {{- $prefixes := dict "transfer-scheduler" "SCHEDULER" "tcp-profiles" "PROFILES" "handle-resolver" "RESOLVER" "rate-aggregator" "AGGREGATOR" -}}
 {{- printf "FERRY_CLIENTS_%s_URL" (get $prefixes .) -}}
 {{- end -}}
+
+{{/* The Secret with each service's database role (keys <service>-username, <service>-password). */}}
+{{- define "ferry.dbSecret" -}}
+{{- required "database.existingSecret names the Secret with each service's database role" .Values.database.existingSecret -}}
+{{- end -}}
+
+{{/* A service's name as an environment variable prefix: transfer-scheduler -> TRANSFER_SCHEDULER. */}}
+{{- define "ferry.envName" -}}
+{{- . | upper | replace "-" "_" -}}
+{{- end -}}
+
+{{/*
+Egress rules with link-local addresses taken out of every "anywhere" block when networkPolicy.denyLinkLocalEgress
+is on: 169.254.0.0/16 out of 0.0.0.0/0, fe80::/10 and fd00:ec2::254/128 out of ::/0 (cloud metadata services answer
+there with the node's credentials). Narrower blocks are used as given. Call with (dict "root" $ "rules" $list).
+*/}}
+{{- define "ferry.egressRules" -}}
+{{- $deny := .root.Values.networkPolicy.denyLinkLocalEgress -}}
+{{- $rules := list -}}
+{{- range .rules -}}
+{{- $rule := deepCopy . -}}
+{{- $peers := list -}}
+{{- range ($rule.to | default list) -}}
+{{- $peer := deepCopy . -}}
+{{- if and $deny $peer.ipBlock -}}
+{{- $except := $peer.ipBlock.except | default list -}}
+{{- if eq $peer.ipBlock.cidr "0.0.0.0/0" -}}
+{{- $except = append $except "169.254.0.0/16" -}}
+{{- else if eq $peer.ipBlock.cidr "::/0" -}}
+{{- $except = concat $except (list "fe80::/10" "fd00:ec2::254/128") -}}
+{{- end -}}
+{{- if $except -}}
+{{- $_ := set $peer.ipBlock "except" (uniq $except) -}}
+{{- end -}}
+{{- end -}}
+{{- $peers = append $peers $peer -}}
+{{- end -}}
+{{- if $rule.to -}}
+{{- $_ := set $rule "to" $peers -}}
+{{- end -}}
+{{- $rules = append $rules $rule -}}
+{{- end -}}
+{{- toYaml $rules -}}
+{{- end -}}

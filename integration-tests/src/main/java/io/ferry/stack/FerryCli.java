@@ -75,7 +75,8 @@ public final class FerryCli {
             stopped.countDown();
         }));
         OUT.println("ferry: starting " + (options.externalDbUrl() == null
-                ? "embedded PostgreSQL on port " + options.embeddedDbPort() + " (data in " + options.stateDirectory().resolve("pgdata") + ")"
+                ? "embedded PostgreSQL on 127.0.0.1:" + options.embeddedDbPort() + " (data in " + options.stateDirectory().resolve("pgdata")
+                        + ", passwords in " + options.stateDirectory().resolve(io.ferry.dev.PostgresServer.PASSWORDS_FILE) + ")"
                 : "on PostgreSQL at " + options.externalDbUrl().replaceAll("//[^@/]*@", "//***@")) + " and four services ...");
         try {
             stack.start(Duration.ofMinutes(3));

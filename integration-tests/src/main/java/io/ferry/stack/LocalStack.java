@@ -3,6 +3,7 @@ package io.ferry.stack;
 import io.ferry.dev.DevKeys;
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FreePort;
+import io.ferry.dev.OwnerOnlyFiles;
 import io.ferry.dev.PostgresServer;
 
 import java.nio.file.Path;
@@ -19,7 +20,8 @@ import java.util.concurrent.Future;
 /**
  * The whole of Ferry on one machine: PostgreSQL (embedded unless {@code FERRY_DB_URL} names a server), one
  * database per service, a dev key pair, and the four packaged services as processes. Used by {@code ./ferry up}
- * and by the integration tests.
+ * and by the integration tests. Each service connects as its own database role, which owns its database and
+ * nothing else; the admin's credentials ({@link #postgres()}) stay with the harness.
  */
 public final class LocalStack implements AutoCloseable {
 
@@ -39,6 +41,7 @@ public final class LocalStack implements AutoCloseable {
 
     private final Options options;
     private final List<ServiceProcess> services = new ArrayList<>();
+    private final Map<ServiceSpec, PostgresServer.Credentials> databaseCredentials = new LinkedHashMap<>();
     private PostgresServer postgres;
     private DevKeys keys;
 
@@ -62,12 +65,13 @@ public final class LocalStack implements AutoCloseable {
     }
 
     public void start(Duration readyTimeout) throws Exception {
+        OwnerOnlyFiles.directory(options.stateDirectory()); // keys, database passwords and data: the user's alone
         keys = DevKeys.loadOrCreate(options.stateDirectory().resolve("keys"));
         postgres = options.externalDbUrl() != null
                 ? PostgresServer.external(options.externalDbUrl())
                 : PostgresServer.embedded(options.stateDirectory().resolve("pgdata"), options.embeddedDbPort(), true);
         for (ServiceSpec spec : options.ports().keySet()) {
-            postgres.ensureDatabase(spec.database(), false);
+            databaseCredentials.put(spec, postgres.ensureDatabase(spec.database(), false));
         }
         DevTokens tokens = new DevTokens(keys);
         for (Map.Entry<ServiceSpec, Integer> e : options.ports().entrySet()) {
@@ -75,6 +79,8 @@ public final class LocalStack implements AutoCloseable {
             Map<String, String> env = new HashMap<>(commonEnvironment());
             env.put("QUARKUS_HTTP_PORT", Integer.toString(e.getValue()));
             env.put("FERRY_DB_NAME", spec.database());
+            env.put("FERRY_DB_USER", databaseCredentials.get(spec).user());
+            env.put("FERRY_DB_PASSWORD", databaseCredentials.get(spec).password());
             env.put(spec.serviceTokenVariable(), tokens.mint(new DevTokens.Claims("service:" + spec.name(), null, null,
                     spec.serviceScopes(), Duration.ofDays(30), DevTokens.ISSUER, DevTokens.AUDIENCE)));
             env.putAll(options.extraEnvironment());
@@ -107,8 +113,9 @@ public final class LocalStack implements AutoCloseable {
         Map<String, String> env = new HashMap<>();
         env.put("FERRY_DB_HOST", postgres.host());
         env.put("FERRY_DB_PORT", Integer.toString(postgres.port()));
-        env.put("FERRY_DB_USER", postgres.user());
-        env.put("FERRY_DB_PASSWORD", postgres.password());
+        // Four JVMs starting at once on a busy machine can miss the 3 s acquisition timeout of Flyway's first
+        // connection; retrying it beats failing the whole stack's start.
+        env.put("QUARKUS_FLYWAY_CONNECT_RETRIES", "5");
         env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", keys.publicKeyFile().toUri().toString());
         env.put("MP_JWT_VERIFY_ISSUER", DevTokens.ISSUER);
         env.put("MP_JWT_VERIFY_AUDIENCES", DevTokens.AUDIENCE);
@@ -125,8 +132,18 @@ public final class LocalStack implements AutoCloseable {
         return services.stream().filter(s -> s.spec().equals(spec)).findFirst().orElseThrow();
     }
 
+    /** The database server; its {@link PostgresServer#user() user} is the admin, not what the services use. */
     public PostgresServer postgres() {
         return postgres;
+    }
+
+    /** What {@code spec}'s service connects to its database as (its own role, unless the admin may not create roles). */
+    public PostgresServer.Credentials databaseCredentials(ServiceSpec spec) {
+        PostgresServer.Credentials credentials = databaseCredentials.get(spec);
+        if (credentials == null) {
+            throw new IllegalStateException(spec.name() + " has no database in this stack (not started?)");
+        }
+        return credentials;
     }
 
     public DevTokens tokens() {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
+import io.ferry.dev.DirectoryTrees;
+import io.ferry.dev.PostgresServer;
 import io.ferry.stack.LocalStack;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,8 +15,17 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The deployment artefacts: the Helm chart lints strictly and renders with the default and production values,
@@ -93,6 +105,101 @@ class ManifestsIT {
     }
 
     @Test
+    void eachServiceConnectsAsItsOwnDatabaseRoleAndNoneAsTheSuperuser() throws Exception {
+        List<JsonNode> eval = documents(template().call());
+        Set<String> userKeys = new HashSet<>();
+        for (JsonNode d : kind(eval, "Deployment")) {
+            String service = d.at("/metadata/labels").path("app.kubernetes.io/name").asText();
+            JsonNode env = d.at("/spec/template/spec/containers/0/env");
+            assertEquals("ferry-db", secretRef(env, "FERRY_DB_USER").path("name").asText(), service);
+            assertEquals(service + "-username", secretRef(env, "FERRY_DB_USER").path("key").asText(), service);
+            assertEquals(service + "-password", secretRef(env, "FERRY_DB_PASSWORD").path("key").asText(), service);
+            assertFalse(d.toString().contains("postgres-password"), service + " never sees the superuser's password");
+            userKeys.add(secretRef(env, "FERRY_DB_USER").path("key").asText());
+        }
+        assertEquals(4, userKeys.size(), "four services, four roles");
+
+        assertEquals(0, kind(eval, "Secret").size(), "secrets are the operator's, never rendered from values");
+
+        JsonNode postgres = kind(eval, "StatefulSet").get(0).at("/spec/template/spec/containers/0/env");
+        assertEquals("postgres-password", secretRef(postgres, "POSTGRES_PASSWORD").path("key").asText());
+        assertTrue(secretRef(postgres, "POSTGRES_USER").isMissingNode(), "the superuser keeps its own name, postgres");
+
+        // the Secret's name is the operator's, and production (external database) never names a superuser
+        List<JsonNode> own = documents(template().set("database.existingSecret", "site-db").call());
+        for (JsonNode d : kind(own, "Deployment")) {
+            assertEquals("site-db", secretRef(d.at("/spec/template/spec/containers/0/env"), "FERRY_DB_PASSWORD").path("name").asText());
+        }
+        String production = template().withValuesFile(CHART.resolve("values-production.yaml")).call();
+        assertFalse(production.contains("postgres-password"), production);
+    }
+
+    @Test
+    void theInClusterInitScriptCreatesRolesThatAreNeitherSuperusersNorGuestsElsewhere() throws Exception {
+        assumeTrue(run(ROOT, "sh", "-c", "command -v psql").exit() == 0, "psql is not installed");
+        List<JsonNode> eval = documents(template().call());
+        String script = kind(eval, "ConfigMap").stream().filter(d -> d.at("/metadata/name").asText().equals("ferry-postgresql-init"))
+                .findFirst().orElseThrow().at("/data/create-databases.sh").asText();
+        Path dir = Files.createTempDirectory("ferry-init-script");
+        try (PostgresServer pg = PostgresServer.embedded(dir.resolve("pgdata"), 0, false)) {
+            Map<String, String> env = new HashMap<>(Map.of("PGHOST", "127.0.0.1", "PGPORT", Integer.toString(pg.port()),
+                    "PGPASSWORD", pg.password()));
+            Map<String, String> passwords = new HashMap<>();
+            for (String[] s : new String[][] {{"TRANSFER_SCHEDULER", "ferry_scheduler"}, {"TCP_PROFILES", "ferry_profiles"},
+                    {"HANDLE_RESOLVER", "ferry_resolver"}, {"RATE_AGGREGATOR", "ferry_rates"}}) {
+                env.put(s[0] + "_DB_USER", s[1]);
+                env.put(s[0] + "_DB_PASSWORD", "pw-" + s[1]);
+                passwords.put(s[1], "pw-" + s[1]);
+            }
+            // the image's entrypoint sources *.sh files from /docker-entrypoint-initdb.d
+            ProcessBuilder pb = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true);
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, p.exitValue(), out);
+            try (Connection c = DriverManager.getConnection(pg.jdbcUrl("postgres"), pg.user(), pg.password());
+                 Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT r.rolname, r.rolsuper OR r.rolcreatedb OR r.rolcreaterole,"
+                         + " (SELECT string_agg(d.datname, ',' ORDER BY d.datname) FROM pg_database d"
+                         + "  WHERE d.datallowconn AND has_database_privilege(r.rolname, d.datname, 'CONNECT')),"
+                         + " (SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = r.rolname)"
+                         + " FROM pg_roles r WHERE r.rolname LIKE 'ferry\\_%'")) {
+                int roles = 0;
+                while (rs.next()) {
+                    roles++;
+                    String role = rs.getString(1);
+                    assertFalse(rs.getBoolean(2), role + " may not be superuser, create databases or roles");
+                    assertEquals(role, rs.getString(3), role + " may connect to its own database only");
+                    assertEquals(role, rs.getString(4), role + " owns its database");
+                }
+                assertEquals(4, roles);
+            }
+            try (Connection c = DriverManager.getConnection(pg.jdbcUrl("ferry_scheduler"), "ferry_scheduler", passwords.get("ferry_scheduler"));
+                 Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE flyway_probe (id int)"); // its migrations can run
+                SQLException e = assertThrows(SQLException.class, () -> st.execute("COPY (SELECT 1) TO PROGRAM 'true'"));
+                assertEquals("42501", e.getSQLState(), e.getMessage());
+            }
+        } finally {
+            DirectoryTrees.delete(dir);
+        }
+    }
+
+    @Test
+    void theSchedulerNeverReachesLinkLocalAddressesUnlessTheOperatorSaysSo() throws Exception {
+        JsonNode scheduler = policy(documents(template().call()), "ferry-transfer-scheduler");
+        assertLinkLocalExcluded(scheduler);
+        JsonNode open = policy(documents(template().set("networkPolicy.denyLinkLocalEgress", "false").call()), "ferry-transfer-scheduler");
+        assertFalse(open.toString().contains("169.254.0.0/16"), open.toString());
+
+        assertEquals(5, count(documents(template().call()), "NetworkPolicy"), "no namespace-wide policy unless asked");
+        JsonNode deny = policy(documents(template().set("networkPolicy.defaultDenyIngress", "true").call()), "ferry-default-deny-ingress");
+        assertEquals(0, deny.at("/spec/podSelector").size());
+        assertEquals("[\"Ingress\"]", deny.at("/spec/policyTypes").toString());
+    }
+
+    @Test
     void jvmImagesAreOneSwitchAway() {
         String jvm = template().set("image.variant", "jvm").call();
         assertTrue(jvm.contains("ferry/transfer-scheduler:0.1.0-jvm"));
@@ -158,6 +265,91 @@ class ManifestsIT {
         }
         assertValid(files.toArray(Path[]::new));
     }
+
+    @Test
+    void kustomizeDeniesIngressByDefaultAndAdmitsOnlyTheCallGraph() throws Exception {
+        Map<String, Set<String>> callers = Map.of(
+                "transfer-scheduler", Set.of("handle-resolver"),
+                "tcp-profiles", Set.of("transfer-scheduler"),
+                "handle-resolver", Set.of("transfer-scheduler"),
+                "rate-aggregator", Set.of("transfer-scheduler", "handle-resolver", "tcp-profiles"));
+        for (String overlay : List.of("dev", "prod")) {
+            Result r = run(ROOT, "kubectl", "kustomize", "k8s/overlays/" + overlay);
+            assertEquals(0, r.exit(), r.output());
+            List<JsonNode> docs = documents(r.output());
+            JsonNode deny = policy(docs, "default-deny-ingress");
+            assertEquals(0, deny.at("/spec/podSelector").size(), overlay + ": every pod of the namespace");
+            assertEquals("[\"Ingress\"]", deny.at("/spec/policyTypes").toString());
+            assertTrue(deny.at("/spec/ingress").isMissingNode() || deny.at("/spec/ingress").isEmpty(), overlay);
+
+            for (Map.Entry<String, Set<String>> e : callers.entrySet()) {
+                JsonNode from = policy(docs, e.getKey() + "-ingress").at("/spec/ingress/0/from");
+                Set<String> pods = new HashSet<>();
+                boolean ingressController = false;
+                for (JsonNode peer : from) {
+                    if (peer.has("podSelector")) {
+                        pods.add(peer.at("/podSelector/matchLabels").path("app.kubernetes.io/name").asText());
+                    } else {
+                        ingressController |= peer.toString().contains("ingress-nginx");
+                    }
+                }
+                assertEquals(e.getValue(), pods, overlay + ": who may call " + e.getKey());
+                assertTrue(ingressController, overlay + ": clients reach " + e.getKey() + " through the ingress controller");
+            }
+            JsonNode egress = policy(docs, "transfer-scheduler-egress");
+            assertEquals("[\"Egress\"]", egress.at("/spec/policyTypes").toString());
+            assertTrue(egress.toString().contains("\"k8s-app\":\"kube-dns\""), overlay + ": DNS");
+            assertLinkLocalExcluded(egress);
+
+            for (JsonNode d : kind(docs, "Deployment")) {
+                String service = d.at("/metadata/name").asText();
+                JsonNode env = d.at("/spec/template/spec/containers/0/env");
+                assertEquals(service + "-username", secretRef(env, "FERRY_DB_USER").path("key").asText(), overlay);
+                assertEquals(service + "-password", secretRef(env, "FERRY_DB_PASSWORD").path("key").asText(), overlay);
+            }
+        }
+    }
+
+    /** Every "anywhere" block of the policy's egress leaves out the link-local ranges, and there is at least one. */
+    private static void assertLinkLocalExcluded(JsonNode policy) {
+        int anywhere = 0;
+        for (JsonNode rule : policy.at("/spec/egress")) {
+            for (JsonNode peer : rule.path("to")) {
+                JsonNode block = peer.path("ipBlock");
+                String except = block.path("except").toString();
+                if (block.path("cidr").asText().equals("0.0.0.0/0")) {
+                    anywhere++;
+                    assertTrue(except.contains("\"169.254.0.0/16\""), policy.toString());
+                } else if (block.path("cidr").asText().equals("::/0")) {
+                    anywhere++;
+                    assertTrue(except.contains("\"fd00:ec2::254/128\"") && except.contains("\"fe80::/10\""), policy.toString());
+                } else if (!block.isMissingNode()) {
+                    assertFalse(block.path("cidr").asText().startsWith("169.254."), policy.toString());
+                }
+            }
+        }
+        assertTrue(anywhere >= 2, "storage egress in IPv4 and IPv6: " + policy);
+    }
+
+    private static JsonNode policy(List<JsonNode> docs, String name) {
+        return kind(docs, "NetworkPolicy").stream().filter(d -> d.at("/metadata/name").asText().equals(name))
+                .findFirst().orElseThrow(() -> new AssertionError("no NetworkPolicy " + name));
+    }
+
+    private static List<JsonNode> kind(List<JsonNode> docs, String kind) {
+        return docs.stream().filter(d -> d.path("kind").asText().equals(kind)).toList();
+    }
+
+    /** The secretKeyRef of environment variable {@code name}, or a missing node. */
+    private static JsonNode secretRef(JsonNode env, String name) {
+        for (JsonNode e : env) {
+            if (e.path("name").asText().equals(name)) {
+                return e.at("/valueFrom/secretKeyRef");
+            }
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+
 
     @Test
     void theValidatorRejectsABrokenManifest() throws Exception {

@@ -3,7 +3,6 @@ package io.ferry.dev;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -68,13 +67,10 @@ public final class DevKeys {
         String pem = "-----BEGIN " + type + "-----\n"
                 + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
                 + "\n-----END " + type + "-----\n";
-        Files.writeString(file, pem);
         if (secret) {
-            try {
-                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException ignored) {
-                // not a POSIX file system: the directory's own protection has to do
-            }
+            OwnerOnlyFiles.write(file, pem); // 0600 from the first byte: whoever reads it can mint any token
+        } else {
+            Files.writeString(file, pem);
         }
     }
 }

@@ -19,22 +19,20 @@ public class FerryTestResource implements QuarkusTestResourceLifecycleManager {
 
     private static PostgresServer server;
     private static DevKeys keys;
-    private static boolean databaseCreated;
+    private static PostgresServer.Credentials serviceRole;
 
     @Override
     public synchronized Map<String, String> start() {
         try {
             PostgresServer db = server();
-            if (!databaseCreated) {
-                db.ensureDatabase(DATABASE, true);
-                databaseCreated = true;
-            }
+            PostgresServer.Credentials role = databaseCredentials();
             return Map.of(
                     "ferry.db.host", db.host(),
                     "ferry.db.port", Integer.toString(db.port()),
                     "ferry.db.name", DATABASE,
-                    "ferry.db.user", db.user(),
-                    "ferry.db.password", db.password(),
+                    // the service connects (and migrates) as its own role, as it does in the stack and in production
+                    "ferry.db.user", role.user(),
+                    "ferry.db.password", role.password(),
                     "mp.jwt.verify.publickey.location", keys().publicKeyFile().toUri().toString(),
                     "mp.jwt.verify.issuer", DevTokens.ISSUER,
                     "mp.jwt.verify.audiences", DevTokens.AUDIENCE);
@@ -46,6 +44,17 @@ public class FerryTestResource implements QuarkusTestResourceLifecycleManager {
     @Override
     public void stop() {
         // The server outlives single test classes; it stops when the JVM ends.
+    }
+
+    /**
+     * The role the service under test connects as: it owns {@value #DATABASE} (created afresh once per JVM) and
+     * nothing else. {@link PostgresServer#user()} is the admin, for tests that look behind the service's back.
+     */
+    public static synchronized PostgresServer.Credentials databaseCredentials() throws IOException, java.sql.SQLException {
+        if (serviceRole == null) {
+            serviceRole = server().ensureDatabase(DATABASE, true);
+        }
+        return serviceRole;
     }
 
     /** The server the tests run against, for tests that need to stop and start it. */

@@ -3,23 +3,39 @@ package io.ferry.dev;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 
 /**
  * A real PostgreSQL server: either embedded (PostgreSQL binaries from Maven Central, data kept in a
  * directory across restarts) or an existing server named by a URL such as
  * {@code postgresql://user:secret@db.example:5432}.
+ *
+ * <p>{@link #user()} and {@link #password()} are the admin's (the embedded server's superuser, or the URL's user):
+ * only the harness and tests use them, to create roles and databases. Services get the credentials
+ * {@link #ensureDatabase} returns: a role of their own that owns their database and nothing else. The embedded
+ * server listens on 127.0.0.1 only and asks every connection for a password (SCRAM; no {@code trust}); its generated
+ * passwords are kept, readable only by the user, in {@value #PASSWORDS_FILE} next to the data directory.
  */
 public final class PostgresServer implements AutoCloseable {
+
+    /** The embedded server's password file, beside its data directory (for {@code ./ferry up}: {@code .ferry/}). */
+    public static final String PASSWORDS_FILE = "postgres-passwords.properties";
+    static final String SUPERUSER = "postgres";
+
+    /** A login role and its password. */
+    public record Credentials(String user, String password) {
+        @Override
+        public String toString() {
+            return "Credentials[user=" + user + ", password=***]";
+        }
+    }
 
     private final String host;
     private final int port;
@@ -27,13 +43,19 @@ public final class PostgresServer implements AutoCloseable {
     private final String password;
     private final Path dataDirectory;
     private final boolean durable;
+    private final PostgresPasswords passwords;
+    private boolean passwordIsNew;
+    private ServiceDatabases.AdminRights adminRights;
     private EmbeddedPostgres embedded;
 
-    private PostgresServer(String host, int port, String user, String password, Path dataDirectory, boolean durable) {
+    private PostgresServer(String host, int port, String user, PostgresPasswords passwords, String password,
+                           Path dataDirectory, boolean durable) {
         this.host = host;
         this.port = port;
         this.user = user;
+        this.passwords = passwords;
         this.password = password;
+        this.passwordIsNew = passwords.superuserIsNew();
         this.dataDirectory = dataDirectory;
         this.durable = durable;
     }
@@ -46,8 +68,9 @@ public final class PostgresServer implements AutoCloseable {
      */
     public static PostgresServer embedded(Path dataDirectory, int port, boolean durable) throws IOException {
         Files.createDirectories(dataDirectory);
+        PostgresPasswords passwords = PostgresPasswords.loadOrCreate(dataDirectory.toAbsolutePath().resolveSibling(PASSWORDS_FILE));
         PostgresServer server = new PostgresServer("127.0.0.1", port == 0 ? FreePort.find() : port,
-                "postgres", "postgres", dataDirectory, durable);
+                SUPERUSER, passwords, passwords.superuser(), dataDirectory, durable);
         server.start();
         return server;
     }
@@ -66,7 +89,8 @@ public final class PostgresServer implements AutoCloseable {
             user = decode(parts[0]);
             password = parts.length > 1 ? decode(parts[1]) : "";
         }
-        return new PostgresServer(uri.getHost(), uri.getPort() < 0 ? 5432 : uri.getPort(), user, password, null, true);
+        return new PostgresServer(uri.getHost(), uri.getPort() < 0 ? 5432 : uri.getPort(), user, PostgresPasswords.inMemory(),
+                password, null, true);
     }
 
     public boolean isEmbedded() {
@@ -82,7 +106,18 @@ public final class PostgresServer implements AutoCloseable {
         if (durable) {
             builder.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on");
         }
+        boolean setPassword = passwordIsNew;
         embedded = builder
+                .setOverrideWorkingDirectory(PostgresBinaries.workingDirectory().toFile())
+                .setDataDirectoryCustomizer(dir -> {
+                    try {
+                        PostgresAuthentication.apply(dir.toPath(), user, password, setPassword);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                })
+                // the library's own readiness check logs in as the superuser
+                .setConnectConfig("password", password)
                 .setDataDirectory(dataDirectory)
                 .setCleanDataDirectory(false)
                 .setPort(port)
@@ -93,7 +128,9 @@ public final class PostgresServer implements AutoCloseable {
                 // sustained ingest forced a checkpoint (and full-page images of every touched page) every 17 s.
                 .setServerConfig("max_wal_size", "4GB")
                 .setServerConfig("shared_buffers", "256MB")
+                .setServerConfig("password_encryption", "scram-sha-256")
                 .start();
+        passwordIsNew = false;
     }
 
     /** Stops the embedded server (its data stays); a no-op for an external server. */
@@ -133,21 +170,42 @@ public final class PostgresServer implements AutoCloseable {
         return "postgresql://" + host + ":" + port + "/" + database;
     }
 
-    /** Creates {@code database} unless it exists; with {@code recreate} an existing one is dropped first. */
-    public void ensureDatabase(String database, boolean recreate) throws SQLException {
+    /**
+     * Creates {@code database} unless it exists (with {@code recreate} an existing one is dropped first), owned by a
+     * role of the same name, and returns that role's credentials: what the service using the database connects as.
+     * The role is no superuser and may not create databases or roles, and no other role may connect to the database.
+     * An external admin without the right to create roles (neither superuser nor CREATEROLE) keeps the behaviour of
+     * older versions: the database is the admin's own, and the admin's credentials are returned.
+     */
+    public synchronized Credentials ensureDatabase(String database, boolean recreate) throws SQLException {
         if (!database.matches("[a-z][a-z0-9_]{0,62}")) {
             throw new IllegalArgumentException("not a plain database name: " + database);
         }
-        try (Connection c = DriverManager.getConnection(jdbcUrl("postgres"), user, password);
-             Statement st = c.createStatement()) {
-            if (recreate) {
-                st.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-            }
-            var rs = st.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + database + "'");
-            if (!rs.next()) {
-                st.execute("CREATE DATABASE " + database);
+        ServiceDatabases databases = new ServiceDatabases(this);
+        if (adminRights == null) {
+            adminRights = databases.adminRights();
+            if (!adminRights.canCreateRoles()) {
+                System.err.println("ferry: " + user + " may not create roles on " + host + ":" + port
+                        + "; every service connects as " + user + " (give it CREATEROLE for one role per service)");
             }
         }
+        if (!adminRights.canCreateRoles()) {
+            databases.ensureOwnedByAdmin(database, recreate);
+            return new Credentials(user, password);
+        }
+        String rolePassword;
+        try {
+            rolePassword = passwords.forRole(database);
+        } catch (IOException e) {
+            throw new SQLException("cannot keep the password of role " + database, e);
+        }
+        databases.ensure(database, rolePassword, recreate, adminRights);
+        return new Credentials(database, rolePassword);
+    }
+
+    /** Where the embedded server's passwords are kept; {@code null} for an external server. */
+    public Path passwordsFile() {
+        return passwords.file();
     }
 
     private static String decode(String s) {
