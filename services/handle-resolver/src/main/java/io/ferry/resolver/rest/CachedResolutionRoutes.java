@@ -69,7 +69,8 @@ public class CachedResolutionRoutes {
         }
         String path = ctx.request().path();
         // Escapes and dot segments are decoded and normalized by JAX-RS routing: leave those requests to it.
-        if (path.indexOf('%') >= 0 || path.contains("/./") || path.contains("/../") || path.contains("//")) {
+        // "/api/handles/*" also matches "/api/handles" itself, which has no handle after it.
+        if (path.length() <= offset + 1 || path.indexOf('%') >= 0 || path.contains("/./") || path.contains("/../") || path.contains("//")) {
             return null;
         }
         String handle = path.substring(offset + 1);

@@ -1,5 +1,6 @@
 package io.ferry.resolver.rest;
 
+import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.service.ProxyResolver;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -32,7 +33,7 @@ public class ProxyResource {
                                  @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
         boolean json = accept != null && accept.contains(MediaType.APPLICATION_JSON) && !accept.contains(MediaType.TEXT_HTML);
         return proxy.decide(prefix + "/" + suffix, noRedirect != null || uri.getQueryParameters().containsKey("noredirect"), urlAppend, locatt).map(d -> switch (d.kind()) {
-            case REDIRECT -> HandleApiResource.cached(Response.status(302).location(URI.create(d.location())), d.ttlSeconds());
+            case REDIRECT -> HandleApiResource.cached(Response.status(302).location(redirectTarget(d, urlAppend)), d.ttlSeconds());
             case ALIAS -> HandleApiResource.cached(Response.status(301).location(URI.create("/" + d.location())), d.ttlSeconds());
             case VALUES, NO_URL -> json
                     ? HandleApiResource.cached(Response.ok(HandleResponse.ok(d.handle(), d.values())).type(MediaType.APPLICATION_JSON), d.ttlSeconds())
@@ -45,5 +46,17 @@ public class ProxyResource {
                             d.kind() == ProxyResolver.Kind.NOT_FOUND ? "Handle Not Found" : "Server Not Responsible For Handle")
                             : ProxyPages.notFound(d)).build();
         });
+    }
+
+    /** The redirect's URI; a urlappend with a space, control character or other byte a URI cannot hold is refused. */
+    static URI redirectTarget(ProxyResolver.Decision d, String urlAppend) {
+        try {
+            return URI.create(d.location());
+        } catch (IllegalArgumentException e) {
+            if (urlAppend == null || urlAppend.isEmpty()) {
+                throw e;
+            }
+            throw new HandleException(2, 400, d.handle(), "Invalid urlappend: the redirect target is not a valid URL");
+        }
     }
 }
