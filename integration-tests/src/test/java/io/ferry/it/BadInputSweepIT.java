@@ -6,6 +6,7 @@ import io.ferry.dev.DevTokens;
 import io.ferry.it.sweep.ApiOperation;
 import io.ferry.it.sweep.HostileRequests;
 import io.ferry.it.sweep.JsonSchemas;
+import io.ferry.it.sweep.RawHttp;
 import io.ferry.it.sweep.SweepTally;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceProcess;
@@ -52,7 +53,8 @@ class BadInputSweepIT {
     /** Variants a request without a valid token gets on an operation that needs one: it is refused before input is read. */
     static final int UNAUTHENTICATED_VARIANTS = 3;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** HTTP/1.1, as clients and ingress controllers talk to the services; no h2c upgrade. */
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     private LocalStack stack;
     private String admin;
     private List<String> invalidTokens;
@@ -159,6 +161,11 @@ class BadInputSweepIT {
                 "{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"https://example.org\"}}]}"));
         assertSeeded(send("PUT", profiles + "/profiles/1", admin, "{\"summary\":\"sweep\",\"sysctls\":{\"net.core.rmem_max\":\"67108864\"}}"));
         assertSeeded(send("POST", profiles + "/hosts", admin, "{\"name\":\"1\",\"site\":\"RAL-LCG2\",\"nicSpeed\":\"10G\"}"));
+        // A chunked body below the limit still reaches the resource (BodyLimitFilter reads chunked bodies itself).
+        RawHttp.Answer chunked = RawHttp.send(stack.service(ServiceSpec.SCHEDULER).port(), "PUT", "/config/se/1".getBytes(StandardCharsets.US_ASCII),
+                admin, "{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://se1.example/data\"}}".getBytes(StandardCharsets.UTF_8),
+                "application/json", true, 20_000);
+        assertEquals(200, chunked.status(), new String(chunked.body(), StandardCharsets.UTF_8));
     }
 
     private static void assertSeeded(HttpResponse<String> r) {
@@ -191,8 +198,14 @@ class BadInputSweepIT {
             }
         }
         for (ApiOperation op : operations) {
+            for (HostileRequests.RawRequest raw : hostile.raw(op)) {
+                attackRaw(service, tally, raw, admin);
+            }
+        }
+        for (ApiOperation op : operations) {
             if (op.takesBody()) {
-                attack(service, tally, hostile.huge(op), admin);
+                attackWhileSending(service, tally, hostile.huge(op), admin);
+                attackWhileSending(service, tally, hostile.hugeChunked(op), admin);
             }
         }
         return tally;
@@ -204,7 +217,9 @@ class BadInputSweepIT {
         try {
             HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(service.url() + r.target())).timeout(Duration.ofSeconds(30))
                     .header("Accept", "application/json")
-                    .method(r.method(), r.body() == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(r.body()));
+                    .method(r.method(), r.body() == null ? HttpRequest.BodyPublishers.noBody()
+                            : r.chunked() ? HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(r.body()))
+                            : HttpRequest.BodyPublishers.ofByteArray(r.body()));
             if (r.body() != null && r.contentType() != null) {
                 b.header("Content-Type", r.contentType());
             }
@@ -224,6 +239,44 @@ class BadInputSweepIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** A large body goes over a socket that reads the answer while it writes, so that an early refusal is seen. */
+    private void attackWhileSending(ServiceProcess service, SweepTally tally, HostileRequests.Request r, String token) {
+        String label = r.method() + " " + abbreviatedTarget(r.target()) + " [" + r.label() + ", admin token]";
+        try {
+            RawHttp.Answer a = RawHttp.send(service.port(), r.method(), r.target().getBytes(StandardCharsets.US_ASCII), token, r.body(),
+                    r.contentType(), r.chunked(), 60_000);
+            tally.answered(label, a.status(), isProblemWithCode(a.contentType(), a.body()), isHandleNetError(service, a.contentType(), a.body()));
+        } catch (IOException e) {
+            tally.dropped(label, e);
+        }
+    }
+
+    private void attackRaw(ServiceProcess service, SweepTally tally, HostileRequests.RawRequest r, String token) {
+        String label = r.method() + " " + abbreviatedTarget(new String(r.target(), StandardCharsets.ISO_8859_1)) + " [" + r.label() + ", admin token]";
+        try {
+            RawHttp.Answer a = RawHttp.send(service.port(), r.method(), r.target(), token, 30_000);
+            if (a.status() == 400 && a.body().length == 0 && !isUri(r.target())) {
+                // Quarkus's HTTP layer refuses a request target java.net.URI cannot parse with a bare 400, before any
+                // route or resource of the service sees the request (VertxHttpRecorder#uriValid).
+                tally.refusedBeforeRouting(label);
+                return;
+            }
+            tally.answered(label, a.status(), isProblemWithCode(a.contentType(), a.body()),
+                    isHandleNetError(service, a.contentType(), a.body()));
+        } catch (IOException e) {
+            tally.dropped(label, e);
+        }
+    }
+
+    private static boolean isUri(byte[] target) {
+        try {
+            new URI(new String(target, StandardCharsets.ISO_8859_1));
+            return true;
+        } catch (java.net.URISyntaxException e) {
+            return false;
         }
     }
 

@@ -19,8 +19,18 @@ import java.util.Map;
  */
 public final class HostileRequests {
 
-    /** One request to send. {@code target} is the path and query, already percent-encoded as sent. */
-    public record Request(String label, String method, String target, byte[] body, String contentType) {
+    /**
+     * One request to send. {@code target} is the path and query, already percent-encoded as sent; a {@code chunked}
+     * body goes without a Content-Length, so that only reading it shows how large it is.
+     */
+    public record Request(String label, String method, String target, byte[] body, String contentType, boolean chunked) {
+        Request(String label, String method, String target, byte[] body, String contentType) {
+            this(label, method, target, body, contentType, false);
+        }
+    }
+
+    /** A request line no HTTP client library builds: {@code target} holds the raw bytes sent. */
+    public record RawRequest(String label, String method, byte[] target) {
     }
 
     /** Values for a path segment, percent-encoded as they go on the wire. */
@@ -74,6 +84,56 @@ public final class HostileRequests {
             out.addAll(bodies(op, body, type));
         }
         return out;
+    }
+
+    /** Malformed percent-escapes and raw bytes that are not ASCII, in each path and query parameter. */
+    public List<RawRequest> raw(ApiOperation op) {
+        List<RawRequest> out = new ArrayList<>();
+        List<byte[]> values = List.of(ascii("%zz"), ascii("%"), ascii("a%C"), new byte[]{(byte) 0xC3, (byte) 0xA9}, new byte[]{'a', (byte) 0xFF});
+        for (ApiOperation.Parameter p : op.pathParameters()) {
+            for (byte[] v : values) {
+                String marker = "\u0001RAW\u0001";
+                out.add(new RawRequest("raw path " + p.name() + "=" + printable(v), op.method(),
+                        splice(target(op, Map.of(p.name(), marker), Map.of(), false), marker, v)));
+            }
+        }
+        for (ApiOperation.Parameter q : op.queryParameters()) {
+            for (byte[] v : values) {
+                String marker = "\u0001RAW\u0001";
+                out.add(new RawRequest("raw query " + q.name() + "=" + printable(v), op.method(),
+                        splice(target(op, Map.of(), Map.of(q.name(), marker), false), marker, v)));
+            }
+        }
+        return out;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static String printable(byte[] v) {
+        StringBuilder b = new StringBuilder();
+        for (byte x : v) {
+            b.append(x >= 0x21 && x < 0x7f ? String.valueOf((char) x) : String.format("\\x%02X", x & 0xff));
+        }
+        return b.toString();
+    }
+
+    private static byte[] splice(String target, String marker, byte[] value) {
+        int at = target.indexOf(marker);
+        byte[] before = target.substring(0, at).getBytes(StandardCharsets.US_ASCII);
+        byte[] after = target.substring(at + marker.length()).getBytes(StandardCharsets.US_ASCII);
+        byte[] out = new byte[before.length + value.length + after.length];
+        System.arraycopy(before, 0, out, 0, before.length);
+        System.arraycopy(value, 0, out, before.length, value.length);
+        System.arraycopy(after, 0, out, before.length + value.length, after.length);
+        return out;
+    }
+
+    /** The 20 MB body without a Content-Length: the size limit has to hold while the body is read. */
+    public Request hugeChunked(ApiOperation op) {
+        Request r = huge(op);
+        return new Request("20 MB body, chunked", r.method(), r.target(), r.body(), r.contentType(), true);
     }
 
     /** The 20 MB body for an operation that takes one: its plausible body with one string 20 MB long. */
