@@ -1,7 +1,6 @@
 package io.ferry.it;
 
 import io.ferry.dev.DevTokens;
-import io.ferry.dev.FreePort;
 import io.ferry.dev.NginxWebDav;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceProcess;
@@ -22,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.IntPredicate;
 
@@ -41,21 +39,10 @@ class StackIT {
 
     @BeforeAll
     void startStack() throws Exception {
-        Map<ServiceSpec, Integer> ports = new LinkedHashMap<>();
-        ServiceSpec.ALL.forEach(s -> ports.put(s, FreePort.find()));
-        Path state = Path.of("target", "it-stack").toAbsolutePath();
-        // A fresh database and fresh keys every run: the tests create named objects.
-        if (Files.exists(state)) {
-            try (var walk = Files.walk(state)) {
-                walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
         // A short lease so that the crash test sees a dead scheduler's files requeued within seconds, and short outbox
         // pauses so that records held back while rate-aggregator is away arrive within seconds of its return.
-        stack = new LocalStack(new LocalStack.Options(LocalStack.projectRoot(), state, ports, null, FreePort.find(),
-                Map.of("FERRY_HTTP_ACCESS_LOG", "true", "FERRY_SCHEDULER_ENGINE_LEASE", "5s", "FERRY_SCHEDULER_OPTIMIZER_INTERVAL", "5s",
-                        "FERRY_SCHEDULER_OUTBOX_MAX_BACKOFF", "2s")));
-        stack.start(Duration.ofMinutes(4));
+        stack = ItStacks.start("it-stack", Map.of("FERRY_HTTP_ACCESS_LOG", "true", "FERRY_SCHEDULER_ENGINE_LEASE", "5s",
+                "FERRY_SCHEDULER_OPTIMIZER_INTERVAL", "5s", "FERRY_SCHEDULER_OUTBOX_MAX_BACKOFF", "2s"));
         nginx = new NginxWebDav();
     }
 

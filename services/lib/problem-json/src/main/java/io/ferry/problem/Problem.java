@@ -39,6 +39,22 @@ public record Problem(String type, String title, int status, String detail, Stri
         return "https://ferry.io/problems/" + code.toLowerCase().replace('_', '-');
     }
 
+    /** The code of a problem that only has its status to go by (a framework's failure rather than Ferry's own). */
+    static String codeFor(int status) {
+        return switch (status) {
+            case 401 -> "UNAUTHENTICATED";
+            case 403 -> "FORBIDDEN";
+            case 404 -> "NOT_FOUND";
+            case 405 -> "METHOD_NOT_ALLOWED";
+            case 406 -> "NOT_ACCEPTABLE";
+            case 413 -> "BODY_TOO_LARGE";
+            case 414 -> "URI_TOO_LONG";
+            case 415 -> "UNSUPPORTED_MEDIA_TYPE";
+            case 431 -> "HEADERS_TOO_LARGE";
+            default -> status >= 500 ? "INTERNAL_ERROR" : "BAD_REQUEST";
+        };
+    }
+
     static String titleFor(int status) {
         return switch (status) {
             case 400 -> "Bad Request";
@@ -50,9 +66,11 @@ public record Problem(String type, String title, int status, String detail, Stri
             case 409 -> "Conflict";
             case 410 -> "Gone";
             case 413 -> "Payload Too Large";
+            case 414 -> "URI Too Long";
             case 415 -> "Unsupported Media Type";
             case 422 -> "Unprocessable Entity";
             case 429 -> "Too Many Requests";
+            case 431 -> "Request Header Fields Too Large";
             case 503 -> "Service Unavailable";
             default -> status >= 500 ? "Internal Server Error" : "Error";
         };

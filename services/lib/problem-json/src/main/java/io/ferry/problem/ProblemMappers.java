@@ -2,6 +2,7 @@ package io.ferry.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -52,6 +53,12 @@ public class ProblemMappers {
         return render(p, uri);
     }
 
+    /** Quarkus maps this subclass itself, to a bare 400 without a body; a user mapper (priority 5000) wins over its 5100. */
+    @ServerExceptionMapper
+    public Response mismatched(MismatchedInputException e, UriInfo uri) {
+        return unreadable(e, uri);
+    }
+
     @ServerExceptionMapper
     public Response unauthenticated(UnauthorizedException e, UriInfo uri) {
         return unauthorized("a valid bearer token is required", uri);
@@ -74,25 +81,29 @@ public class ProblemMappers {
             if (c instanceof JsonProcessingException json) {
                 return unreadable(json, uri);
             }
+            if (c instanceof ProblemException p) {
+                return render(p.problem(), uri);
+            }
         }
         int status = e.getResponse().getStatus();
         if (status >= 500) {
+            Problem database = DatabaseFailures.problemFor(e);
+            if (database != null) {
+                return database(database, e, uri);
+            }
             LOG.error("request failed", e);
         }
-        String code = switch (status) {
-            case 404 -> "NOT_FOUND";
-            case 405 -> "METHOD_NOT_ALLOWED";
-            case 406 -> "NOT_ACCEPTABLE";
-            case 413 -> "BODY_TOO_LARGE";
-            case 415 -> "UNSUPPORTED_MEDIA_TYPE";
-            default -> status >= 500 ? "INTERNAL_ERROR" : "BAD_REQUEST";
-        };
+        String code = Problem.codeFor(status);
         String detail = status >= 500 ? "the service failed to handle the request" : e.getMessage();
         return render(Problem.of(status, code, detail), uri);
     }
 
     @ServerExceptionMapper
     public Response unexpected(Exception e, UriInfo uri) {
+        Problem database = DatabaseFailures.problemFor(e);
+        if (database != null) {
+            return database(database, e, uri);
+        }
         LOG.error("unexpected failure", e);
         return render(Problem.of(500, "INTERNAL_ERROR", "the service failed to handle the request"), uri);
     }
@@ -106,10 +117,29 @@ public class ProblemMappers {
     }
 
     static Response render(Problem problem, UriInfo uri) {
-        return Response.status(problem.status())
+        Response.ResponseBuilder r = Response.status(problem.status())
                 .type(Problem.MEDIA_TYPE)
-                .entity(problem.atInstance(uri == null ? null : uri.getPath()))
-                .build();
+                .entity(problem.atInstance(uri == null ? null : uri.getPath()));
+        if (problem.status() == 503) {
+            r.header(HttpHeaders.RETRY_AFTER, DatabaseFailures.RETRY_AFTER_SECONDS);
+        }
+        return r.build();
+    }
+
+    /** A database failure that is not the service's fault: logged in one line, no stack trace (there may be thousands). */
+    private static Response database(Problem problem, Throwable e, UriInfo uri) {
+        if (problem.status() >= 500) {
+            LOG.warnf("database unavailable: %s", rootMessage(e));
+        }
+        return render(problem, uri);
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable root = e;
+        for (int i = 0; i < 30 && root.getCause() != null && root.getCause() != root; i++) {
+            root = root.getCause();
+        }
+        return root.getClass().getName() + ": " + root.getMessage();
     }
 
     /** A method-parameter violation reads "create.arg0.name": keep what a client can recognise. */

@@ -144,7 +144,7 @@ public class RecordIngest {
             }
             try {
                 TransferRecord r = reader.readValue(body, from, end - from);
-                items.add(new Item(r, r.id(), List.of()));
+                items.add(r == null ? itemOf(null) : new Item(r, r.id(), List.of()));  // a line "null" is no record
             } catch (java.io.IOException e) {
                 items.add(itemOf(readTreeOrNull(body, from, end - from)));
             }
