@@ -92,6 +92,16 @@ class DashboardTest {
         String bins = "INSERT INTO rollup_bin (key_id, bin_seconds, bin_start, files_done, files_failed, files_canceled, bytes, size_done, "
                 + "transfer_s, prepare_s, checksum_s, queue_s, throughput_sum, throughput_max) VALUES ($1, $2, $3, 50, 1, 0, "
                 + "900000000000, 900000000000, 1000, 100, 0, 10, 50000000000, 2000000000) ON CONFLICT DO NOTHING";
+        try {
+            storeHostileRollupsAndLoadThePage(keys, bins, bin);
+        } finally {
+            // Rollups without raw records would break RollupConsistencyTest's recomputation: they go again.
+            pool.preparedQuery("DELETE FROM rollup_bin WHERE key_id IN (SELECT id FROM rollup_key WHERE k1 = $1)")
+                    .execute(Tuple.of(XSS)).await().indefinitely();
+        }
+    }
+
+    void storeHostileRollupsAndLoadThePage(String keys, String bins, OffsetDateTime bin) throws Exception {
         for (String[] key : new String[][]{{"link", XSS, "XSS-DEST"}, {"site", XSS, "XSS-SITE"}}) {
             int id = pool.preparedQuery(keys).execute(Tuple.of(key[0], key[1], key[2])).await().indefinitely().iterator().next().getInteger(0);
             for (int seconds : new int[]{300, 3600, 86400}) {
