@@ -1,4 +1,6 @@
-// Ferry dashboard: reads the service's own public monitoring API and draws it with Chart.js (bundled).
+// Ferry dashboard: reads the service's own public monitoring API and draws it with Chart.js (bundled). Chart.js draws
+// labels, legends and tooltips on the canvas as text; no HTML tooltip is configured. Served with a policy that allows
+// scripts from the service only (application.properties), so the page has no inline script or style.
 "use strict";
 
 const fmtRate = (bps) => bps == null ? "–" : (bps / 1e6).toFixed(1) + " MB/s";
@@ -52,24 +54,42 @@ function colour(metric, row, maxRate) {
   return `hsl(210, 70%, ${light}%)`;
 }
 
+// Names come from transfer records: every one is written as text (createElement/textContent), never parsed as HTML.
+function el(tag, text, className) {
+  const e = document.createElement(tag);
+  if (text != null) e.textContent = String(text);
+  if (className) e.className = className;
+  return e;
+}
+
 function grid(metric, links) {
   const sources = [...new Set(links.map((l) => l.source))].sort();
   const destinations = [...new Set(links.map((l) => l.destination))].sort();
   const byPair = new Map(links.map((l) => [l.source + "\u0000" + l.destination, l]));
   const maxRate = Math.max(0, ...links.map((l) => l.avgFileThroughput || 0));
-  let html = "<table><thead><tr><th>from \\ to</th>" + destinations.map((d) => `<th>${d}</th>`).join("") + "</tr></thead><tbody>";
+  const table = el("table");
+  const head = el("tr");
+  head.append(el("th", "from \\ to"), ...destinations.map((d) => el("th", d)));
+  table.append(el("thead"));
+  table.tHead.append(head);
+  const body = el("tbody");
   for (const s of sources) {
-    html += `<tr><th>${s}</th>`;
+    const row = el("tr");
+    row.append(el("th", s));
     for (const d of destinations) {
       const l = byPair.get(s + "\u0000" + d);
-      if (!l) { html += '<td class="empty"></td>'; continue; }
+      if (!l) { row.append(el("td", null, "empty")); continue; }
       const text = metric === "efficiency" ? (l.efficiency == null ? "–" : (100 * l.efficiency).toFixed(0) + "%") : fmtRate(l.avgFileThroughput);
-      html += `<td class="cell" style="background:${colour(metric, l, maxRate)}" title="${l.filesDone} done, ${l.filesFailed} failed">${text}</td>`;
+      const cell = el("td", text, "cell");
+      cell.style.background = colour(metric, l, maxRate);
+      cell.title = `${l.filesDone} done, ${l.filesFailed} failed`;
+      row.append(cell);
       rendered.grid++;
     }
-    html += "</tr>";
+    body.append(row);
   }
-  document.getElementById("grid").innerHTML = html + "</tbody></table>";
+  table.append(body);
+  document.getElementById("grid").replaceChildren(table);
 }
 
 function overhead(links) {
@@ -81,8 +101,11 @@ function overhead(links) {
 
 function sites(table) {
   const tb = (b) => (b / 1e12).toFixed(3);
-  document.querySelector("#sites tbody").innerHTML = table.sites.map((s) =>
-    `<tr><td>${s.site}</td><td>${s.filesIn}</td><td>${s.filesOut}</td><td>${tb(s.bytesIn)}</td><td>${tb(s.bytesOut)}</td><td>${s.failedIn}</td><td>${s.failedOut}</td></tr>`).join("");
+  document.querySelector("#sites tbody").replaceChildren(...table.sites.map((s) => {
+    const row = el("tr");
+    row.append(...[s.site, s.filesIn, s.filesOut, tb(s.bytesIn), tb(s.bytesOut), s.failedIn, s.failedOut].map((v) => el("td", v)));
+    return row;
+  }));
   rendered.sites = table.sites.length;
 }
 

@@ -5,6 +5,9 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -12,6 +15,8 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +26,9 @@ import java.util.regex.Pattern;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -34,6 +41,12 @@ class DashboardTest {
 
     @TestHTTPResource("/dashboard/index.html")
     URL dashboard;
+
+    @Inject
+    Pool pool;
+
+    /** Runs in the page if any name is ever parsed as markup: the page's title then says so. */
+    static final String XSS = "<img src=x onerror=\"document.title='XSS-RAN'\">";
 
     static final String[] CHROMIUM_FLAGS = {"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
@@ -59,6 +72,57 @@ class DashboardTest {
         Files.deleteIfExists(shot);
         chromium(profile, "--screenshot=" + shot, "--window-size=1400,1900", dashboard.toString());
         assertTrue(Files.size(shot) > 20_000, "a screenshot with content was written to " + shot);
+    }
+
+    /**
+     * Stored XSS: names are refused at ingest, so rows with markup in their SE and site names are written straight
+     * into the rollups (as data stored before the check, or by another writer, would be). The page must show them as
+     * text, run nothing, and be served with a policy that forbids inline script.
+     */
+    @Test
+    void markupInStoredNamesIsShownAsTextAndNeverRuns() throws Exception {
+        seed();
+        given().auth().oauth2(FerryTestResource.token(null, "rates:write")).contentType(ContentType.JSON)
+                .body("[{\"id\":\"xss-1\",\"vo\":\"atlas\",\"source_se\":\"DASH-RAL\",\"dest_se\":\"DASH-CERN\","
+                        + "\"source_site\":\"" + XSS.replace("\"", "\\\"") + "\",\"bytes_transferred\":1,"
+                        + "\"transfer_started_at\":\"2026-11-01T10:00:00Z\",\"transfer_ended_at\":\"2026-11-01T10:00:01Z\",\"outcome\":\"FINISHED\"}]")
+                .post("/records").then().statusCode(400).body("errors.field", org.hamcrest.Matchers.hasItem("[0].source_site"));
+        OffsetDateTime bin = OffsetDateTime.now(ZoneOffset.UTC).minusHours(2).withMinute(0).withSecond(0).withNano(0);
+        String keys = "INSERT INTO rollup_key (dim, k1, k2) VALUES ($1, $2, $3) ON CONFLICT (dim, k1, k2) DO UPDATE SET dim = EXCLUDED.dim RETURNING id";
+        String bins = "INSERT INTO rollup_bin (key_id, bin_seconds, bin_start, files_done, files_failed, files_canceled, bytes, size_done, "
+                + "transfer_s, prepare_s, checksum_s, queue_s, throughput_sum, throughput_max) VALUES ($1, $2, $3, 50, 1, 0, "
+                + "900000000000, 900000000000, 1000, 100, 0, 10, 50000000000, 2000000000) ON CONFLICT DO NOTHING";
+        try {
+            storeHostileRollupsAndLoadThePage(keys, bins, bin);
+        } finally {
+            // Rollups without raw records would break RollupConsistencyTest's recomputation: they go again.
+            pool.preparedQuery("DELETE FROM rollup_bin WHERE key_id IN (SELECT id FROM rollup_key WHERE k1 = $1)")
+                    .execute(Tuple.of(XSS)).await().indefinitely();
+        }
+    }
+
+    void storeHostileRollupsAndLoadThePage(String keys, String bins, OffsetDateTime bin) throws Exception {
+        for (String[] key : new String[][]{{"link", XSS, "XSS-DEST"}, {"site", XSS, "XSS-SITE"}}) {
+            int id = pool.preparedQuery(keys).execute(Tuple.of(key[0], key[1], key[2])).await().indefinitely().iterator().next().getInteger(0);
+            for (int seconds : new int[]{300, 3600, 86400}) {
+                OffsetDateTime start = seconds == 86400 ? bin.withHour(0) : bin;
+                pool.preparedQuery(bins).execute(Tuple.of(id, seconds, start)).await().indefinitely();
+            }
+        }
+        given().get("/links?window=7d").then().statusCode(200).body("rows.source", org.hamcrest.Matchers.hasItem(XSS));
+
+        given().get("/dashboard/index.html").then().statusCode(200)
+                .header("Content-Security-Policy", containsString("script-src 'self'"))
+                .header("Content-Security-Policy", org.hamcrest.Matchers.not(containsString("unsafe-inline")))
+                .header("X-Content-Type-Options", equalTo("nosniff"));
+        given().get("/dashboard/dashboard.js").then().statusCode(200).header("X-Content-Type-Options", equalTo("nosniff"));
+
+        String dom = chromium(Files.createTempDirectory("chromium-profile"), "--dump-dom", dashboard.toString());
+        assertTrue(dom.contains("data-rendered=\"charts:2"), "the page rendered: " + dom.substring(0, Math.min(dom.length(), 2000)));
+        assertFalse(dom.contains("<title>XSS-RAN"), "a name was parsed as markup and its handler ran");
+        assertFalse(dom.contains("<img"), "a name became an element: " + dom);
+        assertTrue(dom.contains("&lt;img src=x onerror=\"document.title='XSS-RAN'\"&gt;"), "the grid and the site table show the name as text");
+        assertTrue(dom.contains("<title>Ferry — transfer rates</title>"), "the title is untouched");
     }
 
     static String chromium(Path profile, String... args) throws Exception {

@@ -185,4 +185,39 @@ class RatesQueriesTest {
                 .body("rows.find { it.source == 'CSV-RAL' }.filesFailed", greaterThanOrEqualTo(1))
                 .body("rows.find { it.source == 'CSV-RAL' }.overheadRatio", closeTo(1.25, 1e-6));
     }
+
+    /**
+     * Anonymous reads cost what their bounds allow, not what the table holds: windows have a maximum, and the
+     * raw records one answer reads are limited (to 1,000 in tests, ferry.rates.reads.max-rows), which the answer says.
+     */
+    @Test
+    void anonymousReadsAreBoundedInTimeAndRowsAndSaySoWhenCut() {
+        Instant start = Instant.now().minus(1, ChronoUnit.DAYS).truncatedTo(ChronoUnit.HOURS);
+        List<String> rs = new ArrayList<>();
+        for (int i = 0; i < 1200; i++) {
+            rs.add(done("big-" + i, "BIG-A", "BIG-B", MB, start.plusSeconds(30L * i), 1, 0));
+        }
+        ingest(rs);
+        Instant middle = start.plusSeconds(30L * 600);
+        given().get("/regression?source=BIG-A&destination=BIG-B&from=" + start.minusSeconds(1) + "&to=" + start.plusSeconds(86_000))
+                .then().statusCode(200).body("truncated", equalTo(true)).body("n", equalTo(1000));
+        for (String scope : new String[]{"source=BIG-A&destination=BIG-B", "se=BIG-B", "site=BIG-A-SITE"}) {
+            given().get("/compare?" + scope + "&at=" + middle + "&window=1d").then().statusCode(200)
+                    .body("truncated", equalTo(true)).body("before.n", equalTo(500)).body("after.n", equalTo(500));
+        }
+        // A small answer is whole and says so.
+        given().get("/compare?se=BIG-B&at=" + start.plusSeconds(30L * 1190) + "&window=1h").then().statusCode(200)
+                .body("truncated", equalTo(false)).body("after.n", equalTo(10));
+
+        // Windows beyond the maximum (366 days) are refused, naming the parameter.
+        given().get("/regression?source=BIG-A&destination=BIG-B&from=2020-01-01T00:00:00Z&to=2026-01-01T00:00:00Z")
+                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("to"));
+        given().get("/compare?se=BIG-B&at=" + middle + "&window=2y").then().statusCode(400).contentType(PROBLEM)
+                .body("errors.field", hasItem("window"));
+        given().get("/links?window=5y").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("window"));
+        given().get("/sites?window=400d").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("window"));
+        given().get("/rates?source=BIG-A&destination=BIG-B&window=10y&bin=1d").then().statusCode(400).contentType(PROBLEM)
+                .body("errors.field", hasItem("window"));
+        given().get("/compare?at=" + middle).then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("source"));
+    }
 }

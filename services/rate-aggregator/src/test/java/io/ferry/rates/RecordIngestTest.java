@@ -8,6 +8,9 @@ import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 
@@ -66,5 +69,78 @@ class RecordIngestTest {
         String fixed = record("bad-1", "2026-11-01T10:00:20.000Z", "2026-11-01T10:00:30.000Z", 1);
         given().auth().oauth2(writer()).contentType(ContentType.JSON).body("[" + fixed + "]")
                 .post("/records").then().statusCode(200).body("accepted", equalTo(1));
+    }
+
+    /** One record with {@code field} set to {@code json} (a JSON value), otherwise valid. */
+    static String with(String id, String field, String json) {
+        String r = record(id, "2026-11-01T10:00:22.000Z", "2026-11-01T10:00:32.000Z", 10485760);
+        if (!r.contains("\"" + field + "\":")) {
+            return r.substring(0, r.length() - 1) + ",\"" + field + "\":" + json + "}";
+        }
+        return r.replaceFirst("\"" + field + "\":(\"[^\"]*\"|[^,}]*)", java.util.regex.Matcher.quoteReplacement("\"" + field + "\":" + json));
+    }
+
+    static void refused(String body, String contentType, String field) {
+        given().auth().oauth2(writer()).contentType(contentType).body(body).post("/records").then()
+                .statusCode(400).contentType(PROBLEM).body("errors.field", hasItem(field));
+    }
+
+    @Test
+    void hostileNamesNulBytesAndOddBodiesAreRefusedPerFieldAndNothingIsStored() {
+        // Names end up in the dashboard, SQL parameters and rollup keys: a plain character set only.
+        refused("[" + with("evil-1", "source_site", "\"<img src=x onerror=alert(1)>\"") + "]", "application/json", "[0].source_site");
+        refused("[" + with("evil-2", "dest_se", "\"CERN EOS\\\"\"") + "]", "application/json", "[0].dest_se");
+        refused("[" + with("evil-3", "source_se", "\"" + "A".repeat(101) + "\"") + "]", "application/json", "[0].source_se");
+        // PostgreSQL cannot store NUL in text: it is refused per field, not a 500 for the batch.
+        refused("[" + with("evil-4", "error_message", "\"broken\\u0000pipe\"") + "]", "application/json", "[0].error_message");
+        refused("[" + with("evil-5", "vo", "\"atlas\\u0000\"") + "]", "application/json", "[0].vo");
+        refused("[" + with("evil-6", "id", "\"id\\u0000x\"") + "]", "application/json", "[0].id");
+        // Numbers past what a transfer can be, and times PostgreSQL cannot hold.
+        refused("[" + with("evil-7", "filesize", "9223372036854775807").replace("\"bytes_transferred\":10485760", "\"bytes_transferred\":9223372036854775807") + "]",
+                "application/json", "[0].filesize");
+        refused("[" + with("evil-8", "filesize", "1e30") + "]", "application/json", "[0].filesize");
+        refused("[" + with("evil-9", "submitted_at", "\"-5000-01-01T00:00:00Z\"") + "]", "application/json", "[0].submitted_at");
+        refused("[" + with("evil-10", "attempt", "\"first\"") + "]", "application/json", "[0].attempt");
+        // Bodies that are JSON but not records.
+        for (String body : new String[]{"null", " null ", "42", "\"records\"", "true", "{}", "[null]", "[[]]"}) {
+            given().auth().oauth2(writer()).contentType(ContentType.JSON).body(body).post("/records").then()
+                    .statusCode(400).contentType(PROBLEM);
+            given().auth().oauth2(writer()).contentType("application/x-ndjson").body(body.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                    .post("/records").then()
+                    .statusCode(400).contentType(PROBLEM);
+        }
+        given().auth().oauth2(writer()).contentType(ContentType.JSON).body("[" + with("evil-ok", "source_site", "\"BNL-OSG2_DATADISK\"") + ","
+                        + with("evil-11", "dest_site", "\"<b>\"") + "]").post("/records").then()
+                .statusCode(207).body("accepted", equalTo(1)).body("rejected[0].errors.field", hasItem("dest_site"));
+        given().get("/links?window=1y").then().statusCode(lessThan(500));
+    }
+
+    @Test
+    void nulBytesAndHugeNumbersInQueriesAreA400() {
+        String at = "2026-11-01T10:00:00Z";
+        for (String path : new String[]{"/measurements?source=%00", "/measurements?destination=a%00b", "/measurements/latest?host=%00",
+                "/compare?se=%00&at=" + at, "/compare?site=X%00&at=" + at, "/compare?source=A%00&destination=B&at=" + at,
+                "/regression?source=%00&destination=B&from=2026-11-01T00:00:00Z&to=" + at,
+                "/rates?source=%00&destination=B", "/links?window=99999999999999999999d", "/links?window=9999999999999999y",
+                "/rates?window=7d&bin=99999999999999999999h",
+                "/sites?window=%00"}) {
+            // Sent as written: RestAssured would otherwise encode the '%' of %00 itself.
+            io.restassured.response.Response r = given().urlEncodingEnabled(false).get(path);
+            org.junit.jupiter.api.Assertions.assertEquals(400, r.statusCode(), path + " answered " + r.asString());
+            r.then().contentType(PROBLEM).body("errors.field", everyItem(org.hamcrest.Matchers.notNullValue()))
+                    .body("errors.size()", greaterThanOrEqualTo(1));
+        }
+        given().urlEncodingEnabled(false).auth().oauth2(writer()).delete("/groups/%00").then().statusCode(400).contentType(PROBLEM);
+        given().auth().oauth2(writer()).contentType(ContentType.JSON).body("null").put("/groups/G1").then().statusCode(400).contentType(PROBLEM);
+        // A wrong JSON type in a typed body: 400 (its media type is the shared mappers' business, services/lib/problem-json).
+        given().auth().oauth2(writer()).contentType(ContentType.JSON).body("{\"sites\":\"RAL\"}").put("/groups/G1").then()
+                .statusCode(400);
+        given().auth().oauth2(writer()).contentType(ContentType.JSON).body("null").post("/measurements").then().statusCode(400).contentType(PROBLEM);
+        given().auth().oauth2(writer()).contentType(ContentType.JSON)
+                .body("[{\"source\":\"ps\\u0000.ral\",\"destination\":\"b\",\"tool\":\"iperf3\",\"time\":\"" + at + "\",\"rtt_ms\":1}]")
+                .post("/measurements").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("[0].source"));
+        given().auth().oauth2(writer()).contentType("text/csv").body("timestamp,source_site,source_se,destination_site,destination_se,bytes,"
+                        + "transfer_seconds,prepare_seconds,success\n" + at + ",R\u0000AL,A,B,C,1000,1,1,true\n")
+                .post("/records/csv?vo=cms").then().statusCode(400).contentType(PROBLEM);
     }
 }

@@ -214,4 +214,86 @@ class ProfilesFlowTest {
         given().get("/recommendations?nic=10G").then().statusCode(400).body("errors.field", hasItem("rtt"));
         given().get("/recommendations?nic=10G&rtt=10ms&streams=0").then().statusCode(400).body("code", not(equalTo("INTERNAL_ERROR")));
     }
+
+    /**
+     * Line breaks and control characters in single-line fields, selectors and setting values are refused at input
+     * (400 naming the field), so that nothing can be smuggled into a rendering; NUL bytes in paths and queries are a
+     * 400, not a database error.
+     */
+    @Test
+    void lineBreaksAndControlCharactersAreRefusedWhereTheyWouldReachARendering() {
+        String ral = site("RAL-LCG2");
+        String ok = "{\"site\":\"RAL-LCG2\",\"summary\":\"plain\",\"sysctls\":{\"net.core.rmem_max\":\"134217728\"}}";
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body(ok).put("/profiles/smuggle").then().statusCode(200);
+        String[][] attacks = {
+                {"{\"site\":\"RAL-LCG2\",\"summary\":\"fast\\rnet.ipv4.ip_forward=1\"}", "summary"},
+                {"{\"site\":\"RAL-LCG2\",\"summary\":\"fast\\nnet.core.rmem_max=1\"}", "summary"},
+                {"{\"site\":\"RAL-LCG2\",\"summary\":\"fast\\u2028net.core.rmem_max=1\"}", "summary"},
+                {"{\"site\":\"RAL-LCG2\",\"comment\":\"ok\\nnet.core.rmem_max=1\"}", "comment"},
+                {"{\"site\":\"RAL-LCG2\\u0000\"}", "site"},
+                {"{\"site\":\"RAL-LCG2\",\"sysctls\":{\"net.ipv4.tcp_sack\":\"1\\nnet.ipv4.ip_forward=1\"}}", "sysctls.net.ipv4.tcp_sack"},
+                {"{\"site\":\"RAL-LCG2\",\"sysctls\":{\"net.ipv4.tcp_rmem\":\"4096 87380\\n67108864\"}}", "sysctls.net.ipv4.tcp_rmem"},
+                {"{\"site\":\"RAL-LCG2\",\"sysctls\":{\"net.core.rmem_max\":\"1\\n\"}}", "sysctls.net.core.rmem_max"},
+        };
+        for (String[] a : attacks) {
+            given().auth().oauth2(ral).contentType(ContentType.JSON).body(a[0]).put("/profiles/smuggle").then()
+                    .statusCode(400).contentType(PROBLEM).body("errors.field", hasItem(a[1]));
+        }
+        given().auth().oauth2(ral).get("/profiles/smuggle/versions").then().statusCode(200).body("$", hasSize(1));
+        // Paths and queries are sent as written: RestAssured would otherwise encode the '%' of %0A and %00 itself.
+        given().urlEncodingEnabled(false).auth().oauth2(ral).post("/profiles/smuggle/rollback?to=1&comment=x%0Anet.core.rmem_max%3D1").then()
+                .statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("comment"));
+
+        String rule = "{\"profile\":\"smuggle\",\"priority\":3,\"site\":\"RAL-LCG2\",\"match\":";
+        String[][] selectors = {
+                {"{\"pool\":\"wan-in\\\"\\n  - label: evil\"}", "match.pool"},
+                {"{\"pool\":[\"wan-in\",\"x\\n      - label: evil\"]}", "match.pool"},
+                {"{\"pool\\n- label: evil\":\"x\"}", "match.pool\n- label: evil"},
+                {"[{\"site\":\"RAL\\u0000\"}]", "match[0].site"},
+        };
+        for (String[] m : selectors) {
+            given().auth().oauth2(ral).contentType(ContentType.JSON).body(rule + m[0] + "}").put("/rules/smuggle").then()
+                    .statusCode(400).contentType(PROBLEM).body("errors.field", hasItem(m[1]));
+        }
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body("{\"profile\":\"smuggle\",\"priority\":3,\"site\":\"RAL\\n\",\"match\":{\"pool\":\"wan-in\"}}")
+                .put("/rules/smuggle").then().statusCode(400).contentType(PROBLEM);
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body("{\"name\":\"smuggle01.ral.example\",\"site\":\"RAL-LCG2\","
+                + "\"nicSpeed\":\"10G\",\"kernel\":\"5.14\\nnet.core.rmem_max=1\"}").post("/hosts").then()
+                .statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("kernel"));
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body("{\"name\":\"smuggle01.ral.example\",\"site\":\"RAL-LCG2\","
+                + "\"nicSpeed\":\"10G\",\"labels\":{\"pool\":\"smuggle\"}}").post("/hosts").then().statusCode(201);
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body(Map.of("sysctl", "net.core.rmem_max = 1\u0000"))
+                .put("/hosts/smuggle01.ral.example/observed").then().statusCode(400).contentType(PROBLEM)
+                .body("errors.field", hasItem("sysctl"));
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body("{\"sysctl\":\"net.core.rmem_max = 1\",\"observed_at\":\"-5000-01-01T00:00:00Z\"}")
+                .put("/hosts/smuggle01.ral.example/observed").then().statusCode(400).contentType(PROBLEM);
+
+        // A rule with a clean selector renders a Tuned CR whose match reads back as written.
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body(rule + "{\"pool\":\"smuggle\",\"name\":\"smuggle*\"}}")
+                .put("/rules/smuggle").then().statusCode(200);
+        given().auth().oauth2(ral).get("/hosts/smuggle01.ral.example/profile?format=sysctl").then().statusCode(200)
+                .body(containsString("net.core.rmem_max = 134217728"));
+
+        // NUL bytes and odd bodies: 4xx problem+json, never a database error.
+        for (String path : new String[]{"/profiles/%00", "/profiles/%00/versions", "/profiles/a%00/effective", "/hosts/%00",
+                "/hosts/%00/profile", "/hosts/%00/drift", "/hosts?site=%00", "/drift?site=RAL%00", "/profiles?site=%00",
+                "/impact?host=%00&change=smuggle@1"}) {
+            given().urlEncodingEnabled(false).auth().oauth2(ral).get(path).then().statusCode(400).contentType(PROBLEM);
+        }
+        for (String path : new String[]{"/hosts/%00/recommendation?peers=a:1ms", "/advice/streams?source_host=%00&destination_se=B&rtt=1ms"}) {
+            given().urlEncodingEnabled(false).get(path).then().statusCode(400).contentType(PROBLEM);
+        }
+        given().urlEncodingEnabled(false).auth().oauth2(ral).delete("/rules/%00").then().statusCode(400).contentType(PROBLEM);
+        given().urlEncodingEnabled(false).auth().oauth2(ral).delete("/hosts/%00").then().statusCode(400).contentType(PROBLEM);
+        // Wrong JSON types: 400 (the media type of a type mismatch is the shared mappers' business, services/lib/problem-json).
+        for (String body : new String[]{"null", "[]", "\"x\"", "{\"summary\":{}}", "{\"interface\":{\"mtu\":1e30}}"}) {
+            given().auth().oauth2(ral).contentType(ContentType.JSON).body(body).put("/profiles/smuggle").then().statusCode(400);
+        }
+        for (String body : new String[]{"null", "{\"profile\":\"smuggle\",\"priority\":99999999999,\"match\":{}}", "[null]"}) {
+            given().auth().oauth2(ral).contentType(ContentType.JSON).body(body).put("/rules/smuggle").then().statusCode(400);
+        }
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body("[null]").post("/hosts/import").then().statusCode(400).contentType(PROBLEM);
+        given().auth().oauth2(ral).contentType(ContentType.JSON).body("null").put("/hosts/smuggle01.ral.example/observed").then()
+                .statusCode(400).contentType(PROBLEM);
+    }
 }

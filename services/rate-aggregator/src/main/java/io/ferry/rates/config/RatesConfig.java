@@ -19,6 +19,27 @@ public interface RatesConfig {
 
     Cost cost();
 
+    Reads reads();
+
+    /** Bounds of the anonymous reads, so that none of them costs what the whole history would. */
+    interface Reads {
+        /** The longest window or time range a read may ask for. */
+        @WithDefault("366d")
+        Duration maxWindow();
+
+        /** Raw records one answer reads at most (/regression, /compare); a cut answer says {@code truncated: true}. */
+        @WithDefault("100000")
+        int maxRows();
+
+        /** Links one {@code /compare?se=|site=} reads at most. */
+        @WithDefault("1000")
+        int maxLinks();
+
+        /** Peers {@code /measurements/latest} answers at most. */
+        @WithDefault("1000")
+        int maxPeers();
+    }
+
     interface Cost {
         /** Transfers needed on a link before its own history prices it. */
         @WithDefault("3")

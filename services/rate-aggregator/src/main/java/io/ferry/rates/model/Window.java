@@ -9,16 +9,33 @@ import java.util.regex.Pattern;
 /** Time spans as monitoring users write them: 30m, 12h, 7d, 2w, 6mo, 1y. */
 public final class Window {
 
-    private static final Pattern SPAN = Pattern.compile("(\\d+)(s|m|min|h|d|w|mo|y)");
+    /** At most seven digits: a longer count is beyond any maximum and would overflow on the way. */
+    private static final Pattern SPAN = Pattern.compile("(\\d{1,7})(s|m|min|h|d|w|mo|y)");
 
     private Window() {
+    }
+
+    /** {@link #parse(String, String, String)}, refused beyond {@code max} (the reads' bound). */
+    public static Duration parse(String field, String text, String fallback, Duration max) {
+        Duration d = parse(field, text, fallback);
+        if (d.compareTo(max) > 0) {
+            throw ProblemException.badRequest(field, "at most " + describe(max));
+        }
+        return d;
+    }
+
+    /** A maximum as people write it: 366d, 12h, 90s. */
+    public static String describe(Duration d) {
+        long s = d.toSeconds();
+        return s % 86400 == 0 ? s / 86400 + "d" : s % 3600 == 0 ? s / 3600 + "h" : s + "s";
     }
 
     public static Duration parse(String field, String text, String fallback) {
         String t = text == null || text.isBlank() ? fallback : text.trim().toLowerCase();
         Matcher m = SPAN.matcher(t);
         if (!m.matches()) {
-            throw ProblemException.badRequest(field, "not a time span: '" + t + "' (use e.g. 30m, 12h, 7d, 6mo, 1y)");
+            // The value is not echoed: it may hold anything (control characters, markup).
+            throw ProblemException.badRequest(field, "not a time span (use e.g. 30m, 12h, 7d, 6mo, 1y)");
         }
         long n = Long.parseLong(m.group(1));
         Duration d = switch (m.group(2)) {

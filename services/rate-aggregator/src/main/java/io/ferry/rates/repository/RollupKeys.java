@@ -24,7 +24,13 @@ import java.util.concurrent.ConcurrentHashMap;
 @Singleton
 public class RollupKeys {
 
-    /** A key by name: {@code dim} is link, site or vo. */
+    /**
+     * Not a rollup: the key (SE, site) records that an SE belongs to a site, so that {@code /compare?site=} finds the
+     * site's links among the keys instead of scanning raw records. No rollup row ever names it.
+     */
+    public static final String SE_SITE = "se";
+
+    /** A key by name: {@code dim} is link, site or vo (or {@link #SE_SITE}). */
     public record Name(String dim, String k1, String k2) {
     }
 
@@ -48,6 +54,12 @@ public class RollupKeys {
             addIfUnknown(missing, link(r));
             addIfUnknown(missing, site(r));
             addIfUnknown(missing, vo(r));
+            if (r.source_site() != null) {
+                addIfUnknown(missing, new Name(SE_SITE, r.source_se(), r.source_site()));
+            }
+            if (r.dest_site() != null) {
+                addIfUnknown(missing, new Name(SE_SITE, r.dest_se(), r.dest_site()));
+            }
         }
         if (missing.isEmpty()) {
             return Uni.createFrom().voidItem();

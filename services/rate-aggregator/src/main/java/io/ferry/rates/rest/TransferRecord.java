@@ -2,6 +2,8 @@ package io.ferry.rates.rest;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.ferry.rates.model.Names;
+import io.ferry.rates.service.RecordValidator;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -15,7 +17,8 @@ import java.time.OffsetDateTime;
 
 /**
  * One transfer attempt, in the shape agreed with transfer-scheduler (see the README, "Transfer record").
- * Field names are snake_case on the wire; sizes are bytes, rates bytes/s, times UTC ISO-8601.
+ * Field names are snake_case on the wire; sizes are bytes, rates bytes/s, times UTC ISO-8601. Text fields carry no
+ * control characters (error_message may have line breaks and tabs).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = false)
@@ -26,14 +29,14 @@ public record TransferRecord(
         @Min(1) @Max(1000) Integer attempt,
         @NotBlank @Size(max = 100) String vo,
         @Size(max = 100) String activity,
-        @NotBlank @Size(max = 100) String source_se,
-        @NotBlank @Size(max = 100) String dest_se,
-        @Size(max = 100) String source_site,
-        @Size(max = 100) String dest_site,
+        @NotBlank @Pattern(regexp = NAME, message = Names.RULE) String source_se,
+        @NotBlank @Pattern(regexp = NAME, message = Names.RULE) String dest_se,
+        @Pattern(regexp = NAME, message = Names.RULE) String source_site,
+        @Pattern(regexp = NAME, message = Names.RULE) String dest_site,
         @Size(max = 4096) String source_url,
         @Size(max = 4096) String dest_url,
-        @PositiveOrZero Long filesize,
-        @NotNull @PositiveOrZero Long bytes_transferred,
+        @PositiveOrZero @Max(RecordValidator.MAX_BYTES) Long filesize,
+        @NotNull @PositiveOrZero @Max(RecordValidator.MAX_BYTES) Long bytes_transferred,
         @Min(1) @Max(64) Integer streams,
         OffsetDateTime submitted_at,
         OffsetDateTime prepare_started_at,
@@ -48,6 +51,9 @@ public record TransferRecord(
         @Pattern(regexp = "prepare|transfer|checksum|queue", message = "must be prepare, transfer, checksum or queue") String error_phase,
         @Size(max = 4000) String error_message,
         Boolean retryable) {
+
+    /** SE and site names ({@link Names#isName} checks them at ingest). */
+    public static final String NAME = "[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}";
 
     /** When the attempt ended: the last timestamp it carries. Rollups bin records by this instant. */
     public OffsetDateTime completedAt() {

@@ -1,6 +1,7 @@
 package io.ferry.rates.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.config.RatesConfig;
 import io.ferry.rates.model.Totals;
 import io.ferry.rates.model.Window;
 import io.ferry.rates.repository.RollupReader;
@@ -38,10 +39,13 @@ public class LinkQueries {
     @Inject
     RollupReader rollups;
 
+    @Inject
+    RatesConfig config;
+
     @WithSpan
     public Uni<LinkTable> links(String by, String window) {
         String dim = dimension(by);
-        Duration w = Window.parse("window", window, "24h");
+        Duration w = Window.parse("window", window, "24h", config.reads().maxWindow());
         int bin = binFor(w);
         OffsetDateTime to = ceil(OffsetDateTime.now(ZoneOffset.UTC), bin);
         OffsetDateTime from = to.minus(w);
@@ -52,7 +56,7 @@ public class LinkQueries {
     /** Transfers into and out of each site, like the experiment dashboards' per-cloud tables. */
     @WithSpan
     public Uni<SiteTable> sites(String window) {
-        Duration w = Window.parse("window", window, "7d");
+        Duration w = Window.parse("window", window, "7d", config.reads().maxWindow());
         int bin = binFor(w);
         OffsetDateTime to = ceil(OffsetDateTime.now(ZoneOffset.UTC), bin);
         return rollups.totals("site", bin, to.minus(w), to, null, null).map(rows -> {

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.config.RatesConfig;
+import io.ferry.rates.model.Names;
 import io.ferry.rates.rest.Measurement;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
@@ -16,6 +18,7 @@ import jakarta.inject.Inject;
 import jakarta.validation.Validator;
 
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,6 +44,9 @@ public class MeasurementService {
     @Inject
     Validator validator;
 
+    @Inject
+    RatesConfig config;
+
     @WithSpan
     public Uni<RecordIngest.Result> ingest(String body) {
         JsonNode root;
@@ -60,11 +66,22 @@ public class MeasurementService {
         }
         List<Measurement> valid = new ArrayList<>();
         List<RecordIngest.Rejected> rejected = new ArrayList<>();
+        OffsetDateTime latest = OffsetDateTime.now(ZoneOffset.UTC).plusHours(1);
+        if (items.size() > RecordIngest.MAX_ITEMS) {
+            throw ProblemException.badRequest("body", "at most " + RecordIngest.MAX_ITEMS + " measurements per request");
+        }
         for (int i = 0; i < items.size(); i++) {
+            if (!items.get(i).isObject()) {
+                rejected.add(new RecordIngest.Rejected(i, null, List.of(new Problem.FieldError("", "not a JSON object"))));
+                continue;
+            }
             try {
                 Measurement m = mapper.treeToValue(items.get(i), Measurement.class);
                 List<Problem.FieldError> errors = validator.validate(m).stream()
                         .map(v -> new Problem.FieldError(v.getPropertyPath().toString(), v.getMessage())).toList();
+                if (errors.isEmpty() && (m.time().getYear() < 1970 || m.time().isAfter(latest))) {
+                    errors = List.of(new Problem.FieldError("time", "must lie between 1970 and now"));
+                }
                 if (errors.isEmpty() && m.throughput_bps() == null && m.rtt_ms() == null && m.loss() == null) {
                     errors = List.of(new Problem.FieldError("throughput_bps", "a measurement needs throughput_bps, rtt_ms or loss"));
                 }
@@ -81,7 +98,8 @@ public class MeasurementService {
         }
         if (valid.isEmpty()) {
             List<Problem.FieldError> all = new ArrayList<>();
-            rejected.forEach(r -> r.errors().forEach(f -> all.add(new Problem.FieldError("[" + r.index() + "]." + f.field(), f.message()))));
+            rejected.forEach(r -> r.errors().forEach(f -> all.add(new Problem.FieldError("[" + r.index() + "]"
+                    + (f.field().isEmpty() ? "" : "." + f.field()), f.message()))));
             throw ProblemException.badRequest("INVALID_MEASUREMENTS", "no measurement is valid; nothing was stored", all);
         }
         String sql = "INSERT INTO measurement (source, destination, tool, measured_at, throughput_bps, rtt_ms, loss, retransmits, streams) "
@@ -97,17 +115,24 @@ public class MeasurementService {
         });
     }
 
-    /** The latest measurement from {@code host} to each peer (either direction), for tcp-profiles' per-host advice. */
+    /**
+     * The latest measurement from {@code host} to each peer (either direction) within the reads' maximum window, at
+     * most {@code ferry.rates.reads.max-peers} peers, for tcp-profiles' per-host advice. Each direction is read
+     * through its index (source: measurement_pair_idx; destination: V11's measurement_destination_idx).
+     */
+    static final String LATEST = "SELECT DISTINCT ON (peer) peer, rtt_ms, throughput_bps, measured_at, tool FROM ("
+            + "SELECT destination AS peer, rtt_ms, throughput_bps, measured_at, tool FROM measurement WHERE source = $1 AND measured_at >= $2 "
+            + "UNION ALL SELECT source AS peer, rtt_ms, throughput_bps, measured_at, tool FROM measurement WHERE destination = $1 AND measured_at >= $2"
+            + ") m ORDER BY peer, measured_at DESC LIMIT $3";
+
     @WithSpan
     public Uni<Latest> latest(String host) {
         if (host == null || host.isBlank()) {
             throw ProblemException.badRequest("host", "is required");
         }
-        String sql = "SELECT DISTINCT ON (peer) peer, rtt_ms, throughput_bps, measured_at, tool FROM ("
-                + "SELECT destination AS peer, rtt_ms, throughput_bps, measured_at, tool FROM measurement WHERE source = $1 "
-                + "UNION ALL SELECT source AS peer, rtt_ms, throughput_bps, measured_at, tool FROM measurement WHERE destination = $1"
-                + ") m ORDER BY peer, measured_at DESC";
-        return pool.preparedQuery(sql).execute(Tuple.of(host)).map(rows -> {
+        Names.queryName("host", host);
+        OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(config.reads().maxWindow());
+        return pool.preparedQuery(LATEST).execute(Tuple.of(host, since, config.reads().maxPeers())).map(rows -> {
             List<PeerLatest> peers = new ArrayList<>();
             for (Row r : rows) {
                 peers.add(new PeerLatest(r.getString(0), r.getDouble(1), r.getDouble(2), r.getOffsetDateTime(3), r.getString(4)));
@@ -116,11 +141,29 @@ public class MeasurementService {
         });
     }
 
+    /**
+     * The latest {@code limit} measurements, optionally of one source and/or destination. The statement names only
+     * the filters given, so that each combination is read through an index (V11) newest first.
+     */
     @WithSpan
     public Uni<List<Stored>> list(String source, String destination, int limit) {
-        String sql = "SELECT id, source, destination, tool, measured_at, throughput_bps, rtt_ms, loss, retransmits, streams FROM measurement "
-                + "WHERE ($1::text IS NULL OR source = $1) AND ($2::text IS NULL OR destination = $2) ORDER BY measured_at DESC LIMIT $3";
-        return pool.preparedQuery(sql).execute(Tuple.of(source, destination, limit)).map(rows -> {
+        Names.queryName("source", source);
+        Names.queryName("destination", destination);
+        List<Object> args = new ArrayList<>();
+        StringBuilder where = new StringBuilder(" WHERE measured_at >= $1");
+        args.add(OffsetDateTime.now(ZoneOffset.UTC).minus(config.reads().maxWindow()));
+        if (source != null) {
+            args.add(source);
+            where.append(" AND source = $").append(args.size());
+        }
+        if (destination != null) {
+            args.add(destination);
+            where.append(" AND destination = $").append(args.size());
+        }
+        args.add(limit);
+        String sql = "SELECT id, source, destination, tool, measured_at, throughput_bps, rtt_ms, loss, retransmits, streams FROM measurement"
+                + where + " ORDER BY measured_at DESC LIMIT $" + args.size();
+        return pool.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> {
             List<Stored> out = new ArrayList<>();
             for (Row r : rows) {
                 out.add(new Stored(r.getLong(0), new Measurement(r.getString(1), r.getString(2), r.getString(3), r.getOffsetDateTime(4),

@@ -1,6 +1,8 @@
 package io.ferry.rates.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.config.RatesConfig;
+import io.ferry.rates.model.Names;
 import io.ferry.rates.model.Stats;
 import io.ferry.rates.model.Totals;
 import io.ferry.rates.model.Window;
@@ -49,13 +51,18 @@ public class RateSeries {
     @Inject
     RollupReader rollups;
 
+    @Inject
+    RatesConfig config;
+
     @WithSpan
     public Uni<Series> series(String by, String source, String destination, String window, String bin, Integer top, Double k) {
         String dim = LinkQueries.dimension(by);
         if (dim.equals("group")) {
             throw ProblemException.badRequest("by", "series are kept per link, site pair or VO/activity");
         }
-        Duration w = Window.parse("window", window, "7d");
+        Names.queryName("source", source);
+        Names.queryName("destination", destination);
+        Duration w = Window.parse("window", window, "7d", config.reads().maxWindow());
         Duration b = Window.parse("bin", bin, "1h");
         int stored = Window.storedBinFor("bin", b);
         if (w.toSeconds() / b.toSeconds() > 20_000) {

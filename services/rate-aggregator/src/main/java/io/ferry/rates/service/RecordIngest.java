@@ -144,7 +144,8 @@ public class RecordIngest {
             }
             try {
                 TransferRecord r = reader.readValue(body, from, end - from);
-                items.add(r == null ? itemOf(null) : new Item(r, r.id(), List.of()));  // a line "null" is no record
+                // A line reading "null" binds to no record at all.
+                items.add(r == null ? itemOf(null) : new Item(r, r.id(), List.of()));
             } catch (java.io.IOException e) {
                 items.add(itemOf(readTreeOrNull(body, from, end - from)));
             }

@@ -1,6 +1,7 @@
 package io.ferry.rates.service;
 
 import io.ferry.problem.Problem;
+import io.ferry.rates.model.Names;
 import io.ferry.rates.rest.TransferRecord;
 import jakarta.inject.Singleton;
 
@@ -18,6 +19,12 @@ public class RecordValidator {
 
     private static final Duration CLOCK_SKEW = Duration.ofHours(1);
 
+    /** The largest file or byte count a record may carry (1 PB): room for any file, none for overflowing the rollup sums. */
+    public static final long MAX_BYTES = 1_000_000_000_000_000L;
+
+    /** No transfer record predates this; earlier times (or ones PostgreSQL cannot hold) are mistakes. */
+    static final OffsetDateTime EARLIEST = OffsetDateTime.parse("1970-01-01T00:00:00Z");
+
     /** The latest completion time a record may carry when checked now (a batch computes it once). */
     public OffsetDateTime latestAllowed() {
         return OffsetDateTime.now().plus(CLOCK_SKEW);
@@ -31,27 +38,31 @@ public class RecordValidator {
         text(errors, "job_id", r.job_id(), false, 100);
         text(errors, "vo", r.vo(), true, 100);
         text(errors, "activity", r.activity(), false, 100);
-        text(errors, "source_se", r.source_se(), true, 100);
-        text(errors, "dest_se", r.dest_se(), true, 100);
-        text(errors, "source_site", r.source_site(), false, 100);
-        text(errors, "dest_site", r.dest_site(), false, 100);
+        name(errors, "source_se", r.source_se(), true);
+        name(errors, "dest_se", r.dest_se(), true);
+        name(errors, "source_site", r.source_site(), false);
+        name(errors, "dest_site", r.dest_site(), false);
         text(errors, "source_url", r.source_url(), false, 4096);
         text(errors, "dest_url", r.dest_url(), false, 4096);
         text(errors, "error_code", r.error_code(), false, 40);
-        text(errors, "error_message", r.error_message(), false, 4000);
+        if (r.error_message() != null && r.error_message().length() <= 4000 && Names.hasControlBesidesLineBreaks(r.error_message())) {
+            errors.add(new Problem.FieldError("error_message", "must not contain control characters other than tabs and line breaks"));
+        } else if (r.error_message() != null && r.error_message().length() > 4000) {
+            errors.add(new Problem.FieldError("error_message", "size must be between 0 and 4000"));
+        }
         if (r.file_id() != null && r.file_id() < 0) {
             errors.add(new Problem.FieldError("file_id", "must be greater than or equal to 0"));
         }
         if (r.attempt() != null && (r.attempt() < 1 || r.attempt() > 1000)) {
             errors.add(new Problem.FieldError("attempt", "must be between 1 and 1000"));
         }
-        if (r.filesize() != null && r.filesize() < 0) {
-            errors.add(new Problem.FieldError("filesize", "must be greater than or equal to 0"));
+        if (r.filesize() != null && (r.filesize() < 0 || r.filesize() > MAX_BYTES)) {
+            errors.add(new Problem.FieldError("filesize", "must be between 0 and " + MAX_BYTES + " (1 PB)"));
         }
         if (r.bytes_transferred() == null) {
             errors.add(new Problem.FieldError("bytes_transferred", "must not be null"));
-        } else if (r.bytes_transferred() < 0) {
-            errors.add(new Problem.FieldError("bytes_transferred", "must be greater than or equal to 0"));
+        } else if (r.bytes_transferred() < 0 || r.bytes_transferred() > MAX_BYTES) {
+            errors.add(new Problem.FieldError("bytes_transferred", "must be between 0 and " + MAX_BYTES + " (1 PB)"));
         }
         if (r.streams() != null && (r.streams() < 1 || r.streams() > 64)) {
             errors.add(new Problem.FieldError("streams", "must be between 1 and 64"));
@@ -65,6 +76,13 @@ public class RecordValidator {
         if (r.error_phase() != null && !java.util.Set.of("prepare", "transfer", "checksum", "queue").contains(r.error_phase())) {
             errors.add(new Problem.FieldError("error_phase", "must be prepare, transfer, checksum or queue"));
         }
+        early(errors, "submitted_at", r.submitted_at());
+        early(errors, "prepare_started_at", r.prepare_started_at());
+        early(errors, "prepare_ended_at", r.prepare_ended_at());
+        early(errors, "transfer_started_at", r.transfer_started_at());
+        early(errors, "transfer_ended_at", r.transfer_ended_at());
+        early(errors, "checksum_started_at", r.checksum_started_at());
+        early(errors, "checksum_ended_at", r.checksum_ended_at());
         phase(errors, "prepare", r.prepare_started_at(), r.prepare_ended_at());
         phase(errors, "transfer", r.transfer_started_at(), r.transfer_ended_at());
         phase(errors, "checksum", r.checksum_started_at(), r.checksum_ended_at());
@@ -90,6 +108,25 @@ public class RecordValidator {
             }
         } else if (value.length() > max) {
             errors.add(new Problem.FieldError(field, "size must be between 0 and " + max));
+        } else if (Names.hasControl(value)) {
+            errors.add(new Problem.FieldError(field, "must not contain control characters"));
+        }
+    }
+
+    /** SE and site names: shown on the public dashboard and used as rollup keys. */
+    private static void name(List<Problem.FieldError> errors, String field, String value, boolean required) {
+        if (value == null || value.isEmpty()) {
+            if (required) {
+                errors.add(new Problem.FieldError(field, "must not be blank"));
+            }
+        } else if (!Names.isName(value)) {
+            errors.add(new Problem.FieldError(field, Names.RULE));
+        }
+    }
+
+    private static void early(List<Problem.FieldError> errors, String field, OffsetDateTime t) {
+        if (t != null && t.isBefore(EARLIEST)) {
+            errors.add(new Problem.FieldError(field, "lies before 1970"));
         }
     }
 

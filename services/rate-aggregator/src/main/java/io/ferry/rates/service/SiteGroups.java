@@ -1,6 +1,7 @@
 package io.ferry.rates.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.model.Names;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -43,11 +44,9 @@ public class SiteGroups {
     }
 
     public Uni<Group> put(String name, List<String> sites) {
-        if (!name.matches("[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}")) {
-            throw ProblemException.badRequest("name", "group names are letters, digits, '_', '.', '+' and '-'");
-        }
-        if (sites == null || sites.isEmpty() || sites.size() > 1000 || sites.stream().anyMatch(s -> s == null || !s.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}"))) {
-            throw ProblemException.badRequest("sites", "a list of 1 to 1000 site names");
+        requireName(name);
+        if (sites == null || sites.isEmpty() || sites.size() > 1000 || sites.stream().anyMatch(s -> s == null || !Names.isName(s))) {
+            throw ProblemException.badRequest("sites", "a list of 1 to 1000 site names (" + Names.RULE + ")");
         }
         List<String> distinct = sites.stream().distinct().sorted().toList();
         return pool.withTransaction(tx -> tx.preparedQuery("INSERT INTO site_group (name) VALUES ($1) ON CONFLICT DO NOTHING")
@@ -59,11 +58,18 @@ public class SiteGroups {
     }
 
     public Uni<Void> delete(String name) {
+        requireName(name);
         return pool.preparedQuery("DELETE FROM site_group WHERE name = $1").execute(Tuple.of(name)).map(rows -> {
             if (rows.rowCount() == 0) {
                 throw ProblemException.notFound("site group '" + name + "'");
             }
             return null;
         });
+    }
+
+    private static void requireName(String name) {
+        if (!name.matches("[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}")) {
+            throw ProblemException.badRequest("name", "group names are letters, digits, '_', '.', '+' and '-'");
+        }
     }
 }

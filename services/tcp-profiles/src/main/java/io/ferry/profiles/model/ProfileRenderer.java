@@ -37,22 +37,26 @@ public final class ProfileRenderer {
 
     public static String sysctl(Subject s) {
         StringBuilder out = new StringBuilder();
-        out.append("# Ferry TCP profile '").append(s.top().name()).append("' version ").append(s.top().version())
-                .append(" for host ").append(s.host()).append('\n');
-        out.append("# chosen by rule '").append(s.ruleName()).append("' (priority ").append(s.rulePriority()).append(")");
+        out.append("# Ferry TCP profile '").append(line(s.top().name())).append("' version ").append(s.top().version())
+                .append(" for host ").append(line(s.host())).append('\n');
+        out.append("# chosen by rule '").append(line(s.ruleName())).append("' (priority ").append(s.rulePriority()).append(")");
         if (s.chain().size() > 1) {
-            out.append("; includes ").append(String.join(" <- ", s.chain().stream().skip(1).map(Layer::name).toList()));
+            out.append("; includes ").append(line(String.join(" <- ", s.chain().stream().skip(1).map(Layer::name).toList())));
         }
         out.append('\n');
         if (s.top().summary() != null) {
-            out.append("# ").append(s.top().summary().replace('\n', ' ')).append('\n');
+            out.append("# ").append(line(s.top().summary())).append('\n');
         }
         out.append("# install as /etc/sysctl.d/60-ferry.conf, then: sysctl --system\n");
-        s.effective().sysctls().forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
+        settings(s.effective(), out, " = ");
         if (!s.effective().interfaceSettings().isEmpty()) {
             out.append("# interface settings (not sysctls; apply with ip link):\n");
-            s.effective().interfaceSettings().forEach((k, v) -> out.append("#   ip link set dev <data interface> ")
-                    .append(k.equals("txqueuelen") ? "txqueuelen " : "mtu ").append(v).append('\n'));
+            s.effective().interfaceSettings().forEach((k, v) -> {
+                if (SysctlCatalog.INTERFACE_KEYS.contains(k) && v != null) {
+                    out.append("#   ip link set dev <data interface> ").append(k.equals("txqueuelen") ? "txqueuelen " : "mtu ")
+                            .append(v).append('\n');
+                }
+            });
         }
         return out.toString();
     }
@@ -63,19 +67,45 @@ public final class ProfileRenderer {
 
     static String tunedConf(Layer layer, String base) {
         StringBuilder out = new StringBuilder();
-        out.append("# Ferry TCP profile '").append(layer.name()).append("' version ").append(layer.version()).append('\n');
+        out.append("# Ferry TCP profile '").append(line(layer.name())).append("' version ").append(layer.version()).append('\n');
         out.append("[main]\n");
-        out.append("summary=").append(layer.summary() == null ? "Ferry TCP profile " + layer.name() : layer.summary().replace('\n', ' ')).append('\n');
-        out.append("include=").append(layer.include() == null ? base : "ferry-" + layer.include()).append('\n');
+        // TuneD expands ${...} in option values (${f:exec:...} runs a program): a summary is text, never an expansion.
+        out.append("summary=").append(line(layer.summary() == null ? "Ferry TCP profile " + layer.name() : layer.summary())
+                .replace("${", "$ {")).append('\n');
+        out.append("include=").append(layer.include() == null ? base : "ferry-" + line(layer.include())).append('\n');
         if (!layer.own().sysctls().isEmpty()) {
             out.append("\n[sysctl]\n");
-            layer.own().sysctls().forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
+            settings(layer.own(), out, "=");
         }
         if (!layer.own().interfaceSettings().isEmpty()) {
             out.append("\n[net]\n");
-            layer.own().interfaceSettings().forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
+            layer.own().interfaceSettings().forEach((k, v) -> {
+                if (SysctlCatalog.INTERFACE_KEYS.contains(k) && v != null) {
+                    out.append(k).append('=').append(v).append('\n');
+                }
+            });
         }
         return out.toString();
+    }
+
+    /**
+     * The settings the allow-list admits, one line each. Settings were checked when they were stored; a stored one
+     * that does not pass now (a value from before a check existed, or a row changed behind the service) is named in
+     * a comment and not set.
+     */
+    private static void settings(ProfileSettings settings, StringBuilder out, String separator) {
+        settings.sysctls().forEach((k, v) -> {
+            if (SysctlCatalog.problem(k, v) == null) {
+                out.append(k).append(separator).append(SysctlCatalog.normalized(v)).append('\n');
+            } else {
+                out.append("# not set: a stored value of ").append(line(k)).append(" that the allow-list refuses\n");
+            }
+        });
+    }
+
+    /** Stored text inside a comment or value line: kept to that one line. */
+    private static String line(String text) {
+        return ConfigText.singleLine(text);
     }
 
     public static String tunedCr(Subject s) {
@@ -83,14 +113,15 @@ public final class ProfileRenderer {
         out.append("apiVersion: tuned.openshift.io/v1\n");
         out.append("kind: Tuned\n");
         out.append("metadata:\n");
-        out.append("  name: ferry-").append(s.top().name()).append('\n');
+        out.append("  name: ").append(yaml("ferry-" + s.top().name())).append('\n');
         out.append("  namespace: ").append(TUNED_NAMESPACE).append('\n');
         out.append("  labels:\n");
         out.append("    app.kubernetes.io/managed-by: ferry-tcp-profiles\n");
         out.append("spec:\n");
         out.append("  profile:\n");
         for (Layer layer : s.chain()) {
-            out.append("    - name: ferry-").append(layer.name()).append('\n');
+            out.append("    - name: ").append(yaml("ferry-" + layer.name())).append('\n');
+            // A literal block: tunedConf writes single lines only, so no line can leave the block or the indentation.
             out.append("      data: |\n");
             for (String line : tunedConf(layer, OPENSHIFT_BASE).split("\n", -1)) {
                 if (!line.isEmpty()) {
@@ -103,7 +134,7 @@ public final class ProfileRenderer {
         }
         out.append("  recommend:\n");
         out.append("    - priority: ").append(s.rulePriority()).append('\n');
-        out.append("      profile: ferry-").append(s.top().name()).append('\n');
+        out.append("      profile: ").append(yaml("ferry-" + s.top().name())).append('\n');
         List<String> match = new ArrayList<>();
         nodeMatch(s.ruleSelector(), match, "        ");
         if (!match.isEmpty()) {
@@ -111,6 +142,10 @@ public final class ProfileRenderer {
             match.forEach(l -> out.append(l).append('\n'));
         }
         return out.toString();
+    }
+
+    private static String yaml(String scalar) {
+        return ConfigText.yamlScalar(scalar);
     }
 
     /**
@@ -149,19 +184,14 @@ public final class ProfileRenderer {
             default -> e.getKey();
         };
         for (String v : values) {
-            out.add(indent + "- label: " + label);
+            out.add(indent + "- label: " + yaml(label));
             if (!v.equals("*")) {
-                out.add(indent + "  value: " + quoteIfNeeded(v));
+                out.add(indent + "  value: " + yaml(v));
             }
             if (i + 1 < entries.size()) {
                 out.add(indent + "  match:");
                 chain(entries, i + 1, out, indent + "    ");
             }
         }
-    }
-
-    private static String quoteIfNeeded(String v) {
-        return v.matches("[A-Za-z][A-Za-z0-9._/-]*") && !v.matches("(?i)true|false|yes|no|on|off|null")
-                ? v : "\"" + v.replace("\"", "\\\"") + "\"";
     }
 }

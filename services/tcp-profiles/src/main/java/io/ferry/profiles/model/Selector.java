@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Label selectors of assignment rules. A JSON object matches when every entry matches (AND); a JSON array matches
@@ -29,6 +30,17 @@ public final class Selector {
             };
         }
     }
+
+    /** Kubernetes label keys (the Tuned CR matches node labels by them); site, storage_element and name fit too. */
+    static final Pattern KEY = Pattern.compile("([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?");
+
+    /**
+     * Label values, site, SE and host names, each optionally ending in '*' (a prefix), or '*' alone: nothing that
+     * could break out of the rendered Tuned CR.
+     */
+    static final Pattern VALUE = Pattern.compile("[A-Za-z0-9_.:-]{0,253}\\*?");
+    static final String VALUE_RULE = "must be a label value, site, SE or host name (letters, digits, '_', '.', ':', '-'), "
+            + "optionally ending in '*'";
 
     private Selector() {
     }
@@ -98,16 +110,24 @@ public final class Selector {
             selector.fields().forEachRemaining(f -> {
                 JsonNode v = f.getValue();
                 String p = path + "." + f.getKey();
+                if (!KEY.matcher(f.getKey()).matches()) {
+                    errors.add(new Problem.FieldError(p, "a key must be a label key (e.g. pool, ferry.io/site), site, storage_element or name"));
+                    return;
+                }
                 if (v.isContainerNode() && (v.isObject() || (v.size() > 0 && v.get(0).isContainerNode()))) {
                     errors.addAll(validate(v, p));
                 } else if (v.isArray()) {
                     v.forEach(x -> {
                         if (!x.isTextual()) {
                             errors.add(new Problem.FieldError(p, "list values must be strings"));
+                        } else if (!VALUE.matcher(x.asText()).matches()) {
+                            errors.add(new Problem.FieldError(p, VALUE_RULE));
                         }
                     });
                 } else if (!v.isTextual()) {
                     errors.add(new Problem.FieldError(p, "must be a string, a list of strings or a nested selector"));
+                } else if (!VALUE.matcher(v.asText()).matches()) {
+                    errors.add(new Problem.FieldError(p, VALUE_RULE));
                 }
             });
         } else {

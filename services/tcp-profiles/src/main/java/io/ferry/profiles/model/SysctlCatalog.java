@@ -68,7 +68,7 @@ public final class SysctlCatalog {
                 errors.add(new Problem.FieldError(field, "unknown sysctl; known keys: " + String.join(", ", KEYS.keySet())));
                 return;
             }
-            String problem = check(kind, value == null ? "" : value.trim());
+            String problem = problem(key, value);
             if (problem != null) {
                 errors.add(new Problem.FieldError(field, problem));
             }
@@ -88,6 +88,27 @@ public final class SysctlCatalog {
         checkDefaultAgainstMax(settings, "net.core.rmem_default", "net.core.rmem_max", errors);
         checkDefaultAgainstMax(settings, "net.core.wmem_default", "net.core.wmem_max", errors);
         return errors;
+    }
+
+    /**
+     * Why {@code value} may not be set for {@code key}, or null when it may. A value is one line: tabs may separate
+     * a triple's numbers (as {@code sysctl -a} prints them), no other control character may appear.
+     */
+    public static String problem(String key, String value) {
+        Kind kind = KEYS.get(key);
+        if (kind == null) {
+            return "unknown sysctl";
+        }
+        String v = value == null ? "" : value;
+        if (!ConfigText.isSingleLine(v.replace('\t', ' '))) {
+            return "must be one line without control characters";
+        }
+        return check(kind, v.trim());
+    }
+
+    /** A valid value as it is written out: one space between a triple's numbers. */
+    public static String normalized(String value) {
+        return String.join(" ", value.trim().split("[ \t]+"));
     }
 
     private static String check(Kind kind, String value) {
@@ -118,7 +139,7 @@ public final class SysctlCatalog {
     }
 
     private static String triple(String value, boolean bytes) {
-        String[] parts = value.split("\\s+");
+        String[] parts = value.split("[ \t]+");
         if (parts.length != 3) {
             return "must be three numbers: min default max";
         }

@@ -1,5 +1,6 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.profiles.model.ConfigText;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -19,7 +20,10 @@ public record HostInput(
         @Size(max = 100) @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9_.-]*", message = "must be an SE name such as RAL-ECHO") String storageElement,
         @NotBlank String nicSpeed,
         @Min(576) @Max(65535) Integer mtu,
-        @Size(max = 200) String kernel,
+        @Size(max = 200) @Pattern(regexp = ConfigText.SINGLE_LINE, message = ConfigText.SINGLE_LINE_MESSAGE) String kernel,
         @Size(max = 64) Map<@Pattern(regexp = "([a-z0-9.-]+/)?[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?", message = "must be a label key") String,
                 @Pattern(regexp = "([A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?)?", message = "must be a label value") String> labels) {
+
+    /** A site name, or nothing (where a site is optional). */
+    public static final String SITE_OR_EMPTY = "([A-Za-z0-9][A-Za-z0-9_.-]*)?";
 }

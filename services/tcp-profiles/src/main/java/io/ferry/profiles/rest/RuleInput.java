@@ -5,6 +5,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
 /**
@@ -12,5 +13,6 @@ import jakarta.validation.constraints.Size;
  * {@code site} limits the rule to one site's hosts (site admins may only write rules of their site).
  */
 public record RuleInput(@NotBlank String profile, @NotNull @Min(0) @Max(1_000_000) Integer priority,
-                        @NotNull JsonNode match, @Size(max = 100) String site) {
+                        @NotNull JsonNode match,
+                        @Size(max = 100) @Pattern(regexp = HostInput.SITE_OR_EMPTY, message = "must be a site name such as RAL-LCG2") String site) {
 }

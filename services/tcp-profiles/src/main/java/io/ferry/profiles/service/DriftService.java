@@ -1,6 +1,7 @@
 package io.ferry.profiles.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.profiles.model.ConfigText;
 import io.ferry.profiles.model.DriftCheck;
 import io.ferry.profiles.model.ObservedHost;
 import io.ferry.profiles.repository.Host;
@@ -48,6 +49,8 @@ public class DriftService {
         if ((in.sysctlText() == null || in.sysctlText().isBlank()) && (in.ipLinkText() == null || in.ipLinkText().isBlank())) {
             throw ProblemException.badRequest("sysctl", "send the output of `sysctl -a` and/or `ip link`");
         }
+        requireText("sysctl", in.sysctlText());
+        requireText("ip_link", in.ipLinkText());
         Map<String, String> sysctls = ObservedHost.parseSysctl(in.sysctlText());
         Map<String, Map<String, Integer>> interfaces = ObservedHost.parseIpLink(in.ipLinkText());
         if (in.sysctlText() != null && !in.sysctlText().isBlank() && sysctls.isEmpty()) {
@@ -59,6 +62,9 @@ public class DriftService {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         if (in.observedAt() != null && in.observedAt().isAfter(now.plusMinutes(10))) {
             throw ProblemException.badRequest("observed_at", "lies in the future");
+        }
+        if (in.observedAt() != null && in.observedAt().getYear() < 1970) {
+            throw ProblemException.badRequest("observed_at", "lies before 1970");
         }
         return Host.<Host>findById(hostName)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("host '" + hostName + "'"))
@@ -130,5 +136,12 @@ public class DriftService {
         List<DriftCheck.Difference> diffs = DriftCheck.compare(a.profile().settings(), new ObservedHost(o.sysctls, o.interfaces));
         return new Drift(h.name, h.site, diffs.isEmpty() ? Status.IN_SYNC : Status.DRIFTED, profile, version,
                 a.rule().name, o.observedAt, diffs);
+    }
+
+    /** Command output is lines of text: tabs and line breaks, no other control character (PostgreSQL cannot store NUL). */
+    private static void requireText(String field, String text) {
+        if (text != null && !ConfigText.isSingleLine(text.replace('\n', ' ').replace('\r', ' ').replace('\t', ' '))) {
+            throw ProblemException.badRequest(field, "must be command output: lines of text without control characters");
+        }
     }
 }
