@@ -78,6 +78,8 @@ class EngineTest {
     static com.sun.net.httpserver.HttpServer resolver;
     /** The replicas' transport URLs the stand-in resolver answers with. */
     static final List<String> replicaTurls = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The ids the stand-in resolver was asked about (query strings of its requests). */
+    static final List<String> resolverQueries = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void startNginx() throws Exception {
@@ -89,6 +91,7 @@ class EngineTest {
         resolver = com.sun.net.httpserver.HttpServer.create(
                 new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), WithEngine.RESOLVER_PORT), 0);
         resolver.createContext("/replicas", exchange -> {
+            resolverQueries.add(exchange.getRequestURI().getQuery());
             StringBuilder replicas = new StringBuilder();
             for (String turl : replicaTurls) {
                 replicas.append(replicas.length() == 0 ? "" : ",").append("{\"turl\":\"").append(turl).append("\",\"state\":\"ONLINE\"}");
@@ -493,6 +496,8 @@ class EngineTest {
         } finally {
             replicaTurls.clear();
         }
+        // a handle: source is asked for as a handle, never by its bare text (which a bound logical name could match)
+        assertTrue(resolverQueries.stream().anyMatch(q -> q.contains("id=handle:20.500.1/escape")), resolverQueries.toString());
         Thread.sleep(1500);
         assertFalse(Files.exists(nginx.file("/se-b/resolved/f1")));
     }

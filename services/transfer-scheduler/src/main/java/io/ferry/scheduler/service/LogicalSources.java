@@ -97,9 +97,11 @@ public class LogicalSources {
                 });
                 continue;
             }
-            // the resolver takes the name itself: a handle, an LFN, a GUID or scope:name
-            String name = source.substring(source.indexOf(':') + 1);
-            sources = sources.chain(list -> resolver.replicas(name, destSe.get().name, protocol, f.filesize())
+            // with its kind, so that the resolver looks a handle: source up as a handle only, never as a logical
+            // name someone else bound (and an lfn: only among LFNs)
+            String kind = source.substring(0, source.indexOf(':')).toLowerCase(Locale.ROOT);
+            String id = kind + source.substring(source.indexOf(':'));
+            sources = sources.chain(list -> resolver.replicas(id, destSe.get().name, protocol, f.filesize())
                     .ifNoItem().after(TIMEOUT).failWith(() -> unavailable("did not answer within " + TIMEOUT.toSeconds() + " s"))
                     .onFailure(WebApplicationException.class).recoverWithItem(e -> {
                         int status = ((WebApplicationException) e).getResponse().getStatus();
