@@ -18,7 +18,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code ./ferry up | status | down | token}: runs the local stack in the foreground (Ctrl-C stops it), tells
- * whether it is up, stops a stack started elsewhere, and mints dev tokens signed by the stack's key.
+ * whether it is up, stops a stack started elsewhere, and mints dev tokens signed by the stack's key
+ * ({@code ./ferry test} is the bash script's own).
  */
 public final class FerryCli {
 
@@ -38,7 +39,8 @@ public final class FerryCli {
             case "down" -> down(root);
             case "token" -> token(root, rest);
             default -> {
-                OUT.println("usage: ferry up | status | down | token --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N]");
+                OUT.println("usage: ferry up | status | down | token --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N]"
+                        + " | test [maven arguments]");
                 yield command.equals("help") ? 0 : 2;
             }
         };
@@ -132,6 +134,10 @@ public final class FerryCli {
         }
         Properties props = load(state);
         OUT.println("ferry: stack running (pid " + running.get().pid() + ")");
+        if (ServiceSpec.ALL.stream().noneMatch(spec -> props.getProperty(spec.name()) != null)) {
+            OUT.println("  starting: the services are not all ready yet"); // up writes their URLs once they are
+            return 1;
+        }
         boolean allReady = true;
         for (ServiceSpec spec : ServiceSpec.ALL) {
             String url = props.getProperty(spec.name());
