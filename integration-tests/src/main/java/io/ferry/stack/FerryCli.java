@@ -18,7 +18,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code ./ferry up | status | down | token}: runs the local stack in the foreground (Ctrl-C stops it), tells
- * whether it is up, stops a stack started elsewhere, and mints dev tokens signed by the stack's key.
+ * whether it is up, stops a stack started elsewhere, and mints dev tokens signed by the stack's key
+ * ({@code ./ferry test} is the bash script's own).
  */
 public final class FerryCli {
 
@@ -38,15 +39,29 @@ public final class FerryCli {
             case "down" -> down(root);
             case "token" -> token(root, rest);
             default -> {
-                OUT.println("usage: ferry up | status | down | token --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N]");
+                OUT.println("usage: ferry up | status | down | token --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N]"
+                        + " | test [maven arguments]");
                 yield command.equals("help") ? 0 : 2;
             }
         };
         System.exit(code);
     }
 
+    /** Where the scheduler of {@code ./ferry up} may read and write file:// SEs unless the environment says otherwise. */
+    static final String FILE_ROOTS_VARIABLE = "FERRY_SCHEDULER_ENGINE_FILE_ROOTS";
+
     static int up(Path root) throws Exception {
-        LocalStack.Options options = LocalStack.Options.defaults(root);
+        LocalStack.Options defaults = LocalStack.Options.defaults(root);
+        // file:// SEs are the storage a newcomer has without installing a server (the README's walkthrough
+        // registers two); the engine copies only below its file roots, and has none unless told.
+        String fileRoots = System.getenv(FILE_ROOTS_VARIABLE);
+        Map<String, String> extra = new HashMap<>(defaults.extraEnvironment());
+        if (fileRoots == null || fileRoots.isBlank()) {
+            fileRoots = defaults.stateDirectory().resolve("storage").toString();
+            extra.put(FILE_ROOTS_VARIABLE, fileRoots);
+        }
+        LocalStack.Options options = new LocalStack.Options(defaults.projectRoot(), defaults.stateDirectory(), defaults.ports(),
+                defaults.externalDbUrl(), defaults.embeddedDbPort(), Map.copyOf(extra));
         Path state = options.stateDirectory().resolve("stack.properties");
         Optional<ProcessHandle> running = runningStack(state);
         if (running.isPresent()) {
@@ -62,6 +77,9 @@ public final class FerryCli {
         }
         Files.createDirectories(state.getParent());
         writeState(state, Map.of("pid", Long.toString(ProcessHandle.current().pid())));
+        if (extra.containsKey(FILE_ROOTS_VARIABLE)) {
+            io.ferry.dev.OwnerOnlyFiles.directory(Path.of(fileRoots));
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             OUT.println("\nferry: stopping services and database ...");
@@ -100,6 +118,8 @@ public final class FerryCli {
         OUT.println("  export FERRY_TOKEN=" + token);
         OUT.println("  curl -H \"Authorization: Bearer $FERRY_TOKEN\" " + stack.service(ServiceSpec.SCHEDULER).url() + "/whoami");
         OUT.println();
+        OUT.println("file:// SEs may live below " + fileRoots + " (" + FILE_ROOTS_VARIABLE + ")");
+        OUT.println();
         OUT.println("Ctrl-C (or ./ferry down) stops everything.");
         stopped.await();
         return 0;
@@ -114,6 +134,10 @@ public final class FerryCli {
         }
         Properties props = load(state);
         OUT.println("ferry: stack running (pid " + running.get().pid() + ")");
+        if (ServiceSpec.ALL.stream().noneMatch(spec -> props.getProperty(spec.name()) != null)) {
+            OUT.println("  starting: the services are not all ready yet"); // up writes their URLs once they are
+            return 1;
+        }
         boolean allReady = true;
         for (ServiceSpec spec : ServiceSpec.ALL) {
             String url = props.getProperty(spec.name());

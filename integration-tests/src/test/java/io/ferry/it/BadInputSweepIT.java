@@ -295,7 +295,10 @@ class BadInputSweepIT {
         }
     }
 
-    /** handle-resolver's Handle.net API answers errors in Handle.net's shape (README), with the RFC 7807 members added. */
+    /**
+     * handle-resolver's Handle.net API answers errors in Handle.net's shape (services/handle-resolver/README.md), with
+     * the RFC 7807 members added.
+     */
     private static boolean isHandleNetError(ServiceProcess service, String type, byte[] body) {
         if (!service.spec().equals(ServiceSpec.RESOLVER) || !type.startsWith("application/json")) {
             return false;

@@ -15,7 +15,8 @@ import jakarta.inject.Inject;
  * answer is in the {@link ResolutionCache} is written straight from the event loop, before JAX-RS routing. Anything
  * else (a miss, query parameters, percent-escapes, content negotiation the cached answer does not fit) goes on to
  * {@link HandleApiResource} and {@link ProxyResource}, which give the same answers from the database. Measured on
- * the benchmark, this path costs a fraction of the JAX-RS one (see the README).
+ * the benchmark, this path costs a fraction of the JAX-RS one (services/handle-resolver/README.md, "Resolution
+ * cache"; docs/benchmarks.md).
  */
 @ApplicationScoped
 public class CachedResolutionRoutes {

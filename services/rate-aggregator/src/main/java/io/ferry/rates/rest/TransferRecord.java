@@ -16,7 +16,7 @@ import jakarta.validation.constraints.Size;
 import java.time.OffsetDateTime;
 
 /**
- * One transfer attempt, in the shape agreed with transfer-scheduler (see the README, "Transfer record").
+ * One transfer attempt, in the shape agreed with transfer-scheduler (services/rate-aggregator/README.md, "Transfer record").
  * Field names are snake_case on the wire; sizes are bytes, rates bytes/s, times UTC ISO-8601. Text fields carry no
  * control characters (error_message may have line breaks and tabs).
  */

@@ -17,8 +17,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
- * The transfer record of one attempt (schema in the README, agreed with rate-aggregator), written to the outbox in
- * the transaction of the state change it describes. Its id, job/file/attempt, makes re-delivery harmless.
+ * The transfer record of one attempt (schema in services/rate-aggregator/README.md, agreed with rate-aggregator),
+ * written to the outbox in the transaction of the state change it describes. Its id, job/file/attempt, makes re-delivery harmless.
  */
 @ApplicationScoped
 public class TransferRecords {
