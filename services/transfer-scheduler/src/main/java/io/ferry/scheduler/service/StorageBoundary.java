@@ -79,8 +79,8 @@ public class StorageBoundary {
                     outside.size() + " URL(s) are outside every registered storage endpoint; nothing was stored").withErrors(outside));
         }
         if (!denied.isEmpty()) {
-            throw new ProblemException(Problem.of(403, "STORAGE_ACCESS_DENIED", denied.size() + " URL(s) are on storage VO '" + vo
-                    + "' may not use so; nothing was stored").withErrors(denied));
+            throw new ProblemException(Problem.of(403, "STORAGE_ACCESS_DENIED", "VO '" + vo + "' has no right to "
+                    + (denied.size() == 1 ? "this URL" : "these " + denied.size() + " URLs") + " (see errors); nothing was stored").withErrors(denied));
         }
         return out;
     }
