@@ -45,12 +45,25 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response unreadable(JsonProcessingException e, UriInfo uri) {
         String field = e instanceof JsonMappingException m ? jsonPath(m) : "";
-        String detail = "request body is not valid JSON for this resource: " + e.getOriginalMessage();
+        String message = withoutPackages(e.getOriginalMessage());
+        String detail = "request body is not valid JSON for this resource: " + message;
         Problem p = Problem.of(400, "MALFORMED_BODY", detail);
         if (!field.isEmpty()) {
-            p = p.withErrors(List.of(new Problem.FieldError(field, e.getOriginalMessage())));
+            p = p.withErrors(List.of(new Problem.FieldError(field, message)));
         }
         return render(p, uri);
+    }
+
+    private static final java.util.regex.Pattern QUALIFIED_NAME =
+            java.util.regex.Pattern.compile("\\b(?:[a-z_][a-z0-9_]*\\.)+([A-Z][A-Za-z0-9_$]*)");
+
+    /**
+     * Jackson's message with Java type names shortened to the class's own name ({@code StorageAccess.Rule} rather than
+     * {@code io.ferry.scheduler.model.StorageAccess$Rule}): a client learns which shape was expected, not how the
+     * service's code is laid out.
+     */
+    static String withoutPackages(String message) {
+        return message == null ? "" : QUALIFIED_NAME.matcher(message).replaceAll(m -> m.group(1).replace('$', '.'));
     }
 
     /** Quarkus maps this subclass itself, to a bare 400 without a body; a user mapper (priority 5000) wins over its 5100. */

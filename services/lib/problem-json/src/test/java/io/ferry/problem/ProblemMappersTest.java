@@ -58,6 +58,19 @@ class ProblemMappersTest {
     }
 
     @Test
+    void aMalformedBodyNamesTheExpectedShapeButNotTheServicesPackages() {
+        MismatchedInputException e = assertThrows(MismatchedInputException.class,
+                () -> new ObjectMapper().readValue("{\"inputs\":{}}", Outer.class));
+        Problem p = (Problem) mappers.mismatched(e, null).getEntity();
+        assertTrue(e.getOriginalMessage().contains("io.ferry.problem.ProblemMappersTest$Input"), e.getOriginalMessage());
+        assertTrue(!p.detail().contains("io.ferry") && !p.errors().get(0).message().contains("io.ferry"), p.detail());
+        assertTrue(p.detail().contains("ProblemMappersTest.Input"), p.detail());
+    }
+
+    record Outer(java.util.List<Input> inputs) {
+    }
+
+    @Test
     void aServiceProblemWrappedByTheReaderIsAnsweredAsItIs() {
         ProblemException cause = ProblemException.badRequest("body", "must not be null");
         Response r = mappers.web(new jakarta.ws.rs.BadRequestException(cause), null);
