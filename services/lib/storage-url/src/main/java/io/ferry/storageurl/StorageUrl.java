@@ -24,7 +24,8 @@ import java.util.Optional;
  *   <li>an encoded separator ({@code %2F}, {@code %5C}) or a raw backslash: a segment must not split on the
  *       server;</li>
  *   <li>{@code ;} (path parameters, which servlet containers strip before matching), NUL and control
- *       characters;</li>
+ *       characters (C0 and C1), a decoded {@code %} (an escape again to a server that decodes twice), and Unicode
+ *       look-alikes of {@code .} and {@code /} that NFKC folds into them;</li>
  *   <li>user info, a query or a fragment, malformed escapes and invalid UTF-8.</li>
  * </ul>
  * Empty segments ({@code //}) are folded, as servers fold them. The canonical text has a lower-case scheme and host,
@@ -372,18 +373,46 @@ public final class StorageUrl {
         if (segment.equals(".") || segment.equals("..")) {
             throw new InvalidStorageUrl(InvalidStorageUrl.Reason.DOT_SEGMENT, "a '" + segment + "' segment");
         }
+        boolean ascii = true;
         for (int i = 0; i < segment.length(); i++) {
             char c = segment.charAt(i);
             if (c == '/' || c == '\\') {
                 throw new InvalidStorageUrl(InvalidStorageUrl.Reason.ENCODED_SEPARATOR,
                         "an encoded path separator in a segment");
             }
-            if (c < 0x20 || c == 0x7f || c == ';') {
+            if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == ';') {
                 throw new InvalidStorageUrl(InvalidStorageUrl.Reason.FORBIDDEN_CHARACTER,
                         c == ';' ? "';' in the path" : "a NUL or control character in the path");
             }
+            if (c == '%') {
+                // a decoded '%' is an escape to a server that decodes twice (%252e%252e would be '..' there)
+                throw new InvalidStorageUrl(InvalidStorageUrl.Reason.FORBIDDEN_CHARACTER,
+                        "a percent sign in the decoded path");
+            }
+            ascii &= c < 0x80;
+        }
+        if (!ascii) {
+            checkLookAlikes(segment);
         }
         return segment;
+    }
+
+    /**
+     * Refuses a segment that a server normalising Unicode (NFKC, as some file systems and gateways do) would read as a
+     * dot-segment, a separator or an escape: fullwidth '.' and '/', one-dot leaders, fraction and division slashes.
+     */
+    private static void checkLookAlikes(String segment) {
+        String folded = java.text.Normalizer.normalize(segment, java.text.Normalizer.Form.NFKC);
+        if (folded.equals(".") || folded.equals("..")) {
+            throw new InvalidStorageUrl(InvalidStorageUrl.Reason.DOT_SEGMENT, "a segment that reads as a dot-segment");
+        }
+        for (int i = 0; i < folded.length(); i++) {
+            char c = folded.charAt(i);
+            if (c == '/' || c == '\\' || c == '%' || c == '\u2215' || c == '\u2044' || c == '\u29f8') {
+                throw new InvalidStorageUrl(InvalidStorageUrl.Reason.ENCODED_SEPARATOR,
+                        "a character that reads as a path separator or an escape");
+            }
+        }
     }
 
     private static String encodePath(List<String> segments, boolean directory) {
