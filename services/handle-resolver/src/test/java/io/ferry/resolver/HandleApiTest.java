@@ -196,7 +196,7 @@ class HandleApiTest {
         String h = PREFIX + "/obj-" + System.nanoTime();
         given().auth().oauth2(admin()).contentType(ContentType.JSON).body(url(h, "https://a.example/", 3600)).put("/api/handles/" + h).then().statusCode(200);
         String lfn = "/atlas/data18/" + h.substring(h.indexOf('/') + 1);
-        String did = "data18:" + h.substring(h.indexOf('/') + 1);
+        String did = "atlas:" + h.substring(h.indexOf('/') + 1);
         given().auth().oauth2(user("alice")).contentType(ContentType.JSON).body("{\"name\":\"" + lfn + "\",\"handle\":\"" + h + "\"}").post("/names")
                 .then().statusCode(201).body("kind", equalTo("lfn"));
         given().auth().oauth2(user("alice")).contentType(ContentType.JSON).body("{\"name\":\"" + did + "\",\"handle\":\"" + h + "\"}").post("/names")

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -117,6 +118,26 @@ class ResolverAttackTest {
         given().get("/api/handles/" + h + "-bad").then().statusCode(404);
     }
 
+    @Test
+    void anAnswerWithPrivateValuesIsNeverStoredByASharedCache() throws Exception {
+        String h = PREFIX + "/private-cache-" + System.nanoTime();
+        create(h, value(1, "URL", "https://public.example/f", null), value(3, "SECRET", "s3cret-token", "1100"), owner("carol"));
+        // a read with a token (the handle's admin, handles:admin, or anyone): for that caller only, and keyed on the token
+        for (String token : new String[]{user("carol", "cms"), HandleApiTest.admin(), user("mallory", "atlas")}) {
+            for (String query : new String[]{"", "?index=3"}) {
+                given().auth().oauth2(token).get("/api/handles/" + h + query).then().statusCode(200)
+                        .header("Cache-Control", containsString("private")).header("Vary", containsString("Authorization"));
+            }
+        }
+        // anonymous reads (from the database, then from memory) stay cacheable, but a cache must key them on the token too
+        for (int pass = 0; pass < 2; pass++) {
+            given().get("/api/handles/" + h).then().statusCode(200).body(not(containsString("s3cret")))
+                    .header("Cache-Control", allOf(containsString("max-age="), not(containsString("private"))))
+                    .header("Vary", containsString("Authorization"));
+            ResolutionCacheTest.awaitCached(h);
+        }
+    }
+
     // --- 4: logical names --------------------------------------------------------------------------------------
 
     @Test
@@ -173,6 +194,42 @@ class ResolverAttackTest {
         given().queryParam("id", "lfn:" + lfn).get("/replicas").then().statusCode(404);
         given().auth().oauth2(bert).queryParam("name", lfn).delete("/names").then().statusCode(404);
         given().auth().oauth2(bert).delete("/names").then().statusCode(400).body("errors[0].field", equalTo("name"));
+    }
+
+    @Test
+    void aNameInAnotherVosScopeCannotBeClaimed() {
+        String attacker = PREFIX + "/vo-attacker-" + System.nanoTime();
+        String own = PREFIX + "/vo-own-" + System.nanoTime();
+        create(attacker, value(1, "URL", "https://b.example/", null), owner("bert"));
+        create(own, value(1, "URL", "https://a.example/", null), owner("anna"), owner("nobody").replace("\"index\":100", "\"index\":101"));
+        String n = String.valueOf(System.nanoTime());
+        String lfn = "/atlas/data18/AOD." + n + ".root";
+        String did = "atlas:AOD." + n + ".root";
+        // a cms user who admins its own handle claims atlas's names, in every spelling of atlas's scope: refused
+        for (String name : new String[]{lfn, did, "//atlas/data18/AOD." + n + ".root", "/./atlas/data18/AOD." + n + ".root",
+                "/ATLAS/data18/AOD." + n + ".root", "/atlas", "ATLAS:AOD." + n + ".root"}) {
+            given().auth().oauth2(user("bert", "cms")).contentType(ContentType.JSON)
+                    .body("{\"name\":\"" + name + "\",\"handle\":\"" + attacker + "\"}").post("/names").then().statusCode(403)
+                    .contentType("application/problem+json").body("code", equalTo("NAME_OUTSIDE_VO")).body("errors[0].field", equalTo("name"));
+            given().queryParam("id", (name.startsWith("/") ? "lfn:" : "did:") + name).get("/replicas").then().statusCode(404);
+        }
+        // a token without a VO may bind only names without a scope (GUIDs)
+        String nobody = FerryTestResource.token(DevTokens.Claims.of("nobody", null, "handles:write"));
+        given().auth().oauth2(nobody).contentType(ContentType.JSON).body("{\"name\":\"" + lfn + "\",\"handle\":\"" + own + "\"}")
+                .post("/names").then().statusCode(403).body("code", equalTo("NAME_OUTSIDE_VO")).body("errors[0].field", equalTo("name"));
+        String guid = java.util.UUID.randomUUID().toString();
+        given().auth().oauth2(nobody).contentType(ContentType.JSON).body("{\"name\":\"" + guid + "\",\"handle\":\"" + own + "\"}")
+                .post("/names").then().statusCode(201).body("kind", equalTo("guid"));
+        // atlas binds its own names; atlas jobs reach atlas's handle
+        for (String name : new String[]{lfn, did}) {
+            given().auth().oauth2(user("anna", "atlas")).contentType(ContentType.JSON)
+                    .body("{\"name\":\"" + name + "\",\"handle\":\"" + own + "\"}").post("/names").then().statusCode(201);
+        }
+        given().queryParam("id", "lfn:" + lfn).get("/replicas").then().statusCode(200).body("handle", equalTo(own));
+        given().queryParam("id", "did:" + did).get("/replicas").then().statusCode(200).body("handle", equalTo(own));
+        // handles:admin may bind a name in any scope
+        given().auth().oauth2(HandleApiTest.admin()).contentType(ContentType.JSON)
+                .body("{\"name\":\"/lhcb/" + n + "\",\"handle\":\"" + attacker + "\"}").post("/names").then().statusCode(201);
     }
 
     // --- 1: replica paths ---------------------------------------------------------------------------------------

@@ -6,13 +6,17 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * Cache-Control and Expires of a resolution, from the smallest TTL of the values it carries; the same for answers
- * from the cache and from the database.
+ * Cache-Control, Expires and Vary of a resolution, from the smallest TTL of the values it carries; the same for
+ * answers from the cache and from the database. A caller with a token may read values without public read, so an
+ * answer to a request with {@code Authorization} is private, and every answer varies on that header: a shared cache
+ * never serves a token's answer to anyone else.
  */
 public final class CacheHeaders {
 
     public static final String CACHE_CONTROL = "Cache-Control";
     public static final String EXPIRES = "Expires";
+    public static final String VARY = "Vary";
+    public static final String AUTHORIZATION = "Authorization";
     /** RFC 7231's IMF-fixdate (two-digit day), as JAX-RS writes dates. */
     static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US)
             .withZone(ZoneOffset.UTC);
@@ -22,6 +26,11 @@ public final class CacheHeaders {
 
     public static String cacheControl(long ttlSeconds) {
         return "no-transform, max-age=" + Math.min(Integer.MAX_VALUE, Math.max(0, ttlSeconds));
+    }
+
+    /** For an answer to a request with a token: only the caller's own cache may keep it. */
+    public static String privateCacheControl(long ttlSeconds) {
+        return "private, " + cacheControl(ttlSeconds);
     }
 
     public static String expires(long nowEpochSecond, long ttlSeconds) {

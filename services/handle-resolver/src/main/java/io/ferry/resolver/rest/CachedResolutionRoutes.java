@@ -88,11 +88,12 @@ public class CachedResolutionRoutes {
                 || accept.contains(type.substring(0, type.indexOf('/') + 1) + "*");
     }
 
-    /** Cache-Control and Expires, from the entry's TTLs at this second. */
+    /** Cache-Control and Expires, from the entry's TTLs at this second; Vary as {@link CacheHeaders} says. */
     private void cacheHeaders(HttpServerResponse r, ResolutionCache.Entry e) {
         long now = System.currentTimeMillis() / 1000;
         long ttl = e.ttlSeconds(now);
         r.putHeader(CacheHeaders.CACHE_CONTROL, CacheHeaders.cacheControl(ttl));
         r.putHeader(CacheHeaders.EXPIRES, CacheHeaders.expires(now, ttl));
+        r.putHeader(CacheHeaders.VARY, CacheHeaders.AUTHORIZATION);
     }
 }

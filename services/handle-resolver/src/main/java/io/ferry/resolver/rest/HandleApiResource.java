@@ -11,6 +11,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -40,8 +41,10 @@ public class HandleApiResource {
     @GET
     @Path("handles/{prefix}/{suffix: .+}")
     public Uni<Response> resolve(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix,
-                                 @QueryParam("type") List<String> types, @QueryParam("index") List<Integer> indices) {
-        return handles.resolve(prefix + "/" + suffix, types, indices).map(a -> cached(Response.status(a.status()).entity(a.body()), a.ttlSeconds()));
+                                 @QueryParam("type") List<String> types, @QueryParam("index") List<Integer> indices,
+                                 @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization) {
+        return handles.resolve(prefix + "/" + suffix, types, indices)
+                .map(a -> cached(Response.status(a.status()).entity(a.body()), a.ttlSeconds(), authorization != null));
     }
 
     @PUT
@@ -111,9 +114,15 @@ public class HandleApiResource {
         return prefixes.unhome(prefix).map(v -> Response.ok(java.util.Map.of("responseCode", 1, "prefix", prefix)).build());
     }
 
-    /** Caches answers no longer than the smallest TTL of the values they carry. */
+    /** Caches public answers no longer than the smallest TTL of the values they carry. */
     static Response cached(Response.ResponseBuilder r, long ttlSeconds) {
-        return r.header(CacheHeaders.CACHE_CONTROL, CacheHeaders.cacheControl(ttlSeconds))
-                .header(CacheHeaders.EXPIRES, CacheHeaders.expires(Instant.now().getEpochSecond(), ttlSeconds)).build();
+        return cached(r, ttlSeconds, false);
+    }
+
+    /** As {@link #cached(Response.ResponseBuilder, long)}; an answer to a caller with a token only in its own cache. */
+    static Response cached(Response.ResponseBuilder r, long ttlSeconds, boolean withToken) {
+        return r.header(CacheHeaders.CACHE_CONTROL, withToken ? CacheHeaders.privateCacheControl(ttlSeconds) : CacheHeaders.cacheControl(ttlSeconds))
+                .header(CacheHeaders.EXPIRES, CacheHeaders.expires(Instant.now().getEpochSecond(), ttlSeconds))
+                .header(CacheHeaders.VARY, CacheHeaders.AUTHORIZATION).build();
     }
 }

@@ -21,10 +21,12 @@ import java.util.regex.Pattern;
 
 /**
  * Logical names (LFN, GUID, scope:name) bound to handles, and what an identifier names. A name belongs to whoever
- * bound it (its subject and VO); binding needs ADD_VALUE on the handle, and a name may never be, or be read as, a
- * handle: names equal to an existing handle (with or without a leading '/') or under a prefix homed here are
- * refused, and an identifier in handle form resolves to the handle before any name. So a {@code handle:} source of
- * a job always reaches the real handle's replicas.
+ * bound it (its subject and VO); binding needs ADD_VALUE on the handle. A name with a scope (an LFN's first path
+ * segment, a DID's part before ':') is in that VO's namespace: only a token whose {@code vo} claim is the scope, or
+ * {@code handles:admin}, may bind it. A name may never be, or be read as, a handle: names equal to an existing
+ * handle (with or without a leading '/') or under a prefix homed here are refused, and an identifier in handle form
+ * resolves to the handle before any name. So a {@code handle:} source of a job always reaches the real handle's
+ * replicas.
  */
 @ApplicationScoped
 public class LogicalNames {
@@ -106,6 +108,13 @@ public class LogicalNames {
                 throw new ProblemException(Problem.of(409, "NAME_IS_A_HANDLE", "'" + name + "' is, or could be, the handle "
                         + asHandle + ": a logical name may not stand for a handle").withErrors(List.of(
                         new Problem.FieldError("name", "names the handle " + asHandle))));
+            }
+            // a scope is a VO's namespace: jobs of that VO trust what its names lead to
+            if (scope != null && !w.caller().admin() && !scope.equals(w.caller().vo())) {
+                throw new ProblemException(Problem.of(403, "NAME_OUTSIDE_VO", "'" + name + "' is in the scope '" + scope
+                        + "', which only the VO " + scope + " (or " + HandleAccess.ADMIN + ") may bind; the token's VO is "
+                        + (w.caller().vo() == null ? "not given" : "'" + w.caller().vo() + "'")).withErrors(List.of(
+                        new Problem.FieldError("name", "outside the caller's VO"))));
             }
             return store.pool().preparedQuery("INSERT INTO logical_name (name, kind, handle, scope, owner_sub, owner_vo) "
                             + "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING")
