@@ -543,4 +543,45 @@ class EngineTest {
             tape.stop(0);
         }
     }
+
+    @Test
+    void aClosedSeRegisteredAtANestedBaseAfterSubmissionTakesTheQueuedFileOverBeforeAnyByteIsWritten() throws Exception {
+        // the file waits on "tape" until the test lets it go, so the new SE lands between submission and copy
+        java.util.concurrent.atomic.AtomicBoolean onDisk = new java.util.concurrent.atomic.AtomicBoolean();
+        com.sun.net.httpserver.HttpServer tape = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        tape.createContext("/api/v1/stage", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            boolean post = exchange.getRequestMethod().equals("POST");
+            byte[] body = (post ? "{\"requestId\":\"req-n\"}"
+                    : "{\"id\":\"req-n\",\"files\":[{\"path\":\"/se-a/tape-n/f1\",\"onDisk\":" + onDisk.get() + "}]}").getBytes();
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(post ? 201 : 200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        tape.start();
+        try {
+            register("NGX-TAPE-N", "{\"site\":\"TAPE-SITE\",\"needsPrepare\":true,\"baseUrls\":{\"http\":\"" + nginx.url("/se-a/tape-n")
+                    + "\",\"tape\":\"http://127.0.0.1:" + tape.getAddress().getPort() + "/api/v1\"},\"access\":{\"open\":true}}");
+            register("NGX-NEST-OPEN", "{\"site\":\"NEST-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b/nest") + "\"},\"access\":{\"open\":true}}");
+            Files.createDirectories(nginx.file("/se-b/nest/closed"));
+            write("/se-a/tape-n/f1", 50_000, 13);
+            String id = submit(vo("atlas"), List.of(file("/se-a/tape-n/f1", "/se-b/nest/closed/f1", null)), "{\"retry\":3,\"retry_delay\":0}");
+            awaitJob(vo("atlas"), id, Duration.ofSeconds(20), "STAGING");
+            // the operator protects a path below the open SE with a closed one
+            register("NGX-NEST-CLOSED", "{\"site\":\"NEST-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b/nest/closed") + "\"}}");
+            Thread.sleep(1500);  // the engine reads the SE catalogue at most a second old
+            onDisk.set(true);
+            awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FAILED", "FINISHED");
+            JsonPath f = files(vo("atlas"), id);
+            assertEquals("PERMISSION_DENIED", f.getString("[0].error_code"), f.prettify());
+            assertTrue(f.getString("[0].reason").contains("NGX-NEST-CLOSED"), f.getString("[0].reason"));
+            given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files/" + f.getLong("[0].file_id") + "/retries").then().statusCode(200)
+                    .body("$", hasSize(0));
+            assertFalse(Files.exists(nginx.file("/se-b/nest/closed/f1")), "a file queued under the open SE was written below the closed one");
+        } finally {
+            tape.stop(0);
+        }
+    }
 }

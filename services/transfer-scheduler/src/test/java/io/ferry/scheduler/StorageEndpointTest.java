@@ -6,7 +6,11 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.anyOf;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 
@@ -44,6 +48,39 @@ class StorageEndpointTest {
         given().auth().oauth2(admin).contentType(ContentType.JSON).body(SE).put("/config/se/RAL-ECHO").then().statusCode(200);
         given().auth().oauth2(FerryTestResource.token("cms", "transfer:submit")).get("/config/se")
                 .then().statusCode(200).body("name", hasItem("RAL-ECHO"));
+    }
+
+    @Test
+    void aBaseUrlAnotherSeHasIsRefusedHoweverItIsSpelled() {
+        String admin = FerryTestResource.token(null, "transfer:admin");
+        String old = "{\"site\":\"OLD-SITE\",\"baseUrls\":{\"https\":\"https://shared.example/data\",\"file\":\"file:///data/shared\"},"
+                + "\"access\":{\"open\":true}}";
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body(old).put("/config/se/SHARED-OLD").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+        // the same SE again with its own URLs is no conflict
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body(old).put("/config/se/SHARED-OLD").then().statusCode(200);
+        for (String same : List.of("https://shared.example/data", "https://SHARED.example:443/data/", "https://shared.example/data//",
+                "https://shared.example/%64ata")) {
+            given().auth().oauth2(admin).contentType(ContentType.JSON)
+                    .body("{\"site\":\"ATLAS-SITE\",\"baseUrls\":{\"https\":\"" + same + "\"},"
+                            + "\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}")
+                    .put("/config/se/SHARED-ATLAS").then().statusCode(409).contentType(PROBLEM).body("code", equalTo("BASE_URL_TAKEN"))
+                    .body("errors.field", hasItem("baseUrls.https")).body("detail", containsString("SHARED-OLD"));
+        }
+        given().auth().oauth2(admin).contentType(ContentType.JSON)
+                .body("{\"site\":\"ATLAS-SITE\",\"baseUrls\":{\"https\":\"https://other.example/data\",\"file\":\"file:///data//shared/\"}}")
+                .put("/config/se/SHARED-ATLAS").then().statusCode(409).body("errors.field", hasItem("baseUrls.file"));
+        given().auth().oauth2(admin).get("/config/se/SHARED-ATLAS").then().statusCode(404);
+        // an existing SE may not move onto another's base either, and keeps what it had
+        given().auth().oauth2(admin).contentType(ContentType.JSON)
+                .body("{\"site\":\"ATLAS-SITE\",\"baseUrls\":{\"https\":\"https://shared.example/data/atlas\"}}")
+                .put("/config/se/SHARED-ATLAS").then().statusCode(201);
+        given().auth().oauth2(admin).contentType(ContentType.JSON)
+                .body("{\"site\":\"ATLAS-SITE\",\"baseUrls\":{\"https\":\"https://shared.example:443/data\"}}")
+                .put("/config/se/SHARED-ATLAS").then().statusCode(409).body("code", equalTo("BASE_URL_TAKEN"));
+        given().auth().oauth2(admin).get("/config/se/SHARED-ATLAS").then().statusCode(200)
+                .body("baseUrls.https", equalTo("https://shared.example/data/atlas"));
+        given().auth().oauth2(admin).delete("/config/se/SHARED-ATLAS").then().statusCode(anyOf(equalTo(200), equalTo(204)));
+        given().auth().oauth2(admin).delete("/config/se/SHARED-OLD").then().statusCode(anyOf(equalTo(200), equalTo(204)));
     }
 
     @Test

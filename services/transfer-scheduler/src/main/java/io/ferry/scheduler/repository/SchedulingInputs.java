@@ -56,7 +56,7 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
 
     /** The SE a canonical storage URL lies under (the longest base URL of its scheme it lies below). */
     public java.util.Optional<String> seOf(StorageUrl url) {
-        return EndpointMatcher.match(url, ses.values(), Se::baseUrls).map(m -> m.se().name());
+        return EndpointMatcher.match(url, ses.values(), Se::baseUrls, Se::name).map(m -> m.se().name());
     }
 
     /** An SE's rights column (the JSON the catalogue stores; no value: closed). */

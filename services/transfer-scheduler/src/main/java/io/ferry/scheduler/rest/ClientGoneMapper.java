@@ -28,7 +28,8 @@ public class ClientGoneMapper {
 
     @ServerExceptionMapper
     public Response closed(HttpClosedException e, HttpServerRequest request, UriInfo uri) {
-        return gone(e, request, uri);
+        // also thrown by a REST-client call whose peer closed: that is our failure, not this client leaving
+        return connectionGone(request) ? gone(e, request, uri) : problems.unexpected(e, uri);
     }
 
     /**

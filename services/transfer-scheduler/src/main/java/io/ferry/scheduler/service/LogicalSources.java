@@ -77,7 +77,7 @@ public class LogicalSources {
             return Uni.createFrom().item(f);
         }
         Optional<StorageUrl> destination = StorageUrl.tryParse(f.destinations().get(0));
-        Optional<StorageEndpoint> destSe = destination.flatMap(d -> EndpointMatcher.match(d, endpoints, se -> se.baseUrls))
+        Optional<StorageEndpoint> destSe = destination.flatMap(d -> EndpointMatcher.match(d, endpoints, se -> se.baseUrls, se -> se.name))
                 .map(EndpointMatcher.Match::se);
         if (destSe.isEmpty()) {
             // the endpoint check that follows reports it

@@ -97,7 +97,7 @@ public class StorageBoundary {
             invalid.add(new Problem.FieldError(field, "not a storage URL (" + e.reason() + "): " + e.getMessage()));
             return Optional.empty();
         }
-        Optional<EndpointMatcher.Match<StorageEndpoint>> match = EndpointMatcher.match(url, endpoints, se -> se.baseUrls);
+        Optional<EndpointMatcher.Match<StorageEndpoint>> match = EndpointMatcher.match(url, endpoints, se -> se.baseUrls, se -> se.name);
         if (match.isEmpty()) {
             outside.add(new Problem.FieldError(field, url + " is under no registered storage endpoint"));
             return Optional.empty();
@@ -112,8 +112,10 @@ public class StorageBoundary {
     }
 
     /**
-     * The claimed file's URLs in canonical form, once its VO may still read the source and write the destination
-     * under the SEs the file was queued for. {@code phase}: where the engine is (prepare or transfer).
+     * The claimed file's URLs in canonical form, once each still belongs to the SE the file was queued for (the
+     * longest match over the SEs registered now: an SE registered since at a nested base takes its URLs over) and
+     * its VO may still read the source and write the destination there. {@code phase}: where the engine is
+     * (prepare or transfer).
      */
     public Authorized authorize(ClaimedFile f, String phase) throws MoverException {
         SchedulingInputs.Se sourceSe = sites.se(f.sourceSe());
@@ -124,9 +126,19 @@ public class StorageBoundary {
         }
         StorageUrl source = canonical(f.sourceUrl(), phase);
         StorageUrl destination = canonical(f.destUrl(), phase);
+        stillBelongs(source, sourceSe, phase);
+        stillBelongs(destination, destSe, phase);
         StorageUrl sourceBase = allowed(f.vo(), StorageAccess.Operation.READ, source, sourceSe, phase);
         StorageUrl destinationBase = allowed(f.vo(), StorageAccess.Operation.WRITE, destination, destSe, phase);
         return new Authorized(source, sourceBase, destination, destinationBase);
+    }
+
+    private void stillBelongs(StorageUrl url, SchedulingInputs.Se queuedUnder, String phase) throws MoverException {
+        Optional<String> now = sites.seOf(url);
+        if (now.isPresent() && !now.get().equals(queuedUnder.name())) {
+            throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, url + " now belongs to storage endpoint " + now.get()
+                    + ", not to " + queuedUnder.name() + " it was submitted under; its rights there were never checked");
+        }
     }
 
     private static StorageUrl canonical(String url, String phase) throws MoverException {

@@ -2,12 +2,14 @@ package io.ferry.scheduler.service;
 
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.model.EndpointMatcher;
 import io.ferry.scheduler.model.StorageAccess;
 import io.ferry.scheduler.repository.StorageEndpoint;
 import io.ferry.scheduler.rest.StorageEndpointInput;
 import io.ferry.storageurl.InvalidStorageUrl;
 import io.ferry.storageurl.StorageUrl;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -52,7 +54,12 @@ public class StorageEndpointService {
         if (!errors.isEmpty()) {
             throw ProblemException.badRequest("INVALID_INPUT", errors.size() + " problem(s) with the storage endpoint; nothing was stored", errors);
         }
-        return StorageEndpoint.<StorageEndpoint>findById(name).flatMap(existing -> {
+        // one catalogue write at a time (across replicas), so two registrations cannot both claim one base URL
+        return Panache.getSession().flatMap(s -> s.createNativeQuery("SELECT pg_advisory_xact_lock(:key)").setParameter("key", CATALOGUE_LOCK)
+                        .getSingleResult())
+                .flatMap(locked -> StorageEndpoint.<StorageEndpoint>listAll())
+                .invoke(all -> refuseTakenBaseUrls(name, urls, all))
+                .flatMap(all -> StorageEndpoint.<StorageEndpoint>findById(name)).flatMap(existing -> {
             StorageEndpoint se = existing == null ? new StorageEndpoint() : existing;
             se.name = name;
             se.site = in.site();
@@ -75,6 +82,34 @@ public class StorageEndpointService {
     }
 
     public record Created(StorageEndpoint endpoint, boolean created) {
+    }
+
+    /**
+     * A base URL equal (canonically) to another SE's for the same scheme is 409 BASE_URL_TAKEN: with two SEs on one
+     * base, which one's rights hold would depend on the order they are read in. Nested bases are fine (the longest
+     * wins). The tape endpoint is not matched against jobs' URLs and may be shared.
+     */
+    static void refuseTakenBaseUrls(String name, Map<String, String> urls, List<StorageEndpoint> all) {
+        List<Problem.FieldError> taken = new ArrayList<>();
+        List<String> owners = new ArrayList<>();
+        urls.forEach((protocol, url) -> {
+            if (protocol.equals("tape")) {
+                return;
+            }
+            StorageUrl mine = StorageUrl.parse(url);
+            for (StorageEndpoint other : all) {
+                String theirs = other.name.equals(name) || other.baseUrls == null ? null : other.baseUrls.get(protocol);
+                if (theirs != null && StorageUrl.tryParse(theirs).filter(t -> EndpointMatcher.sameBase(mine, t)).isPresent()) {
+                    taken.add(new Problem.FieldError("baseUrls." + protocol, url + " is already the base URL of storage endpoint " + other.name));
+                    owners.add(other.name);
+                    return;
+                }
+            }
+        });
+        if (!taken.isEmpty()) {
+            throw new ProblemException(Problem.of(409, "BASE_URL_TAKEN", "storage endpoint " + String.join(", ", owners)
+                    + " already has this base URL; base URLs are unique per scheme (nested ones are fine); nothing was stored").withErrors(taken));
+        }
     }
 
     /**
@@ -147,5 +182,7 @@ public class StorageEndpointService {
     }
 
     static final int MAX_RULES = 200;
+    /** Key of the advisory lock that serialises SE catalogue writes. */
+    static final long CATALOGUE_LOCK = 0x5345_4341_5441_4cL;
     static final String VO = "[A-Za-z0-9][A-Za-z0-9_.-]{0,99}";
 }

@@ -51,9 +51,17 @@ class StorageAccessTest {
         Map<String, Map<String, String>> ses = Map.of("WHOLE", Map.of("https", "https://se.example/store"),
                 "PART", Map.of("https", "https://se.example/store/atlas", "file", "file:///data/atlas"),
                 "BROKEN", Map.of("https", "not a url"));
-        assertEquals("PART", EndpointMatcher.match(StorageUrl.parse("https://se.example/store/atlas/x"), ses.keySet(), ses::get).orElseThrow().se());
-        assertEquals("WHOLE", EndpointMatcher.match(StorageUrl.parse("https://se.example/store/atlas2/x"), ses.keySet(), ses::get).orElseThrow().se());
-        assertTrue(EndpointMatcher.match(StorageUrl.parse("http://se.example/store/atlas/x"), ses.keySet(), ses::get).isEmpty(), "scheme");
-        assertEquals("PART", EndpointMatcher.match(StorageUrl.parse("file:///data/atlas/x"), ses.keySet(), ses::get).orElseThrow().se());
+        assertEquals("PART", EndpointMatcher.match(StorageUrl.parse("https://se.example/store/atlas/x"), ses.keySet(), ses::get, n -> n).orElseThrow().se());
+        assertEquals("WHOLE", EndpointMatcher.match(StorageUrl.parse("https://se.example/store/atlas2/x"), ses.keySet(), ses::get, n -> n).orElseThrow().se());
+        assertTrue(EndpointMatcher.match(StorageUrl.parse("http://se.example/store/atlas/x"), ses.keySet(), ses::get, n -> n).isEmpty(), "scheme");
+        assertEquals("PART", EndpointMatcher.match(StorageUrl.parse("file:///data/atlas/x"), ses.keySet(), ses::get, n -> n).orElseThrow().se());
+    }
+
+    @Test
+    void aTieBetweenEqualBasesGoesToTheSeWhoseNameSortsFirstWhateverTheOrder() {
+        Map<String, Map<String, String>> ses = Map.of("OLD", Map.of("https", "https://h/data"), "ATLAS", Map.of("https", "https://h/data"));
+        StorageUrl url = StorageUrl.parse("https://h/data/atlas/x");
+        assertEquals("ATLAS", EndpointMatcher.match(url, List.of("OLD", "ATLAS"), ses::get, n -> n).orElseThrow().se());
+        assertEquals("ATLAS", EndpointMatcher.match(url, List.of("ATLAS", "OLD"), ses::get, n -> n).orElseThrow().se());
     }
 }
