@@ -505,23 +505,9 @@ class EngineTest {
     @Test
     void rightsRemovedAfterSubmissionFailTheFileForGoodBeforeAnyByteIsWritten() throws Exception {
         // the file waits on "tape" until the test lets it go, so the rights change lands between submission and copy
-        java.util.concurrent.atomic.AtomicBoolean onDisk = new java.util.concurrent.atomic.AtomicBoolean();
-        com.sun.net.httpserver.HttpServer tape = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
-        tape.createContext("/api/v1/stage", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            boolean post = exchange.getRequestMethod().equals("POST");
-            byte[] body = (post ? "{\"requestId\":\"req-r\"}"
-                    : "{\"id\":\"req-r\",\"files\":[{\"path\":\"/se-a/tape-r/f1\",\"onDisk\":" + onDisk.get() + "}]}").getBytes();
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(post ? 201 : 200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        tape.start();
-        try {
+        try (HeldOnTape tape = new HeldOnTape("/se-a/tape-r/f1")) {
             register("NGX-TAPE-R", "{\"site\":\"TAPE-SITE\",\"needsPrepare\":true,\"baseUrls\":{\"http\":\"" + nginx.url("/se-a/tape-r")
-                    + "\",\"tape\":\"http://127.0.0.1:" + tape.getAddress().getPort() + "/api/v1\"},\"access\":{\"open\":true}}");
+                    + "\",\"tape\":\"" + tape.url() + "\"},\"access\":{\"open\":true}}");
             String rights = "{\"site\":\"RIGHTS-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b/rights") + "\"},"
                     + "\"access\":{\"rules\":[{\"vo\":\"%s\",\"read\":true,\"write\":true}]}}";
             register("NGX-RIGHTS", rights.formatted("atlas"));
@@ -531,7 +517,7 @@ class EngineTest {
             awaitJob(vo("atlas"), id, Duration.ofSeconds(20), "STAGING");
             register("NGX-RIGHTS", rights.formatted("cms"));
             Thread.sleep(1500);  // the engine reads the SE catalogue at most a second old
-            onDisk.set(true);
+            tape.release();
             awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FAILED", "FINISHED");
             JsonPath f = files(vo("atlas"), id);
             assertEquals("PERMISSION_DENIED", f.getString("[0].error_code"), f.prettify());
@@ -539,31 +525,15 @@ class EngineTest {
             given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files/" + f.getLong("[0].file_id") + "/retries").then().statusCode(200)
                     .body("$", hasSize(0));
             assertFalse(Files.exists(nginx.file("/se-b/rights/f1")), "a VO without write rights wrote");
-        } finally {
-            tape.stop(0);
         }
     }
 
     @Test
     void aClosedSeRegisteredAtANestedBaseAfterSubmissionTakesTheQueuedFileOverBeforeAnyByteIsWritten() throws Exception {
         // the file waits on "tape" until the test lets it go, so the new SE lands between submission and copy
-        java.util.concurrent.atomic.AtomicBoolean onDisk = new java.util.concurrent.atomic.AtomicBoolean();
-        com.sun.net.httpserver.HttpServer tape = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
-        tape.createContext("/api/v1/stage", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            boolean post = exchange.getRequestMethod().equals("POST");
-            byte[] body = (post ? "{\"requestId\":\"req-n\"}"
-                    : "{\"id\":\"req-n\",\"files\":[{\"path\":\"/se-a/tape-n/f1\",\"onDisk\":" + onDisk.get() + "}]}").getBytes();
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(post ? 201 : 200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        tape.start();
-        try {
+        try (HeldOnTape tape = new HeldOnTape("/se-a/tape-n/f1")) {
             register("NGX-TAPE-N", "{\"site\":\"TAPE-SITE\",\"needsPrepare\":true,\"baseUrls\":{\"http\":\"" + nginx.url("/se-a/tape-n")
-                    + "\",\"tape\":\"http://127.0.0.1:" + tape.getAddress().getPort() + "/api/v1\"},\"access\":{\"open\":true}}");
+                    + "\",\"tape\":\"" + tape.url() + "\"},\"access\":{\"open\":true}}");
             register("NGX-NEST-OPEN", "{\"site\":\"NEST-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b/nest") + "\"},\"access\":{\"open\":true}}");
             Files.createDirectories(nginx.file("/se-b/nest/closed"));
             write("/se-a/tape-n/f1", 50_000, 13);
@@ -572,7 +542,7 @@ class EngineTest {
             // the operator protects a path below the open SE with a closed one
             register("NGX-NEST-CLOSED", "{\"site\":\"NEST-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b/nest/closed") + "\"}}");
             Thread.sleep(1500);  // the engine reads the SE catalogue at most a second old
-            onDisk.set(true);
+            tape.release();
             awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FAILED", "FINISHED");
             JsonPath f = files(vo("atlas"), id);
             assertEquals("PERMISSION_DENIED", f.getString("[0].error_code"), f.prettify());
@@ -580,8 +550,44 @@ class EngineTest {
             given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files/" + f.getLong("[0].file_id") + "/retries").then().statusCode(200)
                     .body("$", hasSize(0));
             assertFalse(Files.exists(nginx.file("/se-b/nest/closed/f1")), "a file queued under the open SE was written below the closed one");
-        } finally {
-            tape.stop(0);
+        }
+    }
+
+    /**
+     * A stand-in WLCG Tape REST endpoint holding one file on tape until {@link #release()}: a test changes the SE
+     * catalogue while the file is queued, between its submission and its copy.
+     */
+    static final class HeldOnTape implements AutoCloseable {
+        private final java.util.concurrent.atomic.AtomicBoolean onDisk = new java.util.concurrent.atomic.AtomicBoolean();
+        private final com.sun.net.httpserver.HttpServer server;
+
+        HeldOnTape(String path) throws java.io.IOException {
+            server = com.sun.net.httpserver.HttpServer.create(
+                    new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+            server.createContext("/api/v1/stage", exchange -> {
+                exchange.getRequestBody().readAllBytes();
+                boolean post = exchange.getRequestMethod().equals("POST");
+                byte[] body = (post ? "{\"requestId\":\"held:" + path + "\"}"
+                        : "{\"id\":\"held:" + path + "\",\"files\":[{\"path\":\"" + path + "\",\"onDisk\":" + onDisk.get() + "}]}").getBytes();
+                exchange.getResponseHeaders().add("Content-Type", "application/json");
+                exchange.sendResponseHeaders(post ? 201 : 200, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+            server.start();
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + server.getAddress().getPort() + "/api/v1";
+        }
+
+        void release() {
+            onDisk.set(true);
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
         }
     }
 }
