@@ -516,15 +516,7 @@ class EngineTest {
             String id = submit(vo("atlas"), List.of(file("/se-a/tape-r/f1", "/se-b/rights/f1", null)), "{\"retry\":3,\"retry_delay\":0}");
             awaitJob(vo("atlas"), id, Duration.ofSeconds(20), "STAGING");
             register("NGX-RIGHTS", rights.formatted("cms"));
-            Thread.sleep(1500);  // the engine reads the SE catalogue at most a second old
-            tape.release();
-            awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FAILED", "FINISHED");
-            JsonPath f = files(vo("atlas"), id);
-            assertEquals("PERMISSION_DENIED", f.getString("[0].error_code"), f.prettify());
-            assertTrue(f.getString("[0].reason").contains("atlas"), f.getString("[0].reason"));
-            given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files/" + f.getLong("[0].file_id") + "/retries").then().statusCode(200)
-                    .body("$", hasSize(0));
-            assertFalse(Files.exists(nginx.file("/se-b/rights/f1")), "a VO without write rights wrote");
+            releaseAndExpectRefusedForGood(tape, id, "atlas", "/se-b/rights/f1", "a VO without write rights wrote");
         }
     }
 
@@ -541,16 +533,27 @@ class EngineTest {
             awaitJob(vo("atlas"), id, Duration.ofSeconds(20), "STAGING");
             // the operator protects a path below the open SE with a closed one
             register("NGX-NEST-CLOSED", "{\"site\":\"NEST-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b/nest/closed") + "\"}}");
-            Thread.sleep(1500);  // the engine reads the SE catalogue at most a second old
-            tape.release();
-            awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FAILED", "FINISHED");
-            JsonPath f = files(vo("atlas"), id);
-            assertEquals("PERMISSION_DENIED", f.getString("[0].error_code"), f.prettify());
-            assertTrue(f.getString("[0].reason").contains("NGX-NEST-CLOSED"), f.getString("[0].reason"));
-            given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files/" + f.getLong("[0].file_id") + "/retries").then().statusCode(200)
-                    .body("$", hasSize(0));
-            assertFalse(Files.exists(nginx.file("/se-b/nest/closed/f1")), "a file queued under the open SE was written below the closed one");
+            releaseAndExpectRefusedForGood(tape, id, "NGX-NEST-CLOSED", "/se-b/nest/closed/f1",
+                    "a file queued under the open SE was written below the closed one");
         }
+    }
+
+    /**
+     * Lets the held file go once the engine's SE catalogue (at most a second old) has the test's change, and checks
+     * that the file then fails for good with PERMISSION_DENIED (reason naming {@code reasonNames}), without a retry and
+     * without a byte at {@code destination}.
+     */
+    private void releaseAndExpectRefusedForGood(HeldOnTape tape, String id, String reasonNames, String destination,
+                                                String writtenMessage) throws Exception {
+        Thread.sleep(1500);
+        tape.release();
+        awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FAILED", "FINISHED");
+        JsonPath f = files(vo("atlas"), id);
+        assertEquals("PERMISSION_DENIED", f.getString("[0].error_code"), f.prettify());
+        assertTrue(f.getString("[0].reason").contains(reasonNames), f.getString("[0].reason"));
+        given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files/" + f.getLong("[0].file_id") + "/retries").then().statusCode(200)
+                .body("$", hasSize(0));
+        assertFalse(Files.exists(nginx.file(destination)), writtenMessage);
     }
 
     /**
