@@ -8,7 +8,7 @@ import io.ferry.scheduler.service.Caller;
 import io.ferry.scheduler.service.EventStreamLimits;
 import io.ferry.scheduler.service.JobEvents;
 import io.ferry.scheduler.service.JobService;
-import io.ferry.scheduler.service.PrepareService;
+import io.ferry.scheduler.engine.PrepareService;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -101,8 +101,8 @@ public class JobResource {
         }
         List<String> states = stateIn == null || stateIn.isBlank() ? List.of()
                 : Arrays.stream(stateIn.split(",")).map(String::trim).map(String::toUpperCase).toList();
-        if (states.stream().anyMatch(s -> !io.ferry.scheduler.model.JobStates.JOB_STATES.contains(s))) {
-            throw ProblemException.badRequest("state_in", "states are " + io.ferry.scheduler.model.JobStates.JOB_STATES);
+        if (states.stream().anyMatch(s -> !io.ferry.scheduler.state.JobStates.JOB_STATES.contains(s))) {
+            throw ProblemException.badRequest("state_in", "states are " + io.ferry.scheduler.state.JobStates.JOB_STATES);
         }
         return jobs.list(states, voName, sourceSe, destSe, limit).map(l -> l.stream().map(JobViews.JobView::of).toList());
     }

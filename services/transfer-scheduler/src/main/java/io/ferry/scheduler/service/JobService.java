@@ -3,7 +3,7 @@ package io.ferry.scheduler.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
-import io.ferry.scheduler.model.JobStates;
+import io.ferry.scheduler.state.JobStates;
 import io.ferry.scheduler.model.Submission;
 import io.ferry.scheduler.repository.Job;
 import io.ferry.scheduler.repository.JobInserts;

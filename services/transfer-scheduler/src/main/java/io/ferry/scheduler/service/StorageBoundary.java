@@ -1,5 +1,6 @@
 package io.ferry.scheduler.service;
 
+import io.ferry.scheduler.engine.SiteDirectory;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.model.EndpointMatcher;

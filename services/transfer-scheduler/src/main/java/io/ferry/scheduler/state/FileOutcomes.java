@@ -1,6 +1,12 @@
-package io.ferry.scheduler.service;
+package io.ferry.scheduler.state;
 
-import io.ferry.scheduler.model.JobStates;
+import io.ferry.scheduler.engine.AttemptTimes;
+import io.ferry.scheduler.engine.BatchWriter;
+import io.ferry.scheduler.engine.EngineIdentity;
+import io.ferry.scheduler.engine.JobStateService;
+import io.ferry.scheduler.engine.SchedulingInputsCache;
+import io.ferry.scheduler.engine.TransferRecords;
+import io.ferry.scheduler.service.JobEvents;
 import io.ferry.scheduler.model.RetryPolicy;
 import io.ferry.scheduler.mover.MoverException;
 import io.ferry.scheduler.mover.SourceStat;
@@ -37,7 +43,7 @@ import java.util.UUID;
 @ApplicationScoped
 public class FileOutcomes {
 
-    static final Duration WAIT = Duration.ofSeconds(30);
+    public static final Duration WAIT = Duration.ofSeconds(30);
 
     /**
      * Which claim on the file the change needs. Every guard is given $1 = file id and $2 = this replica; guards that
@@ -327,7 +333,7 @@ public class FileOutcomes {
      * While files are open the rule needs only whether any file is open, active, staging or done (one index probe
      * each, whatever the job's size); the full count runs once, when the last file closes.
      */
-    static Uni<String> refreshJob(SqlClient c, UUID jobId) {
+    public static Uni<String> refreshJob(SqlClient c, UUID jobId) {
         return c.preparedQuery("SELECT EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN ('SUBMITTED', 'STAGING', 'READY', 'ACTIVE')), "
                         + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = 'ACTIVE'), "
                         + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = 'STAGING'), "

@@ -1,4 +1,4 @@
-package io.ferry.scheduler.service;
+package io.ferry.scheduler.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

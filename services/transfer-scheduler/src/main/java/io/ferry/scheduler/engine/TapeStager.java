@@ -1,4 +1,4 @@
-package io.ferry.scheduler.service;
+package io.ferry.scheduler.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

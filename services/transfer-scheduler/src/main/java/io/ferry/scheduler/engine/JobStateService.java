@@ -1,5 +1,7 @@
-package io.ferry.scheduler.service;
+package io.ferry.scheduler.engine;
 
+import io.ferry.scheduler.service.JobEvents;
+import io.ferry.scheduler.state.FileOutcomes;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.repository.Tx;
 import io.quarkus.runtime.ShutdownEvent;

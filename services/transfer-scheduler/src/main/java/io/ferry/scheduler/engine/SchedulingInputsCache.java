@@ -1,5 +1,6 @@
-package io.ferry.scheduler.service;
+package io.ferry.scheduler.engine;
 
+import io.ferry.scheduler.state.FileOutcomes;
 import io.ferry.scheduler.repository.SchedulingInputs;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;

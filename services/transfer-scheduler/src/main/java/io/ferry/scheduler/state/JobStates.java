@@ -1,4 +1,4 @@
-package io.ferry.scheduler.model;
+package io.ferry.scheduler.state;
 
 import java.util.Collection;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.ferry.scheduler.service;
+package io.ferry.scheduler.engine;
 
 import io.ferry.scheduler.repository.SchedulingInputs;
 import io.ferry.storageurl.StorageUrl;

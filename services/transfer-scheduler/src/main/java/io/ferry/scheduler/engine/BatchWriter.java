@@ -1,5 +1,6 @@
-package io.ferry.scheduler.service;
+package io.ferry.scheduler.engine;
 
+import io.ferry.scheduler.state.FileOutcomes;
 import io.ferry.scheduler.repository.TransientSqlErrors;
 import org.jboss.logging.Logger;
 
@@ -18,7 +19,7 @@ import java.util.function.Function;
  * small files a second, a transaction per file costs more than moving the file. A caller waits until its change
  * is committed (or refused by its guard), so nothing is acknowledged before it is durable.
  */
-final class BatchWriter<T> {
+public final class BatchWriter<T> {
 
     private static final Logger LOG = Logger.getLogger(BatchWriter.class);
     private static final int TRANSIENT_ATTEMPTS = 5;
@@ -32,7 +33,7 @@ final class BatchWriter<T> {
     private final Thread thread;
 
     /** @param write writes one batch in one transaction; answers, per item, whether it applied */
-    BatchWriter(String name, int maxBatch, Function<List<T>, List<Boolean>> write) {
+    public BatchWriter(String name, int maxBatch, Function<List<T>, List<Boolean>> write) {
         this.maxBatch = maxBatch;
         this.write = write;
         this.thread = new Thread(this::loop, name);
@@ -41,7 +42,7 @@ final class BatchWriter<T> {
     }
 
     /** Writes {@code value} with whatever else is waiting; answers whether it applied. */
-    boolean submit(T value) {
+    public boolean submit(T value) {
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         queue.add(new Item<>(value, done));
         try {
@@ -56,7 +57,7 @@ final class BatchWriter<T> {
         }
     }
 
-    void stop() {
+    public void stop() {
         thread.interrupt();
     }
 

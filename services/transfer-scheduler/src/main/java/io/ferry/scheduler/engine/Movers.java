@@ -1,4 +1,4 @@
-package io.ferry.scheduler.service;
+package io.ferry.scheduler.engine;
 
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.mover.FileMover;

@@ -1,4 +1,4 @@
-package io.ferry.scheduler.service;
+package io.ferry.scheduler.engine;
 
 import io.ferry.scheduler.model.FairShare;
 import io.ferry.scheduler.repository.QueueSnapshot;
