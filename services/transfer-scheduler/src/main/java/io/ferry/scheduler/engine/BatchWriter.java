@@ -1,6 +1,6 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.state.FileOutcomes;
+import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.repository.TransientSqlErrors;
 import org.jboss.logging.Logger;
 
@@ -46,7 +46,7 @@ public final class BatchWriter<T> {
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         queue.add(new Item<>(value, done));
         try {
-            return done.get(FileOutcomes.WAIT.toMillis() * 2, TimeUnit.MILLISECONDS);
+            return done.get(StateChanges.WAIT.toMillis() * 2, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the change was written", e);

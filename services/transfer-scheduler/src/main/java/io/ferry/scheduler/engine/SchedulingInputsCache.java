@@ -1,6 +1,6 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.state.FileOutcomes;
+import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.repository.SchedulingInputs;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,7 +29,7 @@ public class SchedulingInputsCache {
     public SchedulingInputs get(java.util.Set<String> ses) {
         SchedulingInputs current = inputs;
         if (current == null || System.nanoTime() - loadedAt > MAX_AGE_NANOS || !current.ses().keySet().containsAll(ses)) {
-            current = pool.withConnection(SchedulingInputs::load).await().atMost(FileOutcomes.WAIT);
+            current = pool.withConnection(SchedulingInputs::load).await().atMost(StateChanges.WAIT);
             inputs = current;
             loadedAt = System.nanoTime();
         }

@@ -8,7 +8,7 @@ import io.ferry.scheduler.service.Caller;
 import io.ferry.scheduler.service.EventStreamLimits;
 import io.ferry.scheduler.service.JobEvents;
 import io.ferry.scheduler.service.JobService;
-import io.ferry.scheduler.engine.PrepareService;
+import io.ferry.scheduler.engine.PrepareLoop;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -47,7 +47,7 @@ public class JobResource {
     JobService jobs;
 
     @Inject
-    PrepareService prepare;
+    PrepareLoop prepare;
 
     @Inject
     JobEvents events;
@@ -101,8 +101,8 @@ public class JobResource {
         }
         List<String> states = stateIn == null || stateIn.isBlank() ? List.of()
                 : Arrays.stream(stateIn.split(",")).map(String::trim).map(String::toUpperCase).toList();
-        if (states.stream().anyMatch(s -> !io.ferry.scheduler.state.JobStates.JOB_STATES.contains(s))) {
-            throw ProblemException.badRequest("state_in", "states are " + io.ferry.scheduler.state.JobStates.JOB_STATES);
+        if (states.stream().anyMatch(s -> !io.ferry.scheduler.state.JobStateRule.JOB_STATES.contains(s))) {
+            throw ProblemException.badRequest("state_in", "states are " + io.ferry.scheduler.state.JobStateRule.JOB_STATES);
         }
         return jobs.list(states, voName, sourceSe, destSe, limit).map(l -> l.stream().map(JobViews.JobView::of).toList());
     }

@@ -3,7 +3,7 @@ package io.ferry.scheduler.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
-import io.ferry.scheduler.state.JobStates;
+import io.ferry.scheduler.state.JobStateRule;
 import io.ferry.scheduler.model.Submission;
 import io.ferry.scheduler.repository.Job;
 import io.ferry.scheduler.repository.JobInserts;
@@ -193,7 +193,7 @@ public class JobService {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         List<Long> canceled = new ArrayList<>();
         for (TransferFile f : files) {
-            if (which.test(f) && !JobStates.FILE_TERMINAL.contains(f.state)) {
+            if (which.test(f) && !JobStateRule.FILE_TERMINAL.contains(f.state)) {
                 canceled.add(f.fileId);
                 f.state = "CANCELED";
                 f.errorCode = "CANCELED";
@@ -201,10 +201,10 @@ public class JobService {
                 f.finishTime = now;
             }
         }
-        String state = JobStates.jobState(files.stream().map(f -> f.state).toList());
+        String state = JobStateRule.jobState(files.stream().map(f -> f.state).toList());
         if (!state.equals(job.state)) {
             job.state = state;
-            if (JobStates.JOB_TERMINAL.contains(state)) {
+            if (JobStateRule.JOB_TERMINAL.contains(state)) {
                 job.finishedAt = now;
                 job.reason = state.equals("CANCELED") ? "canceled by " + caller.subject() : job.reason;
             }

@@ -4,13 +4,13 @@ import java.util.Collection;
 import java.util.Set;
 
 /** FTS3's job and file states and the rule that derives a job's state from its files'. */
-public final class JobStates {
+public final class JobStateRule {
 
     public static final Set<String> FILE_TERMINAL = Set.of("FINISHED", "FAILED", "CANCELED", "NOT_USED");
     public static final Set<String> JOB_TERMINAL = Set.of("FINISHED", "FAILED", "FINISHEDDIRTY", "CANCELED");
     public static final Set<String> JOB_STATES = Set.of("SUBMITTED", "STAGING", "ACTIVE", "FINISHED", "FAILED", "FINISHEDDIRTY", "CANCELED");
 
-    private JobStates() {
+    private JobStateRule() {
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.ferry.scheduler.engine;
 
 import io.ferry.scheduler.service.StorageBoundary;
-import io.ferry.scheduler.state.FileOutcomes;
+import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.mover.CopyRequest;
 import io.ferry.scheduler.mover.Mover;
@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * to prepare by the same weighted fair share as the transfers, so one VO's flood cannot fill the prepared pool.
  */
 @ApplicationScoped
-public class PrepareService extends EngineLoop {
+public class PrepareLoop extends EngineLoop {
 
     @Inject
     SchedulerConfig config;
@@ -46,13 +46,13 @@ public class PrepareService extends EngineLoop {
     FileQueue queue;
 
     @Inject
-    FileOutcomes outcomes;
+    StateChanges outcomes;
 
     @Inject
     RunningFiles running;
 
     @Inject
-    Movers movers;
+    MoverChoice movers;
 
     @Inject
     TapeStager stager;
@@ -70,7 +70,7 @@ public class PrepareService extends EngineLoop {
     SchedulingInputsCache inputs;
 
     @Inject
-    TransfersService transfers;
+    TransferLoop transfers;
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private ExecutorService workers;
@@ -101,10 +101,10 @@ public class PrepareService extends EngineLoop {
             return;
         }
         Duration lease = config.engine().lease();
-        List<QueueSnapshot> snapshot = pool.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime())).await().atMost(FileOutcomes.WAIT);
+        List<QueueSnapshot> snapshot = pool.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime())).await().atMost(StateChanges.WAIT);
         if (snapshot.stream().anyMatch(q -> q.staging() > 0)) {
             // only then: with nothing to poll, the poll's claim still cost the database a quarter of a millisecond a pass
-            for (ClaimedFile f : queue.claimStagingPolls(Math.min(free, 100), identity.id(), lease).await().atMost(FileOutcomes.WAIT)) {
+            for (ClaimedFile f : queue.claimStagingPolls(Math.min(free, 100), identity.id(), lease).await().atMost(StateChanges.WAIT)) {
                 submit(f);
                 free--;
             }
@@ -130,7 +130,7 @@ public class PrepareService extends EngineLoop {
             Map<QueueSnapshot, Integer> plan = Scheduling.plan(budget, queues, in,
                     q -> q.preparing() + q.ready() + q.staging() + q.active(), QueueSnapshot::waiting);
             for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
-                for (ClaimedFile f : queue.claimForPrepare(p.getKey(), p.getValue(), identity.id(), lease).await().atMost(FileOutcomes.WAIT)) {
+                for (ClaimedFile f : queue.claimForPrepare(p.getKey(), p.getValue(), identity.id(), lease).await().atMost(StateChanges.WAIT)) {
                     submit(f);
                     free--;
                 }
@@ -169,10 +169,10 @@ public class PrepareService extends EngineLoop {
                 transfers.wake();
             }
         } catch (MoverException e) {
-            outcomes.failed(f, FileOutcomes.Guard.PREPARING, f.attempts() + 1, e, 0, null,
+            outcomes.failed(f, StateChanges.Guard.PREPARING, f.attempts() + 1, e, 0, null,
                     AttemptTimes.prepare(started, OffsetDateTime.now(ZoneOffset.UTC)));
         } catch (RuntimeException e) {
-            outcomes.failed(f, FileOutcomes.Guard.PREPARING, f.attempts() + 1,
+            outcomes.failed(f, StateChanges.Guard.PREPARING, f.attempts() + 1,
                     new MoverException(MoverException.Code.CONNECTION_RESET, "prepare", "prepare failed: " + e), 0, null,
                     AttemptTimes.prepare(started, OffsetDateTime.now(ZoneOffset.UTC)));
         } finally {

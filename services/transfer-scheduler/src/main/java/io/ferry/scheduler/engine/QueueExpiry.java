@@ -1,6 +1,6 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.state.FileOutcomes;
+import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.mover.MoverException;
 import io.ferry.scheduler.repository.ClaimedFile;
@@ -23,9 +23,9 @@ import java.time.ZoneOffset;
  * lifetime are prepared again; files still queued after their job's max_time_in_queue fail with QUEUE_EXPIRED.
  */
 @ApplicationScoped
-public class ExpiryService extends EngineLoop {
+public class QueueExpiry extends EngineLoop {
 
-    private static final Logger LOG = Logger.getLogger(ExpiryService.class);
+    private static final Logger LOG = Logger.getLogger(QueueExpiry.class);
 
     @Inject
     SchedulerConfig config;
@@ -37,10 +37,10 @@ public class ExpiryService extends EngineLoop {
     FileQueue queue;
 
     @Inject
-    FileOutcomes outcomes;
+    StateChanges outcomes;
 
     @Inject
-    PrepareService prepare;
+    PrepareLoop prepare;
 
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
@@ -59,25 +59,25 @@ public class ExpiryService extends EngineLoop {
 
     @Override
     protected void pass() {
-        for (Long id : queue.expiredActive(200).await().atMost(FileOutcomes.WAIT)) {
-            ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(FileOutcomes.WAIT);
+        for (Long id : queue.expiredActive(200).await().atMost(StateChanges.WAIT)) {
+            ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(StateChanges.WAIT);
             if (f != null) {
                 OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-                outcomes.failed(f, FileOutcomes.Guard.LEASE_LAPSED, Math.max(1, f.attempts()), new MoverException(MoverException.Code.LEASE_EXPIRED,
+                outcomes.failed(f, StateChanges.Guard.LEASE_LAPSED, Math.max(1, f.attempts()), new MoverException(MoverException.Code.LEASE_EXPIRED,
                                 "transfer", "the scheduler replica moving it stopped renewing its lease; queued again"), 0, null,
                         new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), null, null, null, null).withEnd(now));
             }
         }
-        int unpinned = queue.unpinStale(config.engine().pinLifetime()).await().atMost(FileOutcomes.WAIT);
+        int unpinned = queue.unpinStale(config.engine().pinLifetime()).await().atMost(StateChanges.WAIT);
         if (unpinned > 0) {
             LOG.infof("%d prepared file(s) waited longer than the pin lifetime %s: preparing them again", unpinned, config.engine().pinLifetime());
             prepare.wake();
         }
-        for (Long id : queue.queueExpired(500).await().atMost(FileOutcomes.WAIT)) {
-            ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(FileOutcomes.WAIT);
+        for (Long id : queue.queueExpired(500).await().atMost(StateChanges.WAIT)) {
+            ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(StateChanges.WAIT);
             if (f != null) {
                 OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-                outcomes.failed(f, FileOutcomes.Guard.QUEUED, f.attempts() + 1, new MoverException(MoverException.Code.QUEUE_EXPIRED, "queue",
+                outcomes.failed(f, StateChanges.Guard.QUEUED, f.attempts() + 1, new MoverException(MoverException.Code.QUEUE_EXPIRED, "queue",
                         "still queued when the job's max_time_in_queue ran out"), 0, null, new AttemptTimes(null, null, null, null, null, null).withEnd(now));
             }
         }

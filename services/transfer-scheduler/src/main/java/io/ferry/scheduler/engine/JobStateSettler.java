@@ -1,7 +1,7 @@
 package io.ferry.scheduler.engine;
 
 import io.ferry.scheduler.service.JobEvents;
-import io.ferry.scheduler.state.FileOutcomes;
+import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.repository.Tx;
 import io.quarkus.runtime.ShutdownEvent;
@@ -24,7 +24,7 @@ import java.util.UUID;
  * final state is announced on the job's last-changed file.
  */
 @ApplicationScoped
-public class JobStateService extends EngineLoop {
+public class JobStateSettler extends EngineLoop {
 
     @Inject
     SchedulerConfig config;
@@ -55,21 +55,21 @@ public class JobStateService extends EngineLoop {
         List<UUID> unsettled = new ArrayList<>();
         for (Row r : pool.query("SELECT job_id FROM job j WHERE state IN ('SUBMITTED', 'STAGING', 'ACTIVE') AND NOT EXISTS ("
                 + "SELECT 1 FROM transfer_file f WHERE f.job_id = j.job_id AND f.state IN ('SUBMITTED', 'STAGING', 'READY', 'ACTIVE')) LIMIT 500")
-                .execute().await().atMost(FileOutcomes.WAIT)) {
+                .execute().await().atMost(StateChanges.WAIT)) {
             unsettled.add(r.getUUID(0));
         }
         for (UUID job : unsettled) {
             Tx.run(pool, c -> {
                 if (c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(job)).await()
-                        .atMost(FileOutcomes.WAIT).size() == 0) {
+                        .atMost(StateChanges.WAIT).size() == 0) {
                     return null;
                 }
-                String state = FileOutcomes.refreshJob(c, job).await().atMost(FileOutcomes.WAIT);
+                String state = StateChanges.refreshJob(c, job).await().atMost(StateChanges.WAIT);
                 var last = c.preparedQuery("SELECT file_id, state FROM transfer_file WHERE job_id = $1 ORDER BY finish_time DESC NULLS LAST LIMIT 1")
-                        .execute(Tuple.of(job)).await().atMost(FileOutcomes.WAIT);
+                        .execute(Tuple.of(job)).await().atMost(StateChanges.WAIT);
                 if (last.size() > 0) {
                     Row f = last.iterator().next();
-                    events.publish(c, job, List.of(f.getLong(0)), f.getString(1), state, "job " + state).await().atMost(FileOutcomes.WAIT);
+                    events.publish(c, job, List.of(f.getLong(0)), f.getString(1), state, "job " + state).await().atMost(StateChanges.WAIT);
                 }
                 return null;
             });

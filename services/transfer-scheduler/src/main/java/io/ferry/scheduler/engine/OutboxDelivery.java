@@ -1,6 +1,6 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.state.FileOutcomes;
+import io.ferry.scheduler.state.StateChanges;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.scheduler.client.AggregatorClient;
@@ -37,9 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * again cannot help.
  */
 @ApplicationScoped
-public class OutboxService extends EngineLoop {
+public class OutboxDelivery extends EngineLoop {
 
-    private static final Logger LOG = Logger.getLogger(OutboxService.class);
+    private static final Logger LOG = Logger.getLogger(OutboxDelivery.class);
 
     @Inject
     SchedulerConfig config;
@@ -93,7 +93,7 @@ public class OutboxService extends EngineLoop {
                 List<String> ids = new ArrayList<>();
                 List<String> payloads = new ArrayList<>();
                 for (Row r : c.preparedQuery("SELECT record_id, payload FROM record_outbox WHERE next_attempt_at <= now() "
-                        + "ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(config.outbox().batch())).await().atMost(FileOutcomes.WAIT)) {
+                        + "ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(config.outbox().batch())).await().atMost(StateChanges.WAIT)) {
                     ids.add(r.getString(0));
                     payloads.add(r.getString(1));
                 }
@@ -103,7 +103,7 @@ public class OutboxService extends EngineLoop {
                 String error = send("[" + String.join(",", payloads) + "]", ids);
                 if (error == null) {
                     c.preparedQuery("DELETE FROM record_outbox WHERE record_id = ANY($1)").execute(Tuple.of(ids.toArray(new String[0])))
-                            .await().atMost(FileOutcomes.WAIT);
+                            .await().atMost(StateChanges.WAIT);
                     delivered.increment(ids.size());
                     if (failures > 0) {
                         LOG.infof("rate-aggregator takes transfer records again (after %d failed tries)", failures);
@@ -117,10 +117,10 @@ public class OutboxService extends EngineLoop {
         }
         // counted while delivery pauses too: the gauge is how operators watch an outage
         pending.set(pool.query("SELECT count(*) FROM (SELECT 1 FROM record_outbox LIMIT " + (EXACT_COUNT_UP_TO + 1) + ") r")
-                .execute().await().atMost(FileOutcomes.WAIT).iterator().next().getLong(0));
+                .execute().await().atMost(StateChanges.WAIT).iterator().next().getLong(0));
         if (pending.get() > EXACT_COUNT_UP_TO) {
             pending.set(pool.query("SELECT greatest(reltuples::bigint, " + EXACT_COUNT_UP_TO + ") FROM pg_class WHERE oid = 'record_outbox'::regclass")
-                    .execute().await().atMost(FileOutcomes.WAIT).iterator().next().getLong(0));
+                    .execute().await().atMost(StateChanges.WAIT).iterator().next().getLong(0));
         }
     }
 

@@ -20,7 +20,7 @@ import java.util.Locale;
 
 /** Picks the mover for a source and destination URL: both file://, or both http(s):// (WebDAV). */
 @ApplicationScoped
-public class Movers {
+public class MoverChoice {
 
     @Inject
     SchedulerConfig config;

@@ -1,7 +1,7 @@
 package io.ferry.scheduler.engine;
 
 import io.ferry.scheduler.service.JobEvents;
-import io.ferry.scheduler.state.FileOutcomes;
+import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.mover.MoverException;
 import io.ferry.scheduler.repository.FileQueue;
@@ -23,7 +23,7 @@ import java.util.Set;
  * cancelled (the cancel's NOTIFY reaches every replica).
  */
 @ApplicationScoped
-public class LeaseService extends EngineLoop {
+public class LeaseKeeper extends EngineLoop {
 
     @Inject
     SchedulerConfig config;
@@ -66,7 +66,7 @@ public class LeaseService extends EngineLoop {
     @Override
     protected void pass() {
         List<Long> ids = running.ids();
-        Set<Long> held = queue.renew(ids, identity.id(), config.engine().lease()).await().atMost(FileOutcomes.WAIT);
+        Set<Long> held = queue.renew(ids, identity.id(), config.engine().lease()).await().atMost(StateChanges.WAIT);
         for (Long id : ids) {
             if (!held.contains(id)) {
                 running.abort(id, MoverException.Code.CANCELED, "the file is no longer this scheduler's to move (canceled or taken over)");

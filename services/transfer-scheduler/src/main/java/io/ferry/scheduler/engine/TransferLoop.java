@@ -1,7 +1,7 @@
 package io.ferry.scheduler.engine;
 
 import io.ferry.scheduler.service.StorageBoundary;
-import io.ferry.scheduler.state.FileOutcomes;
+import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.mover.CopyRequest;
 import io.ferry.scheduler.mover.CopyResult;
@@ -37,10 +37,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Starts prepared files: per link, as many as the optimizer's target allows, never more than the SEs' inbound and
  * outbound caps, the free slots shared between VOs (and their activities) by weight. The pass holds a database-wide
  * advisory lock while it counts and claims, so replicas on one database together never exceed a limit; the copies
- * themselves run on this replica's transfer threads under a lease the LeaseService renews.
+ * themselves run on this replica's transfer threads under a lease the LeaseKeeper renews.
  */
 @ApplicationScoped
-public class TransfersService extends EngineLoop {
+public class TransferLoop extends EngineLoop {
 
     /** Key of the advisory lock that serialises scheduling passes across replicas. */
     static final long SCHEDULING_LOCK = 0x4645525259L;
@@ -55,13 +55,13 @@ public class TransfersService extends EngineLoop {
     FileQueue queue;
 
     @Inject
-    FileOutcomes outcomes;
+    StateChanges outcomes;
 
     @Inject
     RunningFiles running;
 
     @Inject
-    Movers movers;
+    MoverChoice movers;
 
     @Inject
     SiteDirectory sites;
@@ -79,7 +79,7 @@ public class TransfersService extends EngineLoop {
     SchedulingInputsCache inputs;
 
     @Inject
-    PrepareService prepare;
+    PrepareLoop prepare;
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private ExecutorService workers;
@@ -121,8 +121,8 @@ public class TransfersService extends EngineLoop {
         }
         Map<ClaimedFile, Integer> claimed = Tx.run(pool, c -> {
             c.preparedQuery("SELECT pg_advisory_xact_lock($1)").execute(io.vertx.mutiny.sqlclient.Tuple.of(SCHEDULING_LOCK))
-                    .await().atMost(FileOutcomes.WAIT);
-            List<QueueSnapshot> snapshot = queue.startable(c, config.engine().pinLifetime()).await().atMost(FileOutcomes.WAIT);
+                    .await().atMost(StateChanges.WAIT);
+            List<QueueSnapshot> snapshot = queue.startable(c, config.engine().pinLifetime()).await().atMost(StateChanges.WAIT);
             SchedulingInputs in = inputs.get(Scheduling.sesOf(snapshot));
             Map<String, Integer> outbound = new HashMap<>();
             Map<String, Integer> inbound = new HashMap<>();
@@ -155,7 +155,7 @@ public class TransfersService extends EngineLoop {
                 Map<QueueSnapshot, Integer> plan = Scheduling.plan(free, queues, in, QueueSnapshot::active, QueueSnapshot::ready);
                 for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
                     List<ClaimedFile> files = queue.claimForTransfer(c, p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
-                            config.engine().pinLifetime()).await().atMost(FileOutcomes.WAIT);
+                            config.engine().pinLifetime()).await().atMost(StateChanges.WAIT);
                     for (ClaimedFile f : files) {
                         out.put(f, link.nostreams() == null ? 0 : link.nostreams());
                     }
@@ -210,10 +210,10 @@ public class TransfersService extends EngineLoop {
             if (e.code() == MoverException.Code.CANCELED) {
                 outcomes.canceledAttempt(f, progress.bytes(), streams, times, e.getMessage());
             } else {
-                outcomes.failed(f, FileOutcomes.Guard.RUNNING, f.attempts(), e, progress.bytes(), streams, times);
+                outcomes.failed(f, StateChanges.Guard.RUNNING, f.attempts(), e, progress.bytes(), streams, times);
             }
         } catch (RuntimeException e) {
-            outcomes.failed(f, FileOutcomes.Guard.RUNNING, f.attempts(),
+            outcomes.failed(f, StateChanges.Guard.RUNNING, f.attempts(),
                     new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", "transfer failed: " + e), progress.bytes(), streams,
                     ended(times, "transfer"));
         } finally {

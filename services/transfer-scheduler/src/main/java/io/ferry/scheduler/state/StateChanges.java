@@ -3,7 +3,7 @@ package io.ferry.scheduler.state;
 import io.ferry.scheduler.engine.AttemptTimes;
 import io.ferry.scheduler.engine.BatchWriter;
 import io.ferry.scheduler.engine.EngineIdentity;
-import io.ferry.scheduler.engine.JobStateService;
+import io.ferry.scheduler.engine.JobStateSettler;
 import io.ferry.scheduler.engine.SchedulingInputsCache;
 import io.ferry.scheduler.engine.TransferRecords;
 import io.ferry.scheduler.service.JobEvents;
@@ -36,12 +36,12 @@ import java.util.UUID;
  * state (FTS3's rule), the retry history, the transfer record in the outbox and the NOTIFY for event subscribers.
  * Files of one job finish in parallel without waiting for each other: while a job has open files its state is
  * derived from a few index probes, and only the change that closes its last file takes the job row (never waiting
- * for it: a job row held by a cancel, or two last files closing at once, are settled by {@link JobStateService}).
+ * for it: a job row held by a cancel, or two last files closing at once, are settled by {@link JobStateSettler}).
  * Each update is guarded (the claim must still be this replica's), so a file cancelled or taken over in the meantime
  * is left alone.
  */
 @ApplicationScoped
-public class FileOutcomes {
+public class StateChanges {
 
     public static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -79,7 +79,7 @@ public class FileOutcomes {
     EngineIdentity identity;
 
     @Inject
-    JobStateService jobStates;
+    JobStateSettler jobStates;
 
     @Inject
     SchedulingInputsCache inputs;
@@ -302,7 +302,7 @@ public class FileOutcomes {
     /**
      * The job's state after one of its files changed, in that change's transaction. While files are open: ACTIVE,
      * STAGING or SUBMITTED by the rule, written only when it differs. When none is open: the final state, if the
-     * job row can be had without waiting; otherwise it stays for {@link JobStateService}.
+     * job row can be had without waiting; otherwise it stays for {@link JobStateSettler}.
      */
     static Uni<String> jobStateAfterChange(SqlClient c, UUID jobId) {
         return c.preparedQuery("SELECT j.state, "
@@ -314,7 +314,7 @@ public class FileOutcomes {
                 .execute(Tuple.of(jobId)).chain(rows -> {
                     Row r = rows.iterator().next();
                     String current = r.getString(0);
-                    if (JobStates.JOB_TERMINAL.contains(current)) {
+                    if (JobStateRule.JOB_TERMINAL.contains(current)) {
                         return Uni.createFrom().item(current);
                     }
                     if (r.getBoolean(1)) {
@@ -352,13 +352,13 @@ public class FileOutcomes {
                                         states.add(n.getString(0));
                                     }
                                 }
-                                return setJobState(c, jobId, JobStates.jobState(states));
+                                return setJobState(c, jobId, JobStateRule.jobState(states));
                             });
                 });
     }
 
     private static Uni<String> setJobState(SqlClient c, UUID jobId, String state) {
-        boolean terminal = JobStates.JOB_TERMINAL.contains(state);
+        boolean terminal = JobStateRule.JOB_TERMINAL.contains(state);
         return c.preparedQuery("UPDATE job SET state = $2, finished_at = CASE WHEN $3 THEN coalesce(finished_at, now()) END "
                 + "WHERE job_id = $1 AND state <> $2").execute(Tuple.of(jobId, state, terminal)).replaceWith(state);
     }
