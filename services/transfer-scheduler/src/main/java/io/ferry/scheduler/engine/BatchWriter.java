@@ -1,7 +1,7 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.repository.TransientSqlErrors;
+import io.ferry.scheduler.state.StateChanges;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;

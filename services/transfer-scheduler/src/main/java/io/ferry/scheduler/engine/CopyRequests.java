@@ -1,9 +1,9 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.service.StorageBoundary;
 import io.ferry.scheduler.mover.CopyRequest;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.SchedulingInputs;
+import io.ferry.scheduler.service.StorageBoundary;
 
 import java.net.URI;
 

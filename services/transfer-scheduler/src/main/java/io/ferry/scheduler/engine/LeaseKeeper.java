@@ -1,10 +1,11 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.service.JobEvents;
-import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.mover.MoverException;
 import io.ferry.scheduler.repository.FileQueue;
+import io.ferry.scheduler.service.JobEvents;
+import io.ferry.scheduler.state.FileState;
+import io.ferry.scheduler.state.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -44,7 +45,7 @@ public class LeaseKeeper extends EngineLoop {
 
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
-            cancellations = events.all().select().where(ev -> "CANCELED".equals(ev.file_state())).subscribe()
+            cancellations = events.all().select().where(ev -> FileState.CANCELED.name().equals(ev.file_state())).subscribe()
                     .with(ev -> running.abort(ev.file_id(), MoverException.Code.CANCELED, "canceled: " + ev.reason()));
             start("lease-keeper");
         }

@@ -10,13 +10,13 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import javax.net.ssl.SSLSocketFactory;
 import java.io.IOException;
 import java.net.URI;
-import java.security.GeneralSecurityException;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.util.List;
 import java.util.Locale;
+import javax.net.ssl.SSLSocketFactory;
 
 /** Picks the mover for a source and destination URL: both file://, or both http(s):// (WebDAV). */
 @ApplicationScoped

@@ -1,11 +1,11 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.state.StateChanges;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.scheduler.client.AggregatorClient;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.repository.Tx;
+import io.ferry.scheduler.state.StateChanges;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,7 +1,5 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.service.StorageBoundary;
-import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.mover.CopyRequest;
 import io.ferry.scheduler.mover.Mover;
@@ -11,6 +9,8 @@ import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.repository.QueueSnapshot;
 import io.ferry.scheduler.repository.SchedulingInputs;
+import io.ferry.scheduler.service.StorageBoundary;
+import io.ferry.scheduler.state.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -70,7 +70,7 @@ public class PrepareLoop extends EngineLoop {
     SchedulingInputsCache inputs;
 
     @Inject
-    TransferLoop transfers;
+    EngineWakeups wakeups;
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private ExecutorService workers;
@@ -78,6 +78,8 @@ public class PrepareLoop extends EngineLoop {
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
             workers = workerPool("prepare", config.engine().prepareThreads());
+            wakeups.on(EngineWakeups.Event.JOB_SUBMITTED, this::wake);
+            wakeups.on(EngineWakeups.Event.PREPARED_POOL_SHRANK, this::wake);
             start("prepare-queue");
         }
     }
@@ -166,7 +168,7 @@ public class PrepareLoop extends EngineLoop {
             Mover.checkSource(req, stat);
             mover.prepareDestination(req);
             if (outcomes.prepared(f, stat)) {
-                transfers.wake();
+                wakeups.filePrepared();
             }
         } catch (MoverException e) {
             outcomes.failed(f, StateChanges.Guard.PREPARING, f.attempts() + 1, e, 0, null,

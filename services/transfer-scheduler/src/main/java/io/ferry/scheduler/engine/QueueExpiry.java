@@ -1,10 +1,10 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.mover.MoverException;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
+import io.ferry.scheduler.state.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -40,7 +40,7 @@ public class QueueExpiry extends EngineLoop {
     StateChanges outcomes;
 
     @Inject
-    PrepareLoop prepare;
+    EngineWakeups wakeups;
 
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
@@ -71,7 +71,7 @@ public class QueueExpiry extends EngineLoop {
         int unpinned = queue.unpinStale(config.engine().pinLifetime()).await().atMost(StateChanges.WAIT);
         if (unpinned > 0) {
             LOG.infof("%d prepared file(s) waited longer than the pin lifetime %s: preparing them again", unpinned, config.engine().pinLifetime());
-            prepare.wake();
+            wakeups.preparedPoolShrank();
         }
         for (Long id : queue.queueExpired(500).await().atMost(StateChanges.WAIT)) {
             ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(StateChanges.WAIT);

@@ -1,7 +1,7 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.repository.SchedulingInputs;
+import io.ferry.scheduler.state.StateChanges;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,7 +1,5 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.service.StorageBoundary;
-import io.ferry.scheduler.state.StateChanges;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.mover.CopyRequest;
 import io.ferry.scheduler.mover.CopyResult;
@@ -14,6 +12,8 @@ import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.repository.QueueSnapshot;
 import io.ferry.scheduler.repository.SchedulingInputs;
 import io.ferry.scheduler.repository.Tx;
+import io.ferry.scheduler.service.StorageBoundary;
+import io.ferry.scheduler.state.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -79,7 +79,7 @@ public class TransferLoop extends EngineLoop {
     SchedulingInputsCache inputs;
 
     @Inject
-    PrepareLoop prepare;
+    EngineWakeups wakeups;
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private ExecutorService workers;
@@ -87,6 +87,7 @@ public class TransferLoop extends EngineLoop {
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
             workers = workerPool("transfer", config.engine().transferThreads());
+            wakeups.on(EngineWakeups.Event.FILE_PREPARED, this::wake);
             start("transfers");
         }
     }
@@ -168,7 +169,7 @@ public class TransferLoop extends EngineLoop {
         });
         if (!claimed.isEmpty()) {
             // the prepared pool just shrank: refill it now, not at the next tick, or a fast link drains it and idles
-            prepare.wake();
+            wakeups.preparedPoolShrank();
         }
         Map<UUID, List<Long>> byJob = new LinkedHashMap<>();
         claimed.keySet().forEach(f -> byJob.computeIfAbsent(f.jobId(), k -> new ArrayList<>()).add(f.fileId()));

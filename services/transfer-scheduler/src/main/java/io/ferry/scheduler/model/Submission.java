@@ -3,6 +3,7 @@ package io.ferry.scheduler.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.state.ChecksumMode;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -130,21 +131,15 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
 
     private static String verifyChecksum(JsonNode v, List<Problem.FieldError> errors) {
         if (!present(v)) {
-            return "none";
+            return ChecksumMode.NONE.stored();
         }
         if (v.isBoolean()) {
-            return v.asBoolean() ? "both" : "none";
+            return (v.asBoolean() ? ChecksumMode.BOTH : ChecksumMode.NONE).stored();
         }
-        return switch (v.asText().toLowerCase(Locale.ROOT)) {
-            case "true", "both", "b" -> "both";
-            case "false", "none", "n" -> "none";
-            case "source", "s" -> "source";
-            case "target", "t", "destination", "d" -> "target";
-            default -> {
-                errors.add(new Problem.FieldError("params.verify_checksum", "true, false, source, target, both or none"));
-                yield "none";
-            }
-        };
+        return ChecksumMode.parse(v.asText()).orElseGet(() -> {
+            errors.add(new Problem.FieldError("params.verify_checksum", "true, false, source, target, both or none"));
+            return ChecksumMode.NONE;
+        }).stored();
     }
 
     private static boolean bool(JsonNode v, String field, boolean fallback, List<Problem.FieldError> errors) {

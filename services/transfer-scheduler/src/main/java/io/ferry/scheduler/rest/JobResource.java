@@ -2,13 +2,13 @@ package io.ferry.scheduler.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.engine.EngineWakeups;
 import io.ferry.scheduler.repository.Job;
 import io.ferry.scheduler.repository.TransferFile;
 import io.ferry.scheduler.service.Caller;
 import io.ferry.scheduler.service.EventStreamLimits;
 import io.ferry.scheduler.service.JobEvents;
 import io.ferry.scheduler.service.JobService;
-import io.ferry.scheduler.engine.PrepareLoop;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -47,7 +47,7 @@ public class JobResource {
     JobService jobs;
 
     @Inject
-    PrepareLoop prepare;
+    EngineWakeups wakeups;
 
     @Inject
     JobEvents events;
@@ -88,7 +88,7 @@ public class JobResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Map<String, String>> submit(JsonNode body) {
         // the new files are committed: this replica's prepare loop need not wait for its next tick
-        return jobs.submit(body).invoke(id -> prepare.wake()).map(id -> Map.of("job_id", id.toString()));
+        return jobs.submit(body).invoke(id -> wakeups.jobSubmitted()).map(id -> Map.of("job_id", id.toString()));
     }
 
     @GET
@@ -101,8 +101,8 @@ public class JobResource {
         }
         List<String> states = stateIn == null || stateIn.isBlank() ? List.of()
                 : Arrays.stream(stateIn.split(",")).map(String::trim).map(String::toUpperCase).toList();
-        if (states.stream().anyMatch(s -> !io.ferry.scheduler.state.JobStateRule.JOB_STATES.contains(s))) {
-            throw ProblemException.badRequest("state_in", "states are " + io.ferry.scheduler.state.JobStateRule.JOB_STATES);
+        if (states.stream().anyMatch(s -> !io.ferry.scheduler.state.JobState.NAMES.contains(s))) {
+            throw ProblemException.badRequest("state_in", "states are " + io.ferry.scheduler.state.JobState.NAMES);
         }
         return jobs.list(states, voName, sourceSe, destSe, limit).map(l -> l.stream().map(JobViews.JobView::of).toList());
     }

@@ -1,8 +1,8 @@
 package io.ferry.scheduler.rest;
 
+import io.ferry.scheduler.engine.StreamAdvice;
 import io.ferry.scheduler.service.Caller;
 import io.ferry.scheduler.service.LinkService;
-import io.ferry.scheduler.engine.StreamAdvice;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;

@@ -1,7 +1,7 @@
 package io.ferry.scheduler.rest;
 
-import io.ferry.scheduler.repository.LinkConfig;
 import io.ferry.scheduler.engine.StreamAdvice;
+import io.ferry.scheduler.repository.LinkConfig;
 
 import java.time.OffsetDateTime;
 

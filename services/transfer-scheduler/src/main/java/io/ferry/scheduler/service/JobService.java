@@ -3,15 +3,15 @@ package io.ferry.scheduler.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
-import io.ferry.scheduler.state.JobStateRule;
 import io.ferry.scheduler.model.Submission;
 import io.ferry.scheduler.repository.Job;
 import io.ferry.scheduler.repository.JobInserts;
 import io.ferry.scheduler.repository.StorageEndpoint;
 import io.ferry.scheduler.repository.TransferFile;
+import io.ferry.scheduler.state.JobState;
+import io.ferry.scheduler.state.StateChanges;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -28,7 +28,7 @@ import java.util.UUID;
 
 /**
  * Job submission and bookkeeping: submissions are checked against the registered SEs and the VO's rights on them
- * ({@link StorageBoundary}: Ferry never touches a URL outside them), each VO sees and cancels only its own jobs, and cancelling applies FTS3's job-state rule.
+ * ({@link StorageBoundary}: Ferry never touches a URL outside them), each VO sees and cancels only its own jobs, and cancelling goes through {@link StateChanges}, as the engine's changes do.
  */
 @ApplicationScoped
 public class JobService {
@@ -47,6 +47,9 @@ public class JobService {
 
     @Inject
     StorageBoundary boundary;
+
+    @Inject
+    StateChanges states;
 
     /** Stores the job and its files in one transaction; answers the job id. */
     @WithSpan
@@ -82,7 +85,7 @@ public class JobService {
             job.jobId = id;
             job.vo = vo;
             job.userDn = caller.subject();
-            job.state = "SUBMITTED";
+            job.state = JobState.SUBMITTED.name();
             job.priority = s.priority();
             job.verifyChecksum = s.verifyChecksum();
             job.overwrite = s.overwrite();
@@ -170,63 +173,25 @@ public class JobService {
 
     /** Cancels every unfinished file of the job; a finished job is left as it is. */
     @WithSpan
-    @WithTransaction
     public Uni<Job> cancel(UUID id) {
-        return lockedJob(id).flatMap(job -> lockedFiles(id).flatMap(files -> applyCancel(job, files, f -> true)));
-    }
-
-    @WithSpan
-    @WithTransaction
-    public Uni<List<TransferFile>> cancelFiles(UUID id, List<Long> fileIds) {
-        return lockedJob(id).flatMap(job -> lockedFiles(id).flatMap(files -> {
-            List<Long> unknown = new ArrayList<>(fileIds);
-            files.forEach(f -> unknown.remove(f.fileId));
-            if (!unknown.isEmpty()) {
-                throw ProblemException.notFound("file(s) " + unknown + " of job " + id);
-            }
-            return applyCancel(job, files, f -> fileIds.contains(f.fileId))
-                    .replaceWith(files.stream().filter(f -> fileIds.contains(f.fileId)).toList());
-        }));
-    }
-
-    private Uni<Job> applyCancel(Job job, List<TransferFile> files, java.util.function.Predicate<TransferFile> which) {
-        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        List<Long> canceled = new ArrayList<>();
-        for (TransferFile f : files) {
-            if (which.test(f) && !JobStateRule.FILE_TERMINAL.contains(f.state)) {
-                canceled.add(f.fileId);
-                f.state = "CANCELED";
-                f.errorCode = "CANCELED";
-                f.reason = "canceled by " + caller.subject();
-                f.finishTime = now;
-            }
-        }
-        String state = JobStateRule.jobState(files.stream().map(f -> f.state).toList());
-        if (!state.equals(job.state)) {
-            job.state = state;
-            if (JobStateRule.JOB_TERMINAL.contains(state)) {
-                job.finishedAt = now;
-                job.reason = state.equals("CANCELED") ? "canceled by " + caller.subject() : job.reason;
-            }
-        }
-        return events.publish(job.jobId, canceled, "CANCELED", job.state, "canceled by " + caller.subject()).replaceWith(job);
-    }
-
-    /**
-     * The job row locked first, then its files: the engine's changes lock in the same order, so a cancel and a
-     * finishing transfer of the same job wait for each other instead of deadlocking or overwriting each other.
-     */
-    private Uni<Job> lockedJob(UUID id) {
-        return Job.<Job>findById(id, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE).map(j -> {
-            if (j == null || !visible(j)) {
+        return find(id).flatMap(j -> {
+            if (j.isEmpty()) {
                 throw ProblemException.notFound("job " + id);
             }
-            return j;
-        });
+            return states.cancel(id, null, "canceled by " + caller.subject(), unknown -> null);
+        }).flatMap(x -> find(id)).map(Optional::orElseThrow);
     }
 
-    private static Uni<List<TransferFile>> lockedFiles(UUID id) {
-        return TransferFile.<TransferFile>find("jobId = ?1", id).withLock(jakarta.persistence.LockModeType.PESSIMISTIC_WRITE).list();
+    /** Cancels the given unfinished files of the job; answers them. */
+    @WithSpan
+    public Uni<List<TransferFile>> cancelFiles(UUID id, List<Long> fileIds) {
+        return find(id).flatMap(j -> {
+            if (j.isEmpty()) {
+                throw ProblemException.notFound("job " + id);
+            }
+            return states.cancel(id, fileIds, "canceled by " + caller.subject(),
+                    unknown -> ProblemException.notFound("file(s) " + unknown + " of job " + id));
+        }).flatMap(x -> files(id)).map(files -> files.stream().filter(f -> fileIds.contains(f.fileId)).toList());
     }
 
     private Uni<Job> visibleJob(UUID id) {

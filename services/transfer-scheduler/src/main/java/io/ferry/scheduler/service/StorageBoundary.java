@@ -1,8 +1,8 @@
 package io.ferry.scheduler.service;
 
-import io.ferry.scheduler.engine.SiteDirectory;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.engine.SiteDirectory;
 import io.ferry.scheduler.model.EndpointMatcher;
 import io.ferry.scheduler.model.StorageAccess;
 import io.ferry.scheduler.model.Submission;

@@ -1,63 +1,56 @@
 package io.ferry.scheduler.state;
 
 import java.util.Collection;
-import java.util.Set;
+import java.util.EnumMap;
+import java.util.Map;
 
-/** FTS3's job and file states and the rule that derives a job's state from its files'. */
+/**
+ * FTS3's rule that derives a job's state from its files' — the only definition of it: SQL gathers the facts (which
+ * states are present, or how many files are in each), this class decides.
+ * <p>
+ * While any file is still to do ({@link FileState#OPEN}), the job is ACTIVE once one file is, STAGING while files
+ * stage, ACTIVE once any file is done, else SUBMITTED. When all are done: all finished FINISHED; some finished
+ * FINISHEDDIRTY; none finished and only cancellations CANCELED; otherwise FAILED. NOT_USED files (alternatives not
+ * needed) do not count; a job with no counted file is FINISHED.
+ */
 public final class JobStateRule {
-
-    public static final Set<String> FILE_TERMINAL = Set.of("FINISHED", "FAILED", "CANCELED", "NOT_USED");
-    public static final Set<String> JOB_TERMINAL = Set.of("FINISHED", "FAILED", "FINISHEDDIRTY", "CANCELED");
-    public static final Set<String> JOB_STATES = Set.of("SUBMITTED", "STAGING", "ACTIVE", "FINISHED", "FAILED", "FINISHEDDIRTY", "CANCELED");
 
     private JobStateRule() {
     }
 
     /**
-     * While any file is still to do, the job is ACTIVE once one file is, STAGING while files stage, else SUBMITTED.
-     * When all are done: all finished FINISHED; some finished FINISHEDDIRTY; none finished and only cancellations
-     * CANCELED; otherwise FAILED. NOT_USED files (alternatives not needed) do not count.
+     * The job's state while it has open files. It depends only on which states are present, never on how many files
+     * are in them — so the engine asks the database one cheap question per argument, whatever the job's size.
      */
-    public static String jobState(Collection<String> fileStates) {
-        long finished = 0;
-        long failed = 0;
-        long canceled = 0;
-        long counted = 0;
-        boolean active = false;
-        boolean staging = false;
-        boolean open = false;
-        for (String s : fileStates) {
-            switch (s) {
-                case "NOT_USED" -> {
-                    continue;
-                }
-                case "FINISHED" -> finished++;
-                case "FAILED" -> failed++;
-                case "CANCELED" -> canceled++;
-                case "ACTIVE", "READY" -> {
-                    active |= s.equals("ACTIVE");
-                    open = true;
-                }
-                case "STAGING" -> {
-                    staging = true;
-                    open = true;
-                }
-                default -> open = true;
-            }
-            counted++;
-        }
-        if (open) {
-            return active ? "ACTIVE" : staging ? "STAGING" : finished + failed + canceled > 0 ? "ACTIVE" : "SUBMITTED";
-        }
-        if (counted == 0) {
-            return "FINISHED";
-        }
-        if (finished == counted) {
-            return "FINISHED";
+    public static JobState whileOpen(boolean anyActive, boolean anyStaging, boolean anyDone) {
+        return anyActive ? JobState.ACTIVE : anyStaging ? JobState.STAGING : anyDone ? JobState.ACTIVE : JobState.SUBMITTED;
+    }
+
+    /** The job's final state once no file is open. */
+    public static JobState whenClosed(long finished, long failed, long canceled) {
+        if (failed + canceled == 0) {
+            return JobState.FINISHED;
         }
         if (finished > 0) {
-            return "FINISHEDDIRTY";
+            return JobState.FINISHEDDIRTY;
         }
-        return failed == 0 && canceled > 0 ? "CANCELED" : "FAILED";
+        return failed == 0 ? JobState.CANCELED : JobState.FAILED;
+    }
+
+    /** The job's state from how many of its files are in each state. */
+    public static JobState of(Map<FileState, Long> counts) {
+        if (FileState.OPEN.stream().anyMatch(s -> counts.getOrDefault(s, 0L) > 0)) {
+            return whileOpen(counts.getOrDefault(FileState.ACTIVE, 0L) > 0, counts.getOrDefault(FileState.STAGING, 0L) > 0,
+                    FileState.DONE.stream().anyMatch(s -> counts.getOrDefault(s, 0L) > 0));
+        }
+        return whenClosed(counts.getOrDefault(FileState.FINISHED, 0L), counts.getOrDefault(FileState.FAILED, 0L),
+                counts.getOrDefault(FileState.CANCELED, 0L));
+    }
+
+    /** The job's state from its files' states. */
+    public static JobState of(Collection<FileState> fileStates) {
+        Map<FileState, Long> counts = new EnumMap<>(FileState.class);
+        fileStates.forEach(s -> counts.merge(s, 1L, Long::sum));
+        return of(counts);
     }
 }

@@ -3,15 +3,16 @@ package io.ferry.scheduler.state;
 import io.ferry.scheduler.engine.AttemptTimes;
 import io.ferry.scheduler.engine.BatchWriter;
 import io.ferry.scheduler.engine.EngineIdentity;
-import io.ferry.scheduler.engine.JobStateSettler;
+import io.ferry.scheduler.engine.EngineWakeups;
 import io.ferry.scheduler.engine.SchedulingInputsCache;
 import io.ferry.scheduler.engine.TransferRecords;
-import io.ferry.scheduler.service.JobEvents;
 import io.ferry.scheduler.model.RetryPolicy;
 import io.ferry.scheduler.mover.MoverException;
 import io.ferry.scheduler.mover.SourceStat;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
+import io.ferry.scheduler.repository.Tx;
+import io.ferry.scheduler.service.JobEvents;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -26,9 +27,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.List;
 import java.util.UUID;
 
 /**
@@ -36,7 +37,7 @@ import java.util.UUID;
  * state (FTS3's rule), the retry history, the transfer record in the outbox and the NOTIFY for event subscribers.
  * Files of one job finish in parallel without waiting for each other: while a job has open files its state is
  * derived from a few index probes, and only the change that closes its last file takes the job row (never waiting
- * for it: a job row held by a cancel, or two last files closing at once, are settled by {@link JobStateSettler}).
+ * for it: a job row held by a cancel, or two last files closing at once, are settled later by {@link #settle}).
  * Each update is guarded (the claim must still be this replica's), so a file cancelled or taken over in the meantime
  * is left alone.
  */
@@ -79,7 +80,7 @@ public class StateChanges {
     EngineIdentity identity;
 
     @Inject
-    JobStateSettler jobStates;
+    EngineWakeups wakeups;
 
     @Inject
     SchedulingInputsCache inputs;
@@ -89,17 +90,17 @@ public class StateChanges {
      * job row is not locked (prepares of one job run in parallel); from STAGING it can, and is.
      */
     public boolean prepared(ClaimedFile f, SourceStat stat) {
-        if (!"STAGING".equals(f.state())) {
+        if (!FileState.STAGING.name().equals(f.state())) {
             return preparedWriter.submit(new Prepared(f, stat));
         }
         return change(f, Guard.PREPARING, "state = 'READY', prepared_at = now(), source_size = $3, source_ranges = $4, stage_request = NULL, "
-                + "lease_owner = NULL, lease_until = NULL", Tuple.of(stat.size(), stat.ranges()), "READY", "prepared", (c, ok) -> Uni.createFrom().voidItem());
+                + "lease_owner = NULL, lease_until = NULL", Tuple.of(stat.size(), stat.ranges()), FileState.READY.name(), "prepared", (c, ok) -> Uni.createFrom().voidItem());
     }
 
     /** A stage request was accepted by the SE: poll it later. */
     public boolean staging(ClaimedFile f, String request, Duration poll) {
         return change(f, Guard.PREPARING, "state = 'STAGING', stage_request = $3, next_attempt_at = now() + make_interval(secs => $4), "
-                + "lease_owner = NULL, lease_until = NULL", Tuple.of(request, poll.toMillis() / 1000.0), "STAGING", "stage request " + request,
+                + "lease_owner = NULL, lease_until = NULL", Tuple.of(request, poll.toMillis() / 1000.0), FileState.STAGING.name(), "stage request " + request,
                 (c, ok) -> Uni.createFrom().voidItem());
     }
 
@@ -113,7 +114,7 @@ public class StateChanges {
     /** The copy succeeded: FINISHED, with its record. */
     public void finished(ClaimedFile f, long bytes, int streams, double throughput, AttemptTimes t) {
         if (finishedWriter.submit(new Finished(f, bytes, streams, throughput, t))) {
-            jobStates.wake();
+            wakeups.fileChanged();
         }
     }
 
@@ -154,7 +155,7 @@ public class StateChanges {
                     Uni<Void> chain = Uni.createFrom().voidItem();
                     for (Map.Entry<UUID, List<Long>> e : byJob.entrySet()) {
                         chain = chain.chain(x -> c.preparedQuery("SELECT state FROM job WHERE job_id = $1").execute(Tuple.of(e.getKey()))
-                                .chain(job -> events.publish(c, e.getKey(), e.getValue(), "READY", job.iterator().next().getString(0), "prepared")));
+                                .chain(job -> events.publish(c, e.getKey(), e.getValue(), FileState.READY.name(), job.iterator().next().getString(0), "prepared")));
                     }
                     return chain;
                 })).await().atMost(WAIT);
@@ -187,8 +188,8 @@ public class StateChanges {
                             .map(b -> builtByFile.get(b.file().fileId())).toList();
                     Uni<Void> chain = records.writeAll(c, built);
                     for (Map.Entry<UUID, List<Long>> e : byJob.entrySet()) {
-                        chain = chain.chain(x -> jobStateAfterChange(c, e.getKey()))
-                                .chain(state -> events.publish(c, e.getKey(), e.getValue(), "FINISHED", state, "finished"));
+                        chain = chain.chain(x -> JobStateWrites.afterFileChange(c, e.getKey()))
+                                .chain(state -> events.publish(c, e.getKey(), e.getValue(), FileState.FINISHED.name(), state, "finished"));
                     }
                     return chain;
                 })).await().atMost(WAIT);
@@ -228,7 +229,7 @@ public class StateChanges {
         TransferRecords.Built record = records.build(f, attempt, t, new TransferRecords.Outcome(
                 e.code() == MoverException.Code.CANCELED ? "CANCELED" : "FAILED", bytes, streams, e.code().name(), e.phase(),
                 e.getMessage(), e.retryable()));
-        change(f, guard, set, args, again ? "SUBMITTED" : "FAILED", reason, (c, ok) -> {
+        change(f, guard, set, args, (again ? FileState.SUBMITTED : FileState.FAILED).name(), reason, (c, ok) -> {
             Uni<Void> history = again
                     ? c.preparedQuery("INSERT INTO file_retry (file_id, attempt, reason, error_code, error_phase) VALUES ($1, $2, $3, $4, $5) "
                     + "ON CONFLICT DO NOTHING").execute(Tuple.of(f.fileId(), attempt, e.getMessage(), e.code().name(), e.phase())).replaceWithVoid()
@@ -261,7 +262,7 @@ public class StateChanges {
                         + "source_url = $3, source_se = $4, alternatives = $5, reason = $6, error_code = $7, error_phase = $8, attempts = $9, "
                         + "lease_owner = NULL, lease_until = NULL",
                 Tuple.tuple().addString(next).addString(nextSe).addString(rest).addString(why).addString(e.code().name()).addString(e.phase())
-                        .addInteger(attempt), "SUBMITTED", e.code() + ": " + why,
+                        .addInteger(attempt), FileState.SUBMITTED.name(), e.code() + ": " + why,
                 (c, ok) -> c.preparedQuery("INSERT INTO file_retry (file_id, attempt, reason, error_code, error_phase) VALUES ($1, $2, $3, $4, $5) "
                                 + "ON CONFLICT DO NOTHING").execute(Tuple.of(f.fileId(), attempt, why, e.code().name(), e.phase()))
                         .chain(x -> records.write(c, record)));
@@ -289,78 +290,14 @@ public class StateChanges {
                     if (rows.rowCount() == 0) {
                         return Uni.createFrom().item(false);
                     }
-                    return after.apply(c, true).chain(x -> jobStateAfterChange(c, f.jobId()))
+                    return after.apply(c, true).chain(x -> JobStateWrites.afterFileChange(c, f.jobId()))
                             .chain(jobState -> events.publish(c, f.jobId(), List.of(f.fileId()), fileState, jobState, reason))
                             .replaceWith(true);
                 })).await().atMost(WAIT);
         if (changed) {
-            jobStates.wake();
+            wakeups.fileChanged();
         }
         return changed;
-    }
-
-    /**
-     * The job's state after one of its files changed, in that change's transaction. While files are open: ACTIVE,
-     * STAGING or SUBMITTED by the rule, written only when it differs. When none is open: the final state, if the
-     * job row can be had without waiting; otherwise it stays for {@link JobStateSettler}.
-     */
-    static Uni<String> jobStateAfterChange(SqlClient c, UUID jobId) {
-        return c.preparedQuery("SELECT j.state, "
-                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN ('SUBMITTED', 'STAGING', 'READY', 'ACTIVE')), "
-                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = 'ACTIVE'), "
-                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = 'STAGING'), "
-                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN ('FINISHED', 'FAILED', 'CANCELED')) "
-                        + "FROM job j WHERE j.job_id = $1")
-                .execute(Tuple.of(jobId)).chain(rows -> {
-                    Row r = rows.iterator().next();
-                    String current = r.getString(0);
-                    if (JobStateRule.JOB_TERMINAL.contains(current)) {
-                        return Uni.createFrom().item(current);
-                    }
-                    if (r.getBoolean(1)) {
-                        String state = r.getBoolean(2) ? "ACTIVE" : r.getBoolean(3) ? "STAGING" : r.getBoolean(4) ? "ACTIVE" : "SUBMITTED";
-                        return state.equals(current) ? Uni.createFrom().item(state)
-                                : c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state = $3").execute(Tuple.of(jobId, state, current))
-                                .replaceWith(state);
-                    }
-                    return c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(jobId))
-                            .chain(locked -> locked.size() == 0 ? Uni.createFrom().item(current) : refreshJob(c, jobId));
-                });
-    }
-
-    /**
-     * Applies FTS3's job-state rule to the job's files; answers the job's state. Call with the job row locked.
-     * While files are open the rule needs only whether any file is open, active, staging or done (one index probe
-     * each, whatever the job's size); the full count runs once, when the last file closes.
-     */
-    public static Uni<String> refreshJob(SqlClient c, UUID jobId) {
-        return c.preparedQuery("SELECT EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN ('SUBMITTED', 'STAGING', 'READY', 'ACTIVE')), "
-                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = 'ACTIVE'), "
-                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = 'STAGING'), "
-                        + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN ('FINISHED', 'FAILED', 'CANCELED'))")
-                .execute(Tuple.of(jobId)).chain(rows -> {
-                    Row r = rows.iterator().next();
-                    if (r.getBoolean(0)) {
-                        String state = r.getBoolean(1) ? "ACTIVE" : r.getBoolean(2) ? "STAGING" : r.getBoolean(3) ? "ACTIVE" : "SUBMITTED";
-                        return setJobState(c, jobId, state);
-                    }
-                    return c.preparedQuery("SELECT state, count(*) FROM transfer_file WHERE job_id = $1 GROUP BY state").execute(Tuple.of(jobId))
-                            .chain(counts -> {
-                                List<String> states = new ArrayList<>();
-                                for (Row n : counts) {
-                                    for (long i = 0; i < n.getLong(1); i++) {
-                                        states.add(n.getString(0));
-                                    }
-                                }
-                                return setJobState(c, jobId, JobStateRule.jobState(states));
-                            });
-                });
-    }
-
-    private static Uni<String> setJobState(SqlClient c, UUID jobId, String state) {
-        boolean terminal = JobStateRule.JOB_TERMINAL.contains(state);
-        return c.preparedQuery("UPDATE job SET state = $2, finished_at = CASE WHEN $3 THEN coalesce(finished_at, now()) END "
-                + "WHERE job_id = $1 AND state <> $2").execute(Tuple.of(jobId, state, terminal)).replaceWith(state);
     }
 
     /**
@@ -368,7 +305,83 @@ public class StateChanges {
      * rule) and subscribers hear it. Only this one row of the job is touched.
      */
     public void started(UUID jobId, List<Long> fileIds, String reason) {
-        pool.withTransaction(c -> c.preparedQuery("UPDATE job SET state = 'ACTIVE' WHERE job_id = $1 AND state IN ('SUBMITTED', 'STAGING')")
-                .execute(Tuple.of(jobId)).chain(x -> events.publish(c, jobId, fileIds, "ACTIVE", "ACTIVE", reason))).await().atMost(WAIT);
+        String active = JobStateRule.whileOpen(true, false, false).name();
+        pool.withTransaction(c -> c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state IN ("
+                        + JobState.sql(java.util.EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")")
+                .execute(Tuple.of(jobId, active)).chain(x -> events.publish(c, jobId, fileIds, FileState.ACTIVE.name(), active, reason)))
+                .await().atMost(WAIT);
+    }
+
+    /** Jobs not over although none of their files is open: their last change could not settle them (at most 500). */
+    public List<UUID> unsettledJobs() {
+        List<UUID> unsettled = new ArrayList<>();
+        for (Row r : pool.query("SELECT job_id FROM job j WHERE state IN (" + JobState.sql(JobState.OPEN) + ") AND NOT EXISTS ("
+                + "SELECT 1 FROM transfer_file f WHERE f.job_id = j.job_id AND f.state IN (" + FileState.sql(FileState.OPEN) + ")) LIMIT 500")
+                .execute().await().atMost(WAIT)) {
+            unsettled.add(r.getUUID(0));
+        }
+        return unsettled;
+    }
+
+    /**
+     * Settles the job by the rule if its row can be had without waiting (else a later pass does); the final state is
+     * announced on the job's last-changed file.
+     */
+    public void settle(UUID job) {
+        Tx.run(pool, c -> {
+            if (c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(job)).await()
+                    .atMost(WAIT).size() == 0) {
+                return null;
+            }
+            String state = JobStateWrites.refresh(c, job).await().atMost(WAIT);
+            var last = c.preparedQuery("SELECT file_id, state FROM transfer_file WHERE job_id = $1 ORDER BY finish_time DESC NULLS LAST LIMIT 1")
+                    .execute(Tuple.of(job)).await().atMost(WAIT);
+            if (last.size() > 0) {
+                Row f = last.iterator().next();
+                events.publish(c, job, List.of(f.getLong(0)), f.getString(1), state, "job " + state).await().atMost(WAIT);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * A user's cancel: every open file of the job among {@code fileIds} (all of them when null) becomes CANCELED, the
+     * job's state follows by the rule (a finished job is left as it is), and every replica hears it (the one moving a
+     * cancelled file stops the copy). The job row is locked first, then its files: the engine's changes take them so
+     * that a cancel and a finishing transfer of the same job wait for each other instead of overwriting each other.
+     * Asks {@code unknown} for the failure to raise when some of {@code fileIds} are not the job's (nothing changes).
+     */
+    public Uni<Void> cancel(UUID jobId, List<Long> fileIds, String reason, java.util.function.Function<List<Long>, RuntimeException> unknown) {
+        return pool.withTransaction(c -> c.preparedQuery("SELECT state FROM job WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
+                .chain(job -> c.preparedQuery("SELECT file_id, state FROM transfer_file WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
+                        .chain(files -> {
+                            String before = job.iterator().next().getString(0);
+                            List<Long> missing = fileIds == null ? List.of() : new ArrayList<>(fileIds);
+                            List<Long> canceled = new ArrayList<>();
+                            java.util.Map<FileState, Long> counts = new java.util.EnumMap<>(FileState.class);
+                            for (Row f : files) {
+                                long id = f.getLong(0);
+                                missing.remove(id);
+                                FileState state = FileState.valueOf(f.getString(1));
+                                if ((fileIds == null || fileIds.contains(id)) && !state.terminal()) {
+                                    canceled.add(id);
+                                    state = FileState.CANCELED;
+                                }
+                                counts.merge(state, 1L, Long::sum);
+                            }
+                            if (!missing.isEmpty()) {
+                                throw unknown.apply(missing);
+                            }
+                            JobState after = JobStateRule.of(counts);
+                            Uni<Void> write = c.preparedQuery("UPDATE transfer_file SET state = $2, error_code = $3, reason = $4, finish_time = now() "
+                                            + "WHERE file_id = ANY($1)")
+                                    .execute(Tuple.of(canceled.toArray(Long[]::new), FileState.CANCELED.name(), MoverException.Code.CANCELED.name(), reason))
+                                    .replaceWithVoid();
+                            String jobState = after.name();
+                            if (!jobState.equals(before)) {
+                                write = write.chain(x -> JobStateWrites.set(c, jobId, after, after == JobState.CANCELED ? reason : null).replaceWithVoid());
+                            }
+                            return write.chain(x -> events.publish(c, jobId, canceled, FileState.CANCELED.name(), jobState, reason));
+                        }))).replaceWithVoid();
     }
 }

@@ -1,0 +1,59 @@
+package io.ferry.scheduler.engine;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The one way anything wakes an engine loop: callers say what happened, the loops that care registered for it when
+ * they started. Loops and REST resources therefore never inject a loop; a wake-up nobody registered for (the
+ * engine disabled) does nothing.
+ */
+@ApplicationScoped
+public class EngineWakeups {
+
+    /** What happened. */
+    enum Event {
+        JOB_SUBMITTED, PREPARED_POOL_SHRANK, FILE_PREPARED, FILE_CHANGED
+    }
+
+    private final Map<Event, List<Runnable>> listeners = new EnumMap<>(Event.class);
+
+    EngineWakeups() {
+        for (Event e : Event.values()) {
+            listeners.put(e, new CopyOnWriteArrayList<>());
+        }
+    }
+
+    /** Registers a loop's wake-up for an event. */
+    void on(Event event, Runnable wake) {
+        listeners.get(event).add(wake);
+    }
+
+    /** A job was stored: its files wait to be prepared. */
+    public void jobSubmitted() {
+        fire(Event.JOB_SUBMITTED);
+    }
+
+    /** Prepared files were claimed for transfer or lost their pin: the prepared pool needs refilling now. */
+    public void preparedPoolShrank() {
+        fire(Event.PREPARED_POOL_SHRANK);
+    }
+
+    /** A file was prepared: it may start. */
+    public void filePrepared() {
+        fire(Event.FILE_PREPARED);
+    }
+
+    /** A file changed state: its job may now be over. */
+    public void fileChanged() {
+        fire(Event.FILE_CHANGED);
+    }
+
+    private void fire(Event event) {
+        listeners.get(event).forEach(Runnable::run);
+    }
+}
