@@ -32,8 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * deleted in the transaction that sent it; while the aggregator is away (or refuses the token) the records stay and
  * delivery pauses, longer after each failure (up to {@code outbox.max-backoff}), so none is lost, and the record ids
  * make a repeated delivery harmless. The pause is the loop's, not each record's: marking every waiting record after
- * every failed try rewrote the whole batch each time (10 ms of the database's time per try in the benchmark, and
- * without end during a long outage). Records the aggregator rejects as invalid are logged and dropped: sending them
+ * every failed try rewrote the whole batch each time, without end during a long outage. Records the aggregator rejects as invalid are logged and dropped: sending them
  * again cannot help.
  */
 @ApplicationScoped

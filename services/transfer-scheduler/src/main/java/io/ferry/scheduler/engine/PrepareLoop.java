@@ -105,7 +105,7 @@ public class PrepareLoop extends EngineLoop {
         Duration lease = config.engine().lease();
         List<QueueSnapshot> snapshot = pool.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime())).await().atMost(StateChanges.WAIT);
         if (snapshot.stream().anyMatch(q -> q.staging() > 0)) {
-            // only then: with nothing to poll, the poll's claim still cost the database a quarter of a millisecond a pass
+            // only then: with nothing to poll, the poll's claim would still cost the database a statement every pass
             for (ClaimedFile f : queue.claimStagingPolls(Math.min(free, 100), identity.id(), lease).await().atMost(StateChanges.WAIT)) {
                 submit(f);
                 free--;

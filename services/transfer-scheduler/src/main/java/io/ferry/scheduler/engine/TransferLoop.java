@@ -105,9 +105,9 @@ public class TransferLoop extends EngineLoop {
     }
 
     /**
-     * Every finished file wakes this loop; with the default 20 ms between passes, a link of fast files emptied all its
-     * slots many times per job while prepared files waited (the benchmark's 1,000 × 1 MiB job idled 0.09–0.21 s that
-     * way; 0.04–0.08 s at 5 ms). A pass is a handful of short statements, so 5 ms still bounds its cost.
+     * Every finished file wakes this loop; with the default gap a link of fast files empties its slots many times
+     * per job while prepared files wait, and a pass is a handful of short statements, so a shorter gap still bounds
+     * its cost.
      */
     @Override
     protected Duration minimumGap() {

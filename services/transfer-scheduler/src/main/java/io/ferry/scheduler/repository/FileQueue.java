@@ -25,8 +25,8 @@ public class FileQueue {
     /**
      * The rows among {@code $1} (file ids) that meet {@code condition}, locked in file id order. Every statement that
      * changes many files of a batch takes its rows through this, so two of them can wait for each other but never
-     * deadlock (in a benchmark PostgreSQL broke such a deadlock by failing a batch of prepared files; the lease renewal
-     * and the two outcome writers each locked their rows in whatever order their plan visited them).
+     * deadlock (the lease renewal and the two outcome writers each locking their rows in whatever order their plan
+     * visited them did deadlock, and PostgreSQL failed a batch of prepared files to break it).
      */
     public static String lockedInOrder(String condition) {
         return "SELECT file_id FROM transfer_file WHERE file_id = ANY($1) AND " + condition + " ORDER BY file_id FOR UPDATE";
@@ -45,8 +45,7 @@ public class FileQueue {
     /**
      * The same, counting only READY and ACTIVE files (the other counts are 0): all a pass that starts transfers
      * needs. At a job's start thousands of SUBMITTED files would otherwise be counted again on every pass, and that
-     * pass runs every few milliseconds while files finish (in the benchmark the snapshot was the database's largest
-     * cost per file).
+     * pass runs every few milliseconds while files finish.
      */
     public Uni<List<QueueSnapshot>> startable(SqlClient c, Duration pin) {
         return snapshot(c, pin, "'READY', 'ACTIVE'");

@@ -1,5 +1,6 @@
 package io.ferry.scheduler.rest;
 
+import io.ferry.scheduler.service.LinkService;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
@@ -8,4 +9,8 @@ import jakarta.validation.constraints.Pattern;
 public record LinkInput(@Min(1) @Max(1000) Integer min_active, @Min(1) @Max(1000) Integer max_active,
                         @Min(1) @Max(16) Integer nostreams,
                         @Pattern(regexp = "adaptive|fixed", message = "must be adaptive or fixed") String optimizer_mode) {
+
+    LinkService.Settings settings() {
+        return new LinkService.Settings(min_active, max_active, nostreams, optimizer_mode);
+    }
 }

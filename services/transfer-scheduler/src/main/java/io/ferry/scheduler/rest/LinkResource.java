@@ -52,7 +52,7 @@ public class LinkResource {
     @RolesAllowed(Caller.ADMIN)
     public Uni<LinkView> put(@PathParam("source") String source, @PathParam("destination") String destination,
                              @Valid @NotNull LinkInput input) {
-        return links.put(source, destination, input)
+        return links.put(source, destination, input.settings())
                 .flatMap(l -> advice.forLink(source, destination, l.nostreams).map(s -> LinkView.of(l, s)));
     }
 

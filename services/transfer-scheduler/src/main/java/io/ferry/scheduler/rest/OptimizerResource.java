@@ -1,7 +1,7 @@
 package io.ferry.scheduler.rest;
 
 import io.ferry.problem.ProblemException;
-import io.ferry.scheduler.service.OptimizerQueries;
+import io.ferry.scheduler.repository.OptimizerDecisions;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -21,16 +21,16 @@ import java.util.List;
 public class OptimizerResource {
 
     @Inject
-    OptimizerQueries optimizer;
+    OptimizerDecisions optimizer;
 
     @GET
-    public Uni<List<OptimizerQueries.DecisionView>> current() {
+    public Uni<List<OptimizerDecisions.DecisionView>> current() {
         return optimizer.current();
     }
 
     @GET
     @Path("evolution")
-    public Uni<List<OptimizerQueries.DecisionView>> evolution(@QueryParam("source_se") String sourceSe, @QueryParam("dest_se") String destSe,
+    public Uni<List<OptimizerDecisions.DecisionView>> evolution(@QueryParam("source_se") String sourceSe, @QueryParam("dest_se") String destSe,
                                                              @QueryParam("limit") @DefaultValue("100") int limit) {
         if (sourceSe == null || sourceSe.isBlank()) {
             throw ProblemException.badRequest("source_se", "required");

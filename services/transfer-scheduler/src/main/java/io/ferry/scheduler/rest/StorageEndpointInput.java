@@ -1,6 +1,7 @@
 package io.ferry.scheduler.rest;
 
 import io.ferry.scheduler.model.StorageAccess;
+import io.ferry.scheduler.service.StorageEndpointService;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -24,4 +25,8 @@ public record StorageEndpointInput(
         Boolean thirdPartyCopy,
         @Min(1) @Max(10000) Integer inboundMaxActive,
         @Min(1) @Max(10000) Integer outboundMaxActive) {
+
+    StorageEndpointService.Registration registration() {
+        return new StorageEndpointService.Registration(site, baseUrls, access, needsPrepare, thirdPartyCopy, inboundMaxActive, outboundMaxActive);
+    }
 }

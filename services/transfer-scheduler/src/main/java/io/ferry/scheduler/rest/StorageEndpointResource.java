@@ -46,7 +46,7 @@ public class StorageEndpointResource {
     @Path("{name}")
     @RolesAllowed(Caller.ADMIN)
     public Uni<Response> put(@PathParam("name") String name, @Valid @NotNull StorageEndpointInput input) {
-        return endpoints.put(name, input).map(c -> Response.status(c.created() ? 201 : 200)
+        return endpoints.put(name, input.registration()).map(c -> Response.status(c.created() ? 201 : 200)
                 .entity(StorageEndpointView.of(c.endpoint())).build());
     }
 

@@ -3,7 +3,6 @@ package io.ferry.scheduler.service;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.repository.LinkConfig;
 import io.ferry.scheduler.repository.StorageEndpoint;
-import io.ferry.scheduler.rest.LinkInput;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -40,22 +39,22 @@ public class LinkService {
 
     @WithSpan
     @WithTransaction
-    public Uni<LinkConfig> put(String source, String dest, LinkInput in) {
+    public Uni<LinkConfig> put(String source, String dest, Settings in) {
         return requireRegistered(source, dest).flatMap(v -> LinkConfig.<LinkConfig>find("sourceSe = ?1 and destSe = ?2", source, dest)
                 .firstResult().flatMap(existing -> {
                     LinkConfig l = existing != null ? existing : defaults(source, dest);
-                    if (in.min_active() != null) {
-                        l.minActive = in.min_active();
+                    if (in.minActive() != null) {
+                        l.minActive = in.minActive();
                     }
-                    if (in.max_active() != null) {
-                        l.maxActive = in.max_active();
+                    if (in.maxActive() != null) {
+                        l.maxActive = in.maxActive();
                     }
                     if (l.minActive > l.maxActive) {
                         throw ProblemException.badRequest("min_active", "must not exceed max_active (" + l.maxActive + ")");
                     }
                     l.nostreams = in.nostreams();
-                    if (in.optimizer_mode() != null) {
-                        l.optimizerMode = in.optimizer_mode();
+                    if (in.optimizerMode() != null) {
+                        l.optimizerMode = in.optimizerMode();
                     }
                     l.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
                     l.updatedBy = caller.subject();
@@ -84,6 +83,10 @@ public class LinkService {
             }
             return null;
         });
+    }
+
+    /** A link's settings as an administrator gives them; null leaves min/max/mode as they are, null streams ask tcp-profiles. */
+    public record Settings(Integer minActive, Integer maxActive, Integer nostreams, String optimizerMode) {
     }
 
     static LinkConfig defaults(String source, String dest) {

@@ -5,7 +5,6 @@ import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.model.EndpointMatcher;
 import io.ferry.scheduler.model.StorageAccess;
 import io.ferry.scheduler.repository.StorageEndpoint;
-import io.ferry.scheduler.rest.StorageEndpointInput;
 import io.ferry.storageurl.InvalidStorageUrl;
 import io.ferry.storageurl.StorageUrl;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
@@ -44,7 +43,7 @@ public class StorageEndpointService {
     /** Creates or replaces the SE {@code name}; answers whether it was created. */
     @WithSpan
     @WithTransaction
-    public Uni<Created> put(String name, StorageEndpointInput in) {
+    public Uni<Created> put(String name, Registration in) {
         if (!name.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")) {
             throw ProblemException.badRequest("name", "must be an SE name such as RAL-ECHO");
         }
@@ -82,6 +81,11 @@ public class StorageEndpointService {
     }
 
     public record Created(StorageEndpoint endpoint, boolean created) {
+    }
+
+    /** An SE as an administrator registers it: base URL per protocol, who may read and write, limits (null: defaults). */
+    public record Registration(String site, Map<String, String> baseUrls, StorageAccess access, Boolean needsPrepare,
+                               Boolean thirdPartyCopy, Integer inboundMaxActive, Integer outboundMaxActive) {
     }
 
     /**

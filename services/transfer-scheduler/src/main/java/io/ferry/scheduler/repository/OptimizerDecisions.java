@@ -1,4 +1,4 @@
-package io.ferry.scheduler.service;
+package io.ferry.scheduler.repository;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -14,7 +14,7 @@ import java.util.List;
 
 /** The optimizer's decisions as users read them: the latest per link, and one link's history. */
 @ApplicationScoped
-public class OptimizerQueries {
+public class OptimizerDecisions {
 
     /** One decision, with what it saw and why it chose. */
     public record DecisionView(String source_se, String dest_se, OffsetDateTime decided_at, int previous_active, int active,
@@ -30,12 +30,12 @@ public class OptimizerQueries {
 
     public Uni<List<DecisionView>> current() {
         return pool.query("SELECT DISTINCT ON (source_se, dest_se) " + COLUMNS + " FROM optimizer_decision "
-                + "ORDER BY source_se, dest_se, decided_at DESC, id DESC").execute().map(OptimizerQueries::views);
+                + "ORDER BY source_se, dest_se, decided_at DESC, id DESC").execute().map(OptimizerDecisions::views);
     }
 
     public Uni<List<DecisionView>> evolution(String sourceSe, String destSe, int limit) {
         return pool.preparedQuery("SELECT " + COLUMNS + " FROM optimizer_decision WHERE source_se = $1 AND dest_se = $2 "
-                + "ORDER BY decided_at DESC, id DESC LIMIT $3").execute(Tuple.of(sourceSe, destSe, limit)).map(OptimizerQueries::views);
+                + "ORDER BY decided_at DESC, id DESC LIMIT $3").execute(Tuple.of(sourceSe, destSe, limit)).map(OptimizerDecisions::views);
     }
 
     private static List<DecisionView> views(RowSet<Row> rows) {
