@@ -33,8 +33,10 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Every state change the engine makes to a file, each in one transaction with what must go with it: the job's
- * state (FTS3's rule), the retry history, the transfer record in the outbox and the NOTIFY for event subscribers.
+ * The one writer of file and job states — the engine's changes and a user's cancel alike — each in one transaction
+ * with what must go with it: the job's state ({@link JobStateRule}), the retry history, the transfer record in the
+ * outbox and the NOTIFY for event subscribers. (Claims, which only take queued files, are the queue's:
+ * {@code repository.FileQueue}.)
  * Files of one job finish in parallel without waiting for each other: while a job has open files its state is
  * derived from a few index probes, and only the change that closes its last file takes the job row (never waiting
  * for it: a job row held by a cancel, or two last files closing at once, are settled later by {@link #settle}).
@@ -356,7 +358,7 @@ public class StateChanges {
                 .chain(job -> c.preparedQuery("SELECT file_id, state FROM transfer_file WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
                         .chain(files -> {
                             String before = job.iterator().next().getString(0);
-                            List<Long> missing = fileIds == null ? List.of() : new ArrayList<>(fileIds);
+                            List<Long> missing = fileIds == null ? new ArrayList<>() : new ArrayList<>(fileIds);
                             List<Long> canceled = new ArrayList<>();
                             java.util.Map<FileState, Long> counts = new java.util.EnumMap<>(FileState.class);
                             for (Row f : files) {
