@@ -16,10 +16,9 @@ import java.util.List;
 @ApplicationScoped
 public class OptimizerDecisions {
 
-    /** One decision, with what it saw and why it chose. */
-    public record DecisionView(String source_se, String dest_se, OffsetDateTime decided_at, int previous_active, int active,
-                               double throughput_bytes_per_s, double ema_throughput_bytes_per_s, Double success_rate, int samples,
-                               int running, int queued, String rationale) {
+    /** One decision, with what it saw (throughputs in bytes/s) and why it chose. */
+    public record Decision(String sourceSe, String destSe, OffsetDateTime decidedAt, int previousActive, int active, double throughput,
+                           double emaThroughput, Double successRate, int samples, int running, int queued, String rationale) {
     }
 
     private static final String COLUMNS = "source_se, dest_se, decided_at, previous, active, throughput, ema_throughput, success_rate, "
@@ -28,20 +27,20 @@ public class OptimizerDecisions {
     @Inject
     Pool pool;
 
-    public Uni<List<DecisionView>> current() {
+    public Uni<List<Decision>> current() {
         return pool.query("SELECT DISTINCT ON (source_se, dest_se) " + COLUMNS + " FROM optimizer_decision "
-                + "ORDER BY source_se, dest_se, decided_at DESC, id DESC").execute().map(OptimizerDecisions::views);
+                + "ORDER BY source_se, dest_se, decided_at DESC, id DESC").execute().map(OptimizerDecisions::decisions);
     }
 
-    public Uni<List<DecisionView>> evolution(String sourceSe, String destSe, int limit) {
+    public Uni<List<Decision>> evolution(String sourceSe, String destSe, int limit) {
         return pool.preparedQuery("SELECT " + COLUMNS + " FROM optimizer_decision WHERE source_se = $1 AND dest_se = $2 "
-                + "ORDER BY decided_at DESC, id DESC LIMIT $3").execute(Tuple.of(sourceSe, destSe, limit)).map(OptimizerDecisions::views);
+                + "ORDER BY decided_at DESC, id DESC LIMIT $3").execute(Tuple.of(sourceSe, destSe, limit)).map(OptimizerDecisions::decisions);
     }
 
-    private static List<DecisionView> views(RowSet<Row> rows) {
-        List<DecisionView> out = new ArrayList<>();
+    private static List<Decision> decisions(RowSet<Row> rows) {
+        List<Decision> out = new ArrayList<>();
         for (Row r : rows) {
-            out.add(new DecisionView(r.getString(0), r.getString(1), r.getOffsetDateTime(2), r.getInteger(3), r.getInteger(4),
+            out.add(new Decision(r.getString(0), r.getString(1), r.getOffsetDateTime(2), r.getInteger(3), r.getInteger(4),
                     r.getDouble(5), r.getDouble(6), r.getDouble(7), r.getInteger(8), r.getInteger(9), r.getInteger(10), r.getString(11)));
         }
         return out;

@@ -24,14 +24,14 @@ public class OptimizerResource {
     OptimizerDecisions optimizer;
 
     @GET
-    public Uni<List<OptimizerDecisions.DecisionView>> current() {
-        return optimizer.current();
+    public Uni<List<DecisionView>> current() {
+        return optimizer.current().map(l -> l.stream().map(DecisionView::of).toList());
     }
 
     @GET
     @Path("evolution")
-    public Uni<List<OptimizerDecisions.DecisionView>> evolution(@QueryParam("source_se") String sourceSe, @QueryParam("dest_se") String destSe,
-                                                             @QueryParam("limit") @DefaultValue("100") int limit) {
+    public Uni<List<DecisionView>> evolution(@QueryParam("source_se") String sourceSe, @QueryParam("dest_se") String destSe,
+                                                @QueryParam("limit") @DefaultValue("100") int limit) {
         if (sourceSe == null || sourceSe.isBlank()) {
             throw ProblemException.badRequest("source_se", "required");
         }
@@ -41,6 +41,6 @@ public class OptimizerResource {
         if (limit < 1 || limit > 10_000) {
             throw ProblemException.badRequest("limit", "between 1 and 10000");
         }
-        return optimizer.evolution(sourceSe, destSe, limit);
+        return optimizer.evolution(sourceSe, destSe, limit).map(l -> l.stream().map(DecisionView::of).toList());
     }
 }

@@ -1,0 +1,2 @@
+/** Request-side logic: submission and bookkeeping of jobs, SEs, links and shares, who the caller is, and event streams. */
+package io.ferry.scheduler.service;
