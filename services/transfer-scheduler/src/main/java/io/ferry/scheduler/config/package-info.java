@@ -1,0 +1,2 @@
+/** The scheduler's settings ({@code @ConfigMapping}). */
+package io.ferry.scheduler.config;

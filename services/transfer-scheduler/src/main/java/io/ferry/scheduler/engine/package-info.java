@@ -1,0 +1,31 @@
+/**
+ * The engine: loops that move the queued files, each on its own thread ({@link io.ferry.scheduler.engine.EngineLoop}),
+ * woken only through {@link io.ferry.scheduler.engine.EngineWakeups}. The path of one file, top to bottom:
+ * <ol>
+ * <li><b>submit</b> — {@code rest.JobResource} → {@code service.JobService.submit}: parsed
+ *     ({@code model.Submission}), logical sources resolved ({@code service.LogicalSources}), every URL checked against
+ *     the registered SEs and the VO's rights ({@code service.StorageBoundary});</li>
+ * <li><b>store</b> — {@code repository.JobInserts}: the job and its files SUBMITTED in one transaction, then
+ *     {@link io.ferry.scheduler.engine.EngineWakeups#jobSubmitted};</li>
+ * <li><b>prepare</b> — {@link io.ferry.scheduler.engine.PrepareLoop}: picks files per link by fair share
+ *     ({@link io.ferry.scheduler.engine.Scheduling}), claims them ({@code repository.FileQueue.claimForPrepare}),
+ *     stages tape files ({@link io.ferry.scheduler.engine.TapeStager}), stats the source and prepares the
+ *     destination through the mover {@link io.ferry.scheduler.engine.MoverChoice} picks; the file becomes READY
+ *     ({@code state.StateChanges.prepared});</li>
+ * <li><b>claim</b> — {@link io.ferry.scheduler.engine.TransferLoop}: within the link's target (set by
+ *     {@link io.ferry.scheduler.engine.OptimizerLoop}) and the SEs' limits, claims READY files
+ *     ({@code repository.FileQueue.claimForTransfer}), and they are ACTIVE ({@code state.StateChanges.started});</li>
+ * <li><b>move</b> — still {@link io.ferry.scheduler.engine.TransferLoop#move}: streams from
+ *     {@link io.ferry.scheduler.engine.StreamAdvice}, the request from {@link io.ferry.scheduler.engine.CopyRequests},
+ *     the copy by the mover ({@code io.ferry.movers}), watched by {@link io.ferry.scheduler.engine.LeaseKeeper}
+ *     (lease, stalls, timeouts, cancels) through {@link io.ferry.scheduler.engine.RunningFiles};</li>
+ * <li><b>verify</b> — inside the mover: size and checksum as the job's {@code state.ChecksumMode} asks;</li>
+ * <li><b>record</b> — {@code state.StateChanges.finished} / {@code failed}: the file's new state, its retry history,
+ *     the job's state by {@code state.JobStateRule}, the transfer record ({@link io.ferry.scheduler.engine.TransferRecords})
+ *     and the event, in one transaction (batched by {@link io.ferry.scheduler.engine.BatchWriter});</li>
+ * <li><b>deliver</b> — {@link io.ferry.scheduler.engine.OutboxDelivery}: the records to rate-aggregator.</li>
+ * </ol>
+ * Beside the path: {@link io.ferry.scheduler.engine.QueueExpiry} (lapsed leases, stale pins, max time in queue) and
+ * {@link io.ferry.scheduler.engine.JobStateSettler} (jobs whose last change could not settle them).
+ */
+package io.ferry.scheduler.engine;
