@@ -15,9 +15,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
- * Gathers the same kind of state change from many threads and writes them in one transaction: with a few hundred
- * small files a second, a transaction per file costs more than moving the file. A caller waits until its change
- * is committed (or refused by its guard), so nothing is acknowledged before it is durable.
+ * Gathers the same kind of state change from many threads and writes them in one transaction: for small files a
+ * transaction per file costs more than moving the file. A caller waits until its change is committed (or refused by
+ * its guard), so nothing is acknowledged before it is durable.
  */
 public final class BatchWriter<T> {
 
