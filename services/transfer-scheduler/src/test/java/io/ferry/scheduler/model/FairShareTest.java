@@ -109,9 +109,28 @@ class FairShareTest {
         assertTrue(ratio > 2.8 && ratio < 3.2, "atlas:cms started " + started);
     }
 
+    @Test
+    void fewerSlotsThanVosStillServesEveryVo() {
+        // two slots, three VOs of equal weight: whichever VO a freed slot goes to, none may wait forever
+        Map<String, Integer> started = simulate(2, Map.of("atlas", 1.0, "cms", 1.0, "lhcb", 1.0), 3_000, 4, new Random(12));
+        int total = started.values().stream().mapToInt(Integer::intValue).sum();
+        for (String vo : List.of("atlas", "cms", "lhcb")) {
+            assertTrue(started.getOrDefault(vo, 0) > total / 4, vo + " starved: " + started);
+        }
+    }
+
+    @Test
+    void oneSlotAtATimeStillFollowsTheWeights() {
+        // every transfer ends before the next pass, so each pass sees nothing held: only the weights can decide
+        Map<String, Integer> started = simulate(1, Map.of("atlas", 2.0, "cms", 1.0), 3_000, 1, new Random(13));
+        double ratio = started.getOrDefault("atlas", 0) / (double) Math.max(1, started.getOrDefault("cms", 0));
+        assertTrue(ratio > 1.8 && ratio < 2.2, "atlas:cms started " + started);
+    }
+
     /**
      * Runs {@code passes} scheduling passes of a link with {@code capacity} slots and VOs that always have work; a
-     * running transfer ends in a pass with probability 1/{@code endsOneIn}.
+     * running transfer ends in a pass with probability 1/{@code endsOneIn}. {@code random} also breaks the
+     * allocation's ties, so a run is repeatable.
      */
     static Map<String, Integer> simulate(int capacity, Map<String, Double> weights, int passes, int endsOneIn, Random random) {
         Map<String, Integer> running = new HashMap<>();
@@ -127,7 +146,7 @@ class FairShareTest {
             }
             int free = capacity - running.values().stream().mapToInt(Integer::intValue).sum();
             List<FairShare.Claimant> claimants = names.stream().map(vo -> claimant(vo, weights.get(vo), running.getOrDefault(vo, 0), 1_000)).toList();
-            FairShare.allocate(free, claimants).forEach((vo, n) -> {
+            FairShare.allocate(free, claimants, random).forEach((vo, n) -> {
                 running.merge(vo, n, Integer::sum);
                 started.merge(vo, n, Integer::sum);
             });
