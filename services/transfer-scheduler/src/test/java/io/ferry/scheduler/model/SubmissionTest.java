@@ -103,6 +103,33 @@ class SubmissionTest {
         assertTrue(params.get("reuse").asBoolean());
     }
 
+    /**
+     * What FTS3's Python bindings send for {@code new_job([new_transfer(source, destination)])} with every default:
+     * a checksum that names the algorithm only (FTS3's own form for "no value given") and {@code retry: -1} (FTS3:
+     * no retries), nulls for what is not set.
+     */
+    @Test
+    void theBodyFts3sPythonBindingsSendWithTheirDefaults() {
+        Submission s = parse("""
+                {"files": [{"sources": ["https://ral.example/data/f1"], "destinations": ["https://cern.example/eos/f1"],
+                            "checksum": "ADLER32", "selection_strategy": "auto"}],
+                 "delete": null,
+                 "params": {"verify_checksum": false, "reuse": null, "spacetoken": null, "bring_online": null,
+                    "archive_timeout": null, "copy_pin_lifetime": null, "job_metadata": null, "source_spacetoken": null,
+                    "overwrite": false, "multihop": false, "retry": -1, "retry_delay": 0, "priority": null,
+                    "strict_copy": false, "max_time_in_queue": null, "timeout": null, "id_generator": "standard",
+                    "sid": null, "s3alternate": false, "nostreams": 1, "staging": null}}
+                """);
+        assertNull(s.files().get(0).checksum(), "no value to compare against: the copy's own ADLER32s are compared");
+        assertEquals(0, s.retry(), "no retries");
+        assertEquals("none", s.verifyChecksum());
+        assertEquals(3, s.priority());
+        assertEquals(1, s.nostreams());
+        assertFalse(s.overwrite());
+        assertNull(parse(withFile("{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"],"
+                + "\"checksum\":\"adler32\"}")).files().get(0).checksum());
+    }
+
     @Test
     void whatAJobWithoutParamsGets() {
         Submission s = parse(withFile("{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"]}"));
@@ -177,7 +204,8 @@ class SubmissionTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "{\"priority\":0}|params.priority", "{\"priority\":6}|params.priority", "{\"priority\":2.5}|params.priority",
-            "{\"priority\":\"high\"}|params.priority", "{\"retry\":101}|params.retry", "{\"retry\":\"many\"}|params.retry",
+            "{\"priority\":\"high\"}|params.priority", "{\"retry\":101}|params.retry", "{\"retry\":-2}|params.retry",
+            "{\"retry\":\"many\"}|params.retry",
             "{\"retry_delay\":-1}|params.retry_delay", "{\"retry_delay\":86401}|params.retry_delay",
             "{\"nostreams\":0}|params.nostreams", "{\"nostreams\":17}|params.nostreams", "{\"timeout\":0}|params.timeout",
             "{\"timeout\":604801}|params.timeout", "{\"overwrite\":\"yes\"}|params.overwrite", "{\"overwrite\":1}|params.overwrite",
