@@ -89,10 +89,12 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         List<String> destinations = urls(f.get("destinations"), at + ".destinations", errors);
         Long size = null;
         if (present(f.get("filesize"))) {
-            if (!f.get("filesize").canConvertToLong() || f.get("filesize").asLong() < 0) {
+            JsonNode given = f.get("filesize");
+            // canConvertToLong alone lets 1.5 through as 1: a fraction is no size in bytes
+            if (!given.canConvertToLong() || given.asLong() < 0 || given.isFloatingPointNumber() && given.asDouble() != given.asLong()) {
                 errors.add(new Problem.FieldError(at + ".filesize", "bytes, a whole number >= 0"));
             } else {
-                size = f.get("filesize").asLong();
+                size = given.asLong();
             }
         }
         String checksum = null;

@@ -248,9 +248,17 @@ class SubmissionTest {
             "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[null]}|files[0].destinations",
             "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"],\"filesize\":-1}|files[0].filesize",
             "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"],\"filesize\":\"big\"}|files[0].filesize",
+            "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"],\"filesize\":1.5}|files[0].filesize",
             "\"https://ral.example/data/f1\"|files[0]"})
     void aWrongFileIsRefusedByItsPath(String file, String field) {
         refused(withFile(file), field);
+    }
+
+    @Test
+    void aWholeSizeSentAsAFloatIsStillASize() {
+        // Python clients that compute sizes may send 1024.0
+        String file = "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"],\"filesize\":1024.0}";
+        assertEquals(1024L, parse(withFile(file)).files().get(0).filesize());
     }
 
     @Test
