@@ -3,6 +3,8 @@ package io.ferry.scheduler.model;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import org.junit.jupiter.api.Test;
@@ -287,10 +289,16 @@ class SubmissionTest {
         refused("{\"params\":{}}", "files");
         refused("{\"files\":[]}", "files");
         refused("{\"files\":{}}", "files");
-        String file = "{\"sources\":[\"https://ral.example/data/f\"],\"destinations\":[\"https://cern.example/eos/f\"]},";
-        String many = file.repeat(Submission.MAX_FILES);
-        assertEquals(Submission.MAX_FILES, parse("{\"files\":[" + many.substring(0, many.length() - 1) + "]}").files().size());
-        refused("{\"files\":[" + many + file.substring(0, file.length() - 1) + "]}", "files");
+        JsonNode file = readTree("{\"sources\":[\"https://ral.example/data/f\"],\"destinations\":[\"https://cern.example/eos/f\"]}");
+        ObjectNode body = JSON.createObjectNode();
+        ArrayNode files = body.putArray("files");
+        for (int i = 0; i < Submission.MAX_FILES; i++) {
+            files.add(file);
+        }
+        assertEquals(Submission.MAX_FILES, Submission.parse(body).files().size());
+        files.add(file);
+        ProblemException e = assertThrows(ProblemException.class, () -> Submission.parse(body));
+        assertEquals(List.of("files"), e.problem().errors().stream().map(Problem.FieldError::field).toList());
     }
 
     @Test

@@ -110,7 +110,7 @@ class SchedulingTest {
         Random r = new Random(5);
         List<String> vos = List.of("atlas", "cms", "lhcb", "dteam");
         List<String> activities = List.of("default", "Production", "Analysis");
-        for (int round = 0; round < 1_000; round++) {
+        for (int round = 0; round < 300; round++) {
             List<QueueSnapshot> queues = new ArrayList<>();
             for (String vo : vos) {
                 for (String activity : activities) {
