@@ -50,7 +50,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         JsonNode p = body.path("params");
         String verify = verifyChecksum(p.get("verify_checksum"), errors);
         boolean overwrite = bool(p.get("overwrite"), "params.overwrite", false, errors);
-        int retry = integer(p.get("retry"), "params.retry", 0, 0, 100, errors);
+        // FTS3: -1 is no retries (its Python bindings send it unless told otherwise)
+        int retry = Math.max(0, integer(p.get("retry"), "params.retry", 0, -1, 100, errors));
         int retryDelay = integer(p.get("retry_delay"), "params.retry_delay", 0, 0, 86_400, errors);
         int priority = integer(p.get("priority"), "params.priority", 3, 1, 5, errors);
         Integer maxInQueue = present(p.get("max_time_in_queue")) ? duration(p.get("max_time_in_queue"), "params.max_time_in_queue", errors) : null;
@@ -89,17 +90,22 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         List<String> destinations = urls(f.get("destinations"), at + ".destinations", errors);
         Long size = null;
         if (present(f.get("filesize"))) {
-            if (!f.get("filesize").canConvertToLong() || f.get("filesize").asLong() < 0) {
+            JsonNode given = f.get("filesize");
+            // canConvertToLong alone lets 1.5 through as 1: a fraction is no size in bytes
+            if (!given.canConvertToLong() || given.asLong() < 0 || given.isFloatingPointNumber() && given.asDouble() != given.asLong()) {
                 errors.add(new Problem.FieldError(at + ".filesize", "bytes, a whole number >= 0"));
             } else {
-                size = f.get("filesize").asLong();
+                size = given.asLong();
             }
         }
         String checksum = null;
         if (present(f.get("checksum"))) {
             checksum = f.get("checksum").asText();
             String[] parts = checksum.split(":", 2);
-            if (parts.length != 2 || !parts[0].equalsIgnoreCase("ADLER32") || !parts[1].matches("[0-9a-fA-F]{1,8}")) {
+            if (parts.length == 1 && parts[0].equalsIgnoreCase("ADLER32")) {
+                // the algorithm alone, FTS3's form for "no value given" (its bindings send it by default)
+                checksum = null;
+            } else if (parts.length != 2 || !parts[0].equalsIgnoreCase("ADLER32") || !parts[1].matches("[0-9a-fA-F]{1,8}")) {
                 errors.add(new Problem.FieldError(at + ".checksum", "expected ADLER32:xxxxxxxx"));
             } else {
                 checksum = "ADLER32:" + String.format("%8s", parts[1].toLowerCase(Locale.ROOT)).replace(' ', '0');

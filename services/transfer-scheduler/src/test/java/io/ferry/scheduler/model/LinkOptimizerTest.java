@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -95,5 +97,115 @@ class LinkOptimizerTest {
         LinkOptimizer.Decision underused = LinkOptimizer.decide(s, new LinkOptimizer.Observation(10e6, 1.0, 5, 2, 1), 2, 60, PARAMS);
         assertEquals(6, underused.next().target());
         assertTrue(underused.rationale().contains("not what limits"), underused.rationale());
+    }
+
+    // Single decisions the simulations above pass through without pinning them down.
+
+    static LinkOptimizer.Observation busy(double throughput, int running) {
+        return new LinkOptimizer.Observation(throughput, 1.0, 20, running, 100);
+    }
+
+    @Test
+    void aStepThatPaysAtLeastMinGainIsKeptAndTheNextOneTried() {
+        // 6 was the best at 50 MB/s; 7 brings 53 MB/s (+6%, over the 5% asked): 7 is the new best, 8 is tried
+        LinkOptimizer.State at7 = new LinkOptimizer.State(7, null, 6, 50e6, 0);
+        LinkOptimizer.Decision d = LinkOptimizer.decide(at7, busy(53e6, 7), 2, 60, PARAMS);
+        assertEquals(8, d.next().target());
+        assertEquals(7, d.next().bestActive());
+        assertEquals(53e6, d.next().bestEma(), 1);
+        assertTrue(d.changed());
+        assertTrue(d.rationale().contains("beats"), d.rationale());
+    }
+
+    @Test
+    void aStepThatPaysLessThanMinGainOrLowersThroughputIsUndoneAndHeld() {
+        LinkOptimizer.State at7 = new LinkOptimizer.State(7, null, 6, 50e6, 0);
+        for (double throughput : new double[]{52e6, 40e6}) {
+            LinkOptimizer.Decision d = LinkOptimizer.decide(at7, busy(throughput, 7), 2, 60, PARAMS);
+            assertEquals(6, d.next().target(), "back to the best count after " + throughput);
+            assertEquals(6, d.next().bestActive());
+            assertEquals(50e6, d.next().bestEma(), 1, "the best measurement is kept, not the worse one");
+            assertEquals(PARAMS.holdRounds(), d.next().holdRounds());
+            assertNull(d.next().ema(), "the count is measured afresh, not averaged with another count's throughput");
+            assertTrue(d.rationale().contains("back to 6"), d.rationale());
+        }
+    }
+
+    @Test
+    void atTheBestCountItHoldsForHoldRoundsThenProbesOneStepUp() {
+        LinkOptimizer.State s = new LinkOptimizer.State(6, null, 6, 50e6, PARAMS.holdRounds());
+        for (int round = 0; round < PARAMS.holdRounds(); round++) {
+            LinkOptimizer.Decision d = LinkOptimizer.decide(s, busy(50e6, 6), 2, 60, PARAMS);
+            assertEquals(6, d.next().target(), "round " + round);
+            assertFalse(d.changed());
+            s = d.next();
+        }
+        assertEquals(0, s.holdRounds());
+        LinkOptimizer.Decision probe = LinkOptimizer.decide(s, busy(50e6, 6), 2, 60, PARAMS);
+        assertEquals(7, probe.next().target());
+        assertTrue(probe.rationale().contains("trying 7"), probe.rationale());
+    }
+
+    @Test
+    void aThroughputDropAtTheBestCountLowersTheBarTheNextProbeMustBeat() {
+        // the link got slower while holding at 6: the best follows it down, so a later probe is judged against now
+        LinkOptimizer.State s = new LinkOptimizer.State(6, 50e6, 6, 50e6, 3);
+        LinkOptimizer.Decision d = LinkOptimizer.decide(s, busy(20e6, 6), 2, 60, PARAMS);
+        assertEquals(6, d.next().target());
+        assertEquals(35e6, d.next().ema(), 1, "EMA with alpha 0.5");
+        assertEquals(35e6, d.next().bestEma(), 1);
+        assertEquals(2, d.next().holdRounds());
+    }
+
+    @Test
+    void atMaxActiveItStaysAndHoldsInsteadOfProbing() {
+        LinkOptimizer.State s = new LinkOptimizer.State(12, 80e6, 12, 80e6, 0);
+        LinkOptimizer.Decision d = LinkOptimizer.decide(s, busy(90e6, 12), 2, 12, PARAMS);
+        assertEquals(12, d.next().target());
+        assertEquals(PARAMS.holdRounds(), d.next().holdRounds());
+        assertTrue(d.rationale().contains("at max_active 12"), d.rationale());
+    }
+
+    @Test
+    void failuresNeverTakeTheLinkBelowMinActive() {
+        LinkOptimizer.State s = new LinkOptimizer.State(3, 30e6, 3, 30e6, 0);
+        LinkOptimizer.Decision d = LinkOptimizer.decide(s, new LinkOptimizer.Observation(30e6, 0.2, 10, 3, 50), 3, 60, PARAMS);
+        assertEquals(3, d.next().target());
+        assertTrue(d.rationale().contains("already at min_active 3"), d.rationale());
+        assertNull(d.next().bestActive(), "what was best before the failures is forgotten");
+    }
+
+    @Test
+    void aFewFailuresAreNotYetASuccessRate() {
+        // two attempts, both failed: too few to judge the link by
+        LinkOptimizer.State s = new LinkOptimizer.State(6, null, 6, 50e6, 2);
+        LinkOptimizer.Decision d = LinkOptimizer.decide(s, new LinkOptimizer.Observation(50e6, 0.0, 2, 6, 100), 2, 60, PARAMS);
+        assertEquals(6, d.next().target());
+        assertFalse(d.rationale().contains("success rate"), d.rationale());
+        // exactly at the bar is good enough
+        d = LinkOptimizer.decide(s, new LinkOptimizer.Observation(50e6, 0.9, 10, 6, 100), 2, 60, PARAMS);
+        assertEquals(6, d.next().target());
+    }
+
+    @Test
+    void boundsChangedSinceTheLastDecisionApplyAtOnce() {
+        // the target stored was 30; max_active was lowered to 10 and min_active raised to 4 meanwhile
+        LinkOptimizer.State high = new LinkOptimizer.State(30, 90e6, 30, 90e6, 5);
+        assertEquals(10, LinkOptimizer.decide(high, busy(90e6, 30), 2, 10, PARAMS).next().target());
+        assertEquals(10, LinkOptimizer.decide(high, new LinkOptimizer.Observation(0, null, 0, 0, 0), 2, 10, PARAMS).next().target(),
+                "even on an idle link");
+        LinkOptimizer.State low = new LinkOptimizer.State(2, 20e6, 2, 20e6, 5);
+        assertTrue(LinkOptimizer.decide(low, busy(20e6, 2), 4, 60, PARAMS).next().target() >= 4);
+    }
+
+    @Test
+    void theFirstMeasurementOfANewLinkStartsTheClimbFromMinActive() {
+        LinkOptimizer.State s = LinkOptimizer.State.initial(2);
+        assertEquals(2, s.target());
+        LinkOptimizer.Decision d = LinkOptimizer.decide(s, busy(20e6, 2), 2, 60, PARAMS);
+        assertEquals(3, d.next().target());
+        assertEquals(2, d.next().bestActive());
+        assertEquals(20e6, d.next().bestEma(), 1);
+        assertTrue(d.rationale().contains("first measurement 20.0 MB/s with 2 active"), d.rationale());
     }
 }
