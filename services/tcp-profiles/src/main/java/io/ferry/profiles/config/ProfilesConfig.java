@@ -4,7 +4,6 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
-import java.util.Optional;
 
 /** tcp-profiles settings ({@code ferry.profiles.*}; environment {@code FERRY_PROFILES_*}). */
 @ConfigMapping(prefix = "ferry.profiles")
@@ -17,7 +16,4 @@ public interface ProfilesConfig {
     /** How long a call to rate-aggregator may take before the answer degrades to "no data". */
     @WithDefault("3s")
     Duration aggregatorTimeout();
-
-    /** Bearer token this service presents to the others (FERRY_PROFILES_SERVICE_TOKEN). */
-    Optional<String> serviceToken();
 }
