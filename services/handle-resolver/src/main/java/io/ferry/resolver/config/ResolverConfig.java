@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /** handle-resolver settings ({@code ferry.resolver.*}; environment: {@code FERRY_RESOLVER_*}). */
 @ConfigMapping(prefix = "ferry.resolver")
@@ -12,6 +13,12 @@ public interface ResolverConfig {
     /** How long a copy of transfer-scheduler's SE catalogue is used before it is fetched again. */
     @WithDefault("60s")
     Duration seCatalogueRefresh();
+
+    /**
+     * Bearer token this service presents to the others (FERRY_RESOLVER_SERVICE_TOKEN). Read by services/lib/service-token;
+     * declared here so that the key stays known to this mapping.
+     */
+    Optional<String> serviceToken();
 
     /** The in-memory copy of resolved handles that answers resolutions without a database round trip. */
     Cache cache();

@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /** tcp-profiles settings ({@code ferry.profiles.*}; environment {@code FERRY_PROFILES_*}). */
 @ConfigMapping(prefix = "ferry.profiles")
@@ -16,4 +17,10 @@ public interface ProfilesConfig {
     /** How long a call to rate-aggregator may take before the answer degrades to "no data". */
     @WithDefault("3s")
     Duration aggregatorTimeout();
+
+    /**
+     * Bearer token this service presents to the others (FERRY_PROFILES_SERVICE_TOKEN). Read by services/lib/service-token;
+     * declared here so that the key stays known to this mapping.
+     */
+    Optional<String> serviceToken();
 }
