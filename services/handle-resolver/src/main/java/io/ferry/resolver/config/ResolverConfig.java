@@ -14,7 +14,10 @@ public interface ResolverConfig {
     @WithDefault("60s")
     Duration seCatalogueRefresh();
 
-    /** Bearer token this service presents to the others (FERRY_RESOLVER_SERVICE_TOKEN). */
+    /**
+     * Bearer token this service presents to the others (FERRY_RESOLVER_SERVICE_TOKEN). Read by services/lib/service-token;
+     * declared here so that the key stays known to this mapping.
+     */
     Optional<String> serviceToken();
 
     /** The in-memory copy of resolved handles that answers resolutions without a database round trip. */

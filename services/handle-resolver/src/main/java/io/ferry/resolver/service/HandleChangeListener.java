@@ -1,17 +1,14 @@
 package io.ferry.resolver.service;
 
+import io.ferry.pglisten.PgChannelListener;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.pgclient.pubsub.PgSubscriber;
-import io.vertx.pgclient.PgConnectOptions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
-
-import java.time.Duration;
 
 /**
  * Listens for the database's announcements of changed handles (channel {@value #CHANNEL}, migration V3) and drops
@@ -34,52 +31,32 @@ public class HandleChangeListener {
     @Inject
     Vertx vertx;
 
-    @ConfigProperty(name = "ferry.db.host")
-    String host;
+    @Inject
+    Config config;
 
-    @ConfigProperty(name = "ferry.db.port")
-    int port;
-
-    @ConfigProperty(name = "ferry.db.name")
-    String database;
-
-    @ConfigProperty(name = "ferry.db.user")
-    String user;
-
-    @ConfigProperty(name = "ferry.db.password")
-    String password;
-
-    private PgSubscriber subscriber;
+    private PgChannelListener announcements;
 
     void listen(@Observes StartupEvent start) {
         if (!cache.enabled()) {
             return;
         }
-        subscriber = PgSubscriber.subscriber(vertx, new PgConnectOptions().setHost(host).setPort(port).setDatabase(database)
-                .setUser(user).setPassword(password));
-        // The policy runs each time the connection is lost: from then on announcements may be missed.
-        subscriber.reconnectPolicy(retries -> {
-            if (retries == 0) {
-                LOG.warn("lost the database's change announcements: resolving from the database until they are back");
-            }
-            cache.live(false);
-            return 1000L;
-        });
-        // Runs on every (re)subscription: the cache starts from empty, because changes may have been missed.
-        subscriber.channel(CHANNEL).subscribeHandler(() -> {
-            cache.live(true);
-            preloader.request();
-        }).handler(this::changed);
-        subscriber.connect()
-                .onFailure().invoke(e -> LOG.debugf("change announcements not connected yet: %s", e.toString()))
-                .onFailure().retry().withBackOff(Duration.ofSeconds(1), Duration.ofSeconds(10)).indefinitely()
-                .subscribe().with(v -> LOG.debug("listening for changed handles"), e -> LOG.warnf("change announcements: %s", e.toString()));
+        announcements = new PgChannelListener(vertx, PgChannelListener.database(config), CHANNEL, this::changed)
+                .onConnectionLost(() -> {
+                    LOG.warn("lost the database's change announcements: resolving from the database until they are back");
+                    cache.live(false);
+                })
+                // On every (re)subscription the cache starts from empty, because changes may have been missed.
+                .onSubscribed(() -> {
+                    cache.live(true);
+                    preloader.request();
+                });
+        announcements.start();
     }
 
     void stop(@Observes ShutdownEvent stop) {
         cache.live(false);
-        if (subscriber != null) {
-            subscriber.close().subscribe().with(v -> { }, e -> { });
+        if (announcements != null) {
+            announcements.close();
         }
     }
 

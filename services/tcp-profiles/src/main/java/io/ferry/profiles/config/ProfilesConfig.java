@@ -18,6 +18,9 @@ public interface ProfilesConfig {
     @WithDefault("3s")
     Duration aggregatorTimeout();
 
-    /** Bearer token this service presents to the others (FERRY_PROFILES_SERVICE_TOKEN). */
+    /**
+     * Bearer token this service presents to the others (FERRY_PROFILES_SERVICE_TOKEN). Read by services/lib/service-token;
+     * declared here so that the key stays known to this mapping.
+     */
     Optional<String> serviceToken();
 }

@@ -1,5 +1,6 @@
 package io.ferry.scheduler.client;
 
+import io.ferry.servicetoken.ServiceTokenHeaders;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;

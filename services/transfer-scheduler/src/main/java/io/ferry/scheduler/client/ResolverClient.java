@@ -1,6 +1,7 @@
 package io.ferry.scheduler.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.servicetoken.ServiceTokenHeaders;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
