@@ -1,5 +1,6 @@
 package io.ferry.scheduler.engine;
 
+import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.model.LinkOptimizer;
 import io.ferry.scheduler.repository.SchedulingInputs;

@@ -1,5 +1,6 @@
 package io.ferry.scheduler.engine;
 
+import io.ferry.engineloop.EngineLoop;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.scheduler.client.AggregatorClient;

@@ -2,6 +2,7 @@ package io.ferry.scheduler.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.pglisten.PgChannelListener;
 import io.ferry.scheduler.config.EventStreamConfig;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
@@ -13,12 +14,10 @@ import io.smallrye.mutiny.subscription.BackPressureStrategy;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.pgclient.pubsub.PgSubscriber;
-import io.vertx.pgclient.PgConnectOptions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 import java.time.OffsetDateTime;
@@ -61,20 +60,8 @@ public class JobEvents {
     @Inject
     Vertx vertx;
 
-    @ConfigProperty(name = "ferry.db.host")
-    String host;
-
-    @ConfigProperty(name = "ferry.db.port")
-    int port;
-
-    @ConfigProperty(name = "ferry.db.name")
-    String database;
-
-    @ConfigProperty(name = "ferry.db.user")
-    String user;
-
-    @ConfigProperty(name = "ferry.db.password")
-    String password;
+    @Inject
+    Config config;
 
     @Inject
     EventStreamConfig streams;
@@ -84,24 +71,16 @@ public class JobEvents {
     /** Event streams' listeners by job id: an event reaches only those of its job. */
     private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
     private final AtomicInteger listenerCount = new AtomicInteger();
-    private PgSubscriber subscriber;
+    private PgChannelListener channel;
 
     void listen(@Observes StartupEvent start) {
-        subscriber = PgSubscriber.subscriber(vertx, new PgConnectOptions().setHost(host).setPort(port).setDatabase(database)
-                .setUser(user).setPassword(password));
-        // Keep listening across database restarts.
-        subscriber.reconnectPolicy(retries -> 1000L);
-        subscriber.channel(CHANNEL).handler(this::deliver);
-        // The database may come up after the service: keep trying until the first connection succeeds.
-        subscriber.connect()
-                .onFailure().invoke(e -> LOG.debugf("job events not connected yet: %s", e.toString()))
-                .onFailure().retry().withBackOff(java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(10)).indefinitely()
-                .subscribe().with(v -> LOG.debug("listening for job events"), e -> LOG.warnf("job events: %s", e.toString()));
+        channel = new PgChannelListener(vertx, PgChannelListener.database(config), CHANNEL, this::deliver);
+        channel.start();
     }
 
     void stop(@Observes ShutdownEvent stop) {
-        if (subscriber != null) {
-            subscriber.close().subscribe().with(v -> { }, e -> { });
+        if (channel != null) {
+            channel.close();
         }
     }
 
