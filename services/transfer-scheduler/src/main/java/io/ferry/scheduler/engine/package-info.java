@@ -1,5 +1,5 @@
 /**
- * The engine: loops that move the queued files, each on its own thread ({@link io.ferry.scheduler.engine.EngineLoop}),
+ * The engine: loops that move the queued files, each on its own thread ({@link io.ferry.engineloop.EngineLoop}),
  * woken only through {@link io.ferry.scheduler.engine.EngineWakeups}. The path of one file, top to bottom:
  * <ol>
  * <li><b>submit</b> — {@code rest.JobResource} → {@code service.JobService.submit}: parsed
