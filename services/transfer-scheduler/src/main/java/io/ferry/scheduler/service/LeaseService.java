@@ -2,6 +2,7 @@ package io.ferry.scheduler.service;
 
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.mover.MoverException;
+import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -63,9 +64,9 @@ public class LeaseService extends EngineLoop {
 
     @Override
     protected void pass() {
-        List<Long> ids = running.ids();
-        Set<Long> held = queue.renew(ids, identity.id(), config.engine().lease()).await().atMost(FileOutcomes.WAIT);
-        for (Long id : ids) {
+        List<ClaimedFile> claims = running.all().stream().map(RunningFiles.Running::file).toList();
+        Set<Long> held = queue.renew(claims, identity.id(), config.engine().lease()).await().atMost(FileOutcomes.WAIT);
+        for (Long id : claims.stream().map(ClaimedFile::fileId).toList()) {
             if (!held.contains(id)) {
                 running.abort(id, MoverException.Code.CANCELED, "the file is no longer this scheduler's to move (canceled or taken over)");
             }

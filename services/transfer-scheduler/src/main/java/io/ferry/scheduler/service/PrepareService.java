@@ -65,6 +65,9 @@ public class PrepareService extends EngineLoop {
     EngineIdentity identity;
 
     @Inject
+    ClaimPermit permit;
+
+    @Inject
     SchedulingInputsCache inputs;
 
     @Inject
@@ -95,7 +98,7 @@ public class PrepareService extends EngineLoop {
     @Override
     protected void pass() {
         int free = config.engine().prepareThreads() * 4 - inFlight.get();
-        if (free <= 0) {
+        if (free <= 0 || !permit.mayClaim()) {
             return;
         }
         Duration lease = config.engine().lease();

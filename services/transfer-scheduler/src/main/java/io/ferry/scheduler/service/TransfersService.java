@@ -74,6 +74,9 @@ public class TransfersService extends EngineLoop {
     EngineIdentity identity;
 
     @Inject
+    ClaimPermit permit;
+
+    @Inject
     SchedulingInputsCache inputs;
 
     @Inject
@@ -114,7 +117,7 @@ public class TransfersService extends EngineLoop {
     @Override
     protected void pass() {
         int capacity = config.engine().transferThreads() - inFlight.get();
-        if (capacity <= 0) {
+        if (capacity <= 0 || !permit.mayClaim()) {
             return;
         }
         Map<ClaimedFile, Integer> claimed = Tx.run(pool, c -> {
