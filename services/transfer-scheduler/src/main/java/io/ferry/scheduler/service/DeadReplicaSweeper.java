@@ -21,7 +21,8 @@ import java.util.List;
  * Takes the files of replicas that stopped beating: a replica silent for the heartbeat timeout is declared dead
  * (it can no longer beat under that id), its copies go back to the queue as lapsed attempts (LEASE_EXPIRED:
  * retried at once, no retry used, the destination then ours to replace), its prepare claims are released, and it is
- * forgotten. Every replica sweeps; two sweeping at once are kept apart by the claim epochs.
+ * forgotten. Every replica sweeps, once its own beats have got through for a heartbeat timeout (after a database
+ * outage all beats look old); two sweeping at once are kept apart by the claim epochs.
  */
 @ApplicationScoped
 public class DeadReplicaSweeper extends EngineLoop {
@@ -46,6 +47,9 @@ public class DeadReplicaSweeper extends EngineLoop {
     @Inject
     PrepareService prepare;
 
+    @Inject
+    ReplicaHeartbeat heartbeat;
+
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
             start("replica-sweeper");
@@ -63,6 +67,9 @@ public class DeadReplicaSweeper extends EngineLoop {
 
     @Override
     protected void pass() {
+        if (!heartbeat.mayJudgeOthers()) {
+            return;
+        }
         Duration timeout = config.engine().heartbeatTimeout();
         for (String dead : replicas.dead(identity.id(), timeout).await().atMost(FileOutcomes.WAIT)) {
             if (!replicas.declareDead(dead, timeout).await().atMost(FileOutcomes.WAIT)) {
@@ -78,7 +85,7 @@ public class DeadReplicaSweeper extends EngineLoop {
             int released = queue.releaseClaims(dead).await().atMost(FileOutcomes.WAIT);
             replicas.forget(dead).await().atMost(FileOutcomes.WAIT);
             if (!active.isEmpty() || released > 0) {
-                LOG.infof("replica %s stopped beating: %d copies and %d prepare claims went back to the queue", dead, active.size(), released);
+                LOG.infof("replica %s stopped beating; back to the queue: %d copies, %d prepare claims", dead, active.size(), released);
                 prepare.wake();
             }
         }

@@ -38,6 +38,10 @@ public class ReplicaHeartbeat extends EngineLoop {
 
     private volatile boolean registered;
     private volatile long lastBeatNanos;
+    /** Whether every beat got through since {@link #steadySinceNanos}. */
+    private volatile boolean steady;
+    private volatile long steadySinceNanos;
+    private boolean everFailed;
 
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
@@ -62,12 +66,35 @@ public class ReplicaHeartbeat extends EngineLoop {
         return registered && System.nanoTime() - lastBeatNanos < config.engine().heartbeatTimeout().toNanos() / 2;
     }
 
+    /**
+     * Whether this replica may judge others dead: its own beats have got through for a whole heartbeat timeout. After
+     * the database was out of reach, every replica's last beat looks old; each gets that long to beat again before
+     * any is declared dead. A process that started with the database in reach judges at once.
+     */
+    public boolean mayJudgeOthers() {
+        return alive() && steady && System.nanoTime() - steadySinceNanos >= config.engine().heartbeatTimeout().toNanos();
+    }
+
     @Override
     protected void pass() {
+        try {
+            beat();
+        } catch (RuntimeException e) {
+            everFailed = true;
+            steady = false;
+            throw e;
+        }
+    }
+
+    private void beat() {
         if (!registered) {
             register();
         } else if (replicas.beat(identity.id()).await().atMost(FileOutcomes.WAIT)) {
             lastBeatNanos = System.nanoTime();
+            if (!steady) {
+                steadySinceNanos = lastBeatNanos;
+                steady = true;
+            }
         } else {
             String lost = identity.id();
             identity.reincarnate();
@@ -93,6 +120,10 @@ public class ReplicaHeartbeat extends EngineLoop {
             }
         }
         lastBeatNanos = System.nanoTime();
+        if (!steady) {
+            steadySinceNanos = everFailed ? lastBeatNanos : lastBeatNanos - config.engine().heartbeatTimeout().toNanos();
+            steady = true;
+        }
         registered = true;
     }
 }
