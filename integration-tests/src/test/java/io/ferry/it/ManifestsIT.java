@@ -231,7 +231,7 @@ class ManifestsIT {
     }
 
     @Test
-    void theSchedulerDrainsWithinItsPodsGracePeriodAndIsNamedAfterItsPod() {
+    void theSchedulerDrainsWithinItsPodsGracePeriodAndIsNamedAfterItsPod() throws IOException {
         for (JsonNode d : documents(template().call())) {
             if (!d.path("kind").asText().equals("Deployment")) {
                 continue;
