@@ -73,21 +73,8 @@ public final class LocalStack implements AutoCloseable {
         for (ServiceSpec spec : options.ports().keySet()) {
             databaseCredentials.put(spec, postgres.ensureDatabase(spec.database(), false));
         }
-        DevTokens tokens = new DevTokens(keys);
         for (Map.Entry<ServiceSpec, Integer> e : options.ports().entrySet()) {
-            ServiceSpec spec = e.getKey();
-            Map<String, String> env = new HashMap<>(commonEnvironment());
-            env.put("QUARKUS_HTTP_PORT", Integer.toString(e.getValue()));
-            env.put("FERRY_DB_NAME", spec.database());
-            env.put("FERRY_DB_USER", databaseCredentials.get(spec).user());
-            env.put("FERRY_DB_PASSWORD", databaseCredentials.get(spec).password());
-            env.put(spec.serviceTokenVariable(), tokens.mint(new DevTokens.Claims("service:" + spec.name(), null, null,
-                    spec.serviceScopes(), Duration.ofDays(30), DevTokens.ISSUER, DevTokens.AUDIENCE)));
-            env.putAll(options.extraEnvironment());
-            Path jar = options.projectRoot().resolve("services").resolve(spec.name())
-                    .resolve("target/quarkus-app/quarkus-run.jar");
-            Path log = options.stateDirectory().resolve("logs").resolve(spec.name() + ".log");
-            services.add(new ServiceProcess(spec, e.getValue(), jar, log, env));
+            services.add(process(e.getKey(), e.getValue(), e.getKey().name()));
         }
         for (ServiceProcess s : services) {
             s.start();
@@ -107,6 +94,34 @@ public final class LocalStack implements AutoCloseable {
         } finally {
             waiters.shutdownNow();
         }
+    }
+
+    /** One process of {@code spec} on {@code port}, its output in {@code logs/<logName>.log}; not started yet. */
+    private ServiceProcess process(ServiceSpec spec, int port, String logName) {
+        Map<String, String> env = new HashMap<>(commonEnvironment());
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        env.put("FERRY_DB_NAME", spec.database());
+        env.put("FERRY_DB_USER", databaseCredentials.get(spec).user());
+        env.put("FERRY_DB_PASSWORD", databaseCredentials.get(spec).password());
+        env.put(spec.serviceTokenVariable(), new DevTokens(keys).mint(new DevTokens.Claims("service:" + spec.name(), null, null,
+                spec.serviceScopes(), Duration.ofDays(30), DevTokens.ISSUER, DevTokens.AUDIENCE)));
+        env.putAll(options.extraEnvironment());
+        Path jar = options.projectRoot().resolve("services").resolve(spec.name()).resolve("target/quarkus-app/quarkus-run.jar");
+        Path log = options.stateDirectory().resolve("logs").resolve(logName + ".log");
+        return new ServiceProcess(spec, port, jar, log, env);
+    }
+
+    /**
+     * Starts one more replica of a running service (same database, same settings, a free port of its own) and waits
+     * until it is ready; {@link #close} stops it with the others, {@link #service} still answers the first.
+     */
+    public ServiceProcess startReplica(ServiceSpec spec, Duration readyTimeout) throws Exception {
+        long running = services.stream().filter(s -> s.spec().equals(spec)).count();
+        ServiceProcess replica = process(spec, FreePort.find(), spec.name() + "-" + (running + 1));
+        services.add(replica);
+        replica.start();
+        replica.awaitReady(readyTimeout);
+        return replica;
     }
 
     private Map<String, String> commonEnvironment() {

@@ -77,6 +77,11 @@ public final class ServiceProcess {
         return process == null ? -1 : io.ferry.dev.ProcessCpu.millis(process.toHandle());
     }
 
+    /** The process id while running, else -1. */
+    public synchronized long pid() {
+        return process == null ? -1 : process.pid();
+    }
+
     public boolean isAlive() {
         return process != null && process.isAlive();
     }

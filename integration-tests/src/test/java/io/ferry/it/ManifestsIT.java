@@ -231,6 +231,23 @@ class ManifestsIT {
     }
 
     @Test
+    void theSchedulerDrainsWithinItsPodsGracePeriodAndIsNamedAfterItsPod() throws IOException {
+        for (JsonNode d : documents(template().call())) {
+            if (!d.path("kind").asText().equals("Deployment")) {
+                continue;
+            }
+            boolean scheduler = d.at("/metadata/name").asText().equals("ferry-transfer-scheduler");
+            JsonNode pod = d.at("/spec/template/spec");
+            String env = pod.at("/containers/0/env").toString();
+            assertEquals(scheduler ? 30 : 0, pod.path("terminationGracePeriodSeconds").asInt(), d.at("/metadata/name").asText());
+            assertEquals(scheduler, env.contains("{\"name\":\"FERRY_SCHEDULER_ENGINE_DRAIN_GRACE\",\"value\":\"20s\"}"), env);
+            assertEquals(scheduler, env.contains("{\"name\":\"FERRY_SCHEDULER_ENGINE_INSTANCE_ID\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"metadata.name\"}}}"), env);
+        }
+        Exception tooShort = assertThrows(Exception.class, () -> template().set("services.transferScheduler.terminationGracePeriodSeconds", "20").call());
+        assertTrue(tooShort.getMessage().contains("must exceed its drainGraceSeconds"), tooShort.getMessage());
+    }
+
+    @Test
     void badValuesAreRefusedByTheSchemaOrTheTemplates() {
         Exception variant = assertThrows(Exception.class,
                 () -> template().set("image.variant", "arm64").call());

@@ -5,12 +5,21 @@ import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.NginxWebDav;
 import io.ferry.dev.TestCertificates;
 import io.ferry.dev.XrootdServer;
+import io.ferry.scheduler.mover.MoverException;
+import io.ferry.scheduler.repository.ClaimedFile;
+import io.ferry.scheduler.repository.FileQueue;
+import io.ferry.scheduler.engine.AttemptTimes;
+import io.ferry.scheduler.engine.EngineIdentity;
+import io.ferry.scheduler.state.StateChanges;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -329,6 +338,72 @@ class EngineTest {
         Thread.sleep(2000);
         assertFalse(Files.exists(nginx.file("/se-b/big/f1")));
         files(vo("lhcb"), id).getList("file_state").forEach(s -> assertEquals("CANCELED", s));
+    }
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    EngineIdentity identity;
+
+    @Inject
+    StateChanges outcomes;
+
+    @Inject
+    FileQueue queue;
+
+    /** Moves one file and answers its id once its job is FINISHED. */
+    private long finishedFile(String name) throws Exception {
+        String adler = write("/se-a/" + name + "/f1", 100_000, name.hashCode());
+        String id = submit(vo("atlas"), List.of(file("/se-a/" + name + "/f1", "/se-b/" + name + "/f1", adler)), "{}");
+        awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED");
+        return files(vo("atlas"), id).getLong("[0].file_id");
+    }
+
+    /** Puts a file back to ACTIVE as if {@code owner} had claimed it again; answers that claim. */
+    private ClaimedFile claimedAgainBy(long fileId, String owner) {
+        return pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file SET state = 'ACTIVE', lease_owner = $2, "
+                        + "lease_until = now() + interval '1 hour', claim_epoch = claim_epoch + 1 WHERE file_id = $1").execute(Tuple.of(fileId, owner))
+                .chain(x -> c.preparedQuery("UPDATE job SET state = 'ACTIVE', finished_at = NULL WHERE job_id = (SELECT job_id FROM transfer_file "
+                        + "WHERE file_id = $1)").execute(Tuple.of(fileId)))
+                .chain(x -> queue.read(c, fileId))).await().atMost(Duration.ofSeconds(10));
+    }
+
+    private String stateOf(long fileId) {
+        return pool.preparedQuery("SELECT state FROM transfer_file WHERE file_id = $1").execute(Tuple.of(fileId)).await()
+                .atMost(Duration.ofSeconds(10)).iterator().next().getString(0);
+    }
+
+    @Test
+    void aReplicaThatStopsBeatingLosesItsCopyWithinSecondsNotALease() throws Exception {
+        long fileId = finishedFile("ghost");
+        claimedAgainBy(fileId, "ghost/1/dead");
+        pool.preparedQuery("INSERT INTO scheduler_replica (replica_id, name, beat_at) VALUES ('ghost/1/dead', 'ghost', now() - interval '6 seconds')")
+                .execute().await().atMost(Duration.ofSeconds(10));
+        // the lease holds for an hour: only the missed heartbeat can bring the file back, and this replica moves it again
+        await().atMost(Duration.ofSeconds(15)).until(() -> "FINISHED".equals(stateOf(fileId)));
+        String reasons = pool.preparedQuery("SELECT string_agg(error_code || ': ' || reason, '; ') FROM file_retry WHERE file_id = $1")
+                .execute(Tuple.of(fileId)).await().atMost(Duration.ofSeconds(10)).iterator().next().getString(0);
+        assertTrue(reasons != null && reasons.contains("LEASE_EXPIRED: the scheduler replica moving it stopped beating"), reasons);
+        assertEquals(0, pool.preparedQuery("SELECT 1 FROM scheduler_replica WHERE replica_id = 'ghost/1/dead'").execute().await()
+                .atMost(Duration.ofSeconds(10)).size(), "the dead replica is forgotten once its files are back");
+        assertTrue(pool.preparedQuery("SELECT 1 FROM scheduler_replica WHERE replica_id = $1 AND NOT dead").execute(Tuple.of(identity.id()))
+                .await().atMost(Duration.ofSeconds(10)).size() == 1, "this replica beats under its own incarnation");
+    }
+
+    @Test
+    void aCopyThatOutlivedItsClaimCannotFinishTheFileEvenOnTheSameReplica() throws Exception {
+        long fileId = finishedFile("epoch");
+        ClaimedFile stale = claimedAgainBy(fileId, identity.id());
+        ClaimedFile current = claimedAgainBy(fileId, identity.id());
+        AttemptTimes times = AttemptTimes.prepare(java.time.OffsetDateTime.now(), java.time.OffsetDateTime.now());
+        outcomes.finished(stale, 100_000, 1, 1e6, times);
+        assertEquals("ACTIVE", stateOf(fileId), "the earlier claim's outcome is refused");
+        outcomes.failed(stale, StateChanges.Guard.RUNNING, stale.attempts(), new MoverException(MoverException.Code.CONNECTION_RESET, "transfer",
+                "late failure of the earlier claim"), 0, 1, times);
+        assertEquals("ACTIVE", stateOf(fileId), "so is its failure");
+        outcomes.finished(current, 100_000, 1, 1e6, times);
+        assertEquals("FINISHED", stateOf(fileId), "the current claim's outcome is written");
     }
 
     @Test

@@ -27,14 +27,41 @@ public interface SchedulerConfig {
         @WithDefault("true")
         boolean enabled();
 
-        /** How this replica names itself on the files it claims; defaults to host name and process id. */
+        /**
+         * How this replica names itself (defaults to the host name); the files it claims carry the name, the process id
+         * and an incarnation of each start. When set (the pod's name, say), a start declares its predecessor of the
+         * same name dead at once rather than after the heartbeat timeout: give every replica a name of its own.
+         */
         Optional<String> instanceId();
+
+        /** How often this replica beats (scheduler_replica): the sign of life its claims depend on. */
+        @WithDefault("1s")
+        Duration heartbeat();
+
+        /**
+         * A replica silent for this long is dead: its prepare claims are released and its copies queued again at
+         * once (a lapsed attempt, no retry used). Keep it several beats long, and above the longest pause a live
+         * replica may take (a GC pause), or it loses its copies.
+         */
+        @WithDefault("5s")
+        Duration heartbeatTimeout();
+
+        /**
+         * On shutdown (SIGTERM): copies expected to finish within this time finish; the others, and all still running
+         * when it ends, go back to the queue at once with their attempt not counted. Keep the pod's
+         * terminationGracePeriodSeconds above it.
+         */
+        @WithDefault("20s")
+        Duration drainGrace();
 
         /** How often the queues are looked at when nothing wakes the loops earlier. */
         @WithDefault("250ms")
         Duration tick();
 
-        /** How long a claim holds without renewal: a replica that dies loses its files to the others after this. */
+        /**
+         * How long a claim holds without renewal: the backstop for a replica that beats but whose lease keeper is stuck
+         * (a replica that dies loses its files at the heartbeat timeout).
+         */
         @WithDefault("60s")
         Duration lease();
 

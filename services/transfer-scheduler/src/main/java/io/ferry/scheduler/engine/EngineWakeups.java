@@ -17,7 +17,7 @@ public class EngineWakeups {
 
     /** What happened. */
     enum Event {
-        JOB_SUBMITTED, PREPARED_POOL_SHRANK, FILE_PREPARED, FILE_CHANGED
+        JOB_SUBMITTED, FILES_REQUEUED, PREPARED_POOL_SHRANK, FILE_PREPARED, FILE_CHANGED
     }
 
     private final Map<Event, List<Runnable>> listeners = new EnumMap<>(Event.class);
@@ -36,6 +36,11 @@ public class EngineWakeups {
     /** A job was stored: its files wait to be prepared. */
     public void jobSubmitted() {
         fire(Event.JOB_SUBMITTED);
+    }
+
+    /** Files went back to the queue (a dead replica's, a drained one's): they wait to be prepared again. */
+    public void filesRequeued() {
+        fire(Event.FILES_REQUEUED);
     }
 
     /** Prepared files were claimed for transfer or lost their pin: the prepared pool needs refilling now. */

@@ -3,6 +3,7 @@ package io.ferry.scheduler.engine;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.mover.MoverException;
+import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.service.JobEvents;
 import io.ferry.scheduler.state.FileState;
@@ -67,9 +68,9 @@ public class LeaseKeeper extends EngineLoop {
 
     @Override
     protected void pass() {
-        List<Long> ids = running.ids();
-        Set<Long> held = queue.renew(ids, identity.id(), config.engine().lease()).await().atMost(StateChanges.WAIT);
-        for (Long id : ids) {
+        List<ClaimedFile> claims = running.all().stream().map(RunningFiles.Running::file).toList();
+        Set<Long> held = queue.renew(claims, identity.id(), config.engine().lease()).await().atMost(StateChanges.WAIT);
+        for (Long id : claims.stream().map(ClaimedFile::fileId).toList()) {
             if (!held.contains(id)) {
                 running.abort(id, MoverException.Code.CANCELED, "the file is no longer this scheduler's to move (canceled or taken over)");
             }

@@ -68,6 +68,9 @@ public class PrepareLoop extends EngineLoop {
     EngineIdentity identity;
 
     @Inject
+    ClaimPermit permit;
+
+    @Inject
     SchedulingInputsCache inputs;
 
     @Inject
@@ -80,6 +83,7 @@ public class PrepareLoop extends EngineLoop {
         if (config.engine().enabled()) {
             workers = workerPool("prepare", config.engine().prepareThreads());
             wakeups.on(EngineWakeups.Event.JOB_SUBMITTED, this::wake);
+            wakeups.on(EngineWakeups.Event.FILES_REQUEUED, this::wake);
             wakeups.on(EngineWakeups.Event.PREPARED_POOL_SHRANK, this::wake);
             start("prepare-queue");
         }
@@ -100,7 +104,7 @@ public class PrepareLoop extends EngineLoop {
     @Override
     protected void pass() {
         int free = config.engine().prepareThreads() * 4 - inFlight.get();
-        if (free <= 0) {
+        if (free <= 0 || !permit.mayClaim()) {
             return;
         }
         Duration lease = config.engine().lease();

@@ -77,6 +77,9 @@ public class TransferLoop extends EngineLoop {
     EngineIdentity identity;
 
     @Inject
+    ClaimPermit permit;
+
+    @Inject
     SchedulingInputsCache inputs;
 
     @Inject
@@ -118,7 +121,7 @@ public class TransferLoop extends EngineLoop {
     @Override
     protected void pass() {
         int capacity = config.engine().transferThreads() - inFlight.get();
-        if (capacity <= 0) {
+        if (capacity <= 0 || !permit.mayClaim()) {
             return;
         }
         Map<ClaimedFile, Integer> claimed = Tx.run(pool, c -> {

@@ -13,11 +13,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * The queue in the database. Claims take rows with {@code FOR UPDATE SKIP LOCKED} and stamp them with the claiming
- * replica and a lease, so several replicas on one database never take the same file, and a replica that dies
- * loses its files to the others when the lease runs out.
+ * replica, a new claim epoch and a lease, so several replicas on one database never take the same file. A replica
+ * that dies loses its files to the others as soon as its heartbeat is missed ({@link #abandonedActive},
+ * {@link #releaseClaims}), at the latest when the lease runs out; a claim's writes require its epoch, so a copy
+ * that outlived its claim cannot finish the file.
  */
 @ApplicationScoped
 public class FileQueue {
@@ -31,6 +34,9 @@ public class FileQueue {
     public static String lockedInOrder(String condition) {
         return "SELECT file_id FROM transfer_file WHERE file_id = ANY($1) AND " + condition + " ORDER BY file_id FOR UPDATE";
     }
+
+    /** Every claim names itself anew: the writes of an earlier claim of the same file no longer match. */
+    private static final String NEW_EPOCH = "claim_epoch = f.claim_epoch + 1, ";
 
     private static final String DUE = "next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())";
 
@@ -78,7 +84,7 @@ public class FileQueue {
 
     /** Files whose stage request is due for a poll, any queue. */
     public Uni<List<ClaimedFile>> claimStagingPolls(int n, String owner, Duration lease) {
-        return pool.preparedQuery("UPDATE transfer_file f SET lease_owner = $2, lease_until = now() + make_interval(secs => $3) "
+        return pool.preparedQuery("UPDATE transfer_file f SET " + NEW_EPOCH + "lease_owner = $2, lease_until = now() + make_interval(secs => $3) "
                         + "FROM job j WHERE j.job_id = f.job_id AND f.file_id IN (SELECT file_id FROM transfer_file WHERE state = 'STAGING' AND "
                         + DUE + " ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING " + ClaimedFile.COLUMNS)
                 .execute(Tuple.of(n, owner, seconds(lease))).map(FileQueue::files);
@@ -94,28 +100,47 @@ public class FileQueue {
     }
 
     private static Uni<List<ClaimedFile>> claim(SqlClient c, String set, String where, Tuple args) {
-        return c.preparedQuery("UPDATE transfer_file f SET " + set + " FROM job j WHERE j.job_id = f.job_id AND f.file_id IN ("
+        return c.preparedQuery("UPDATE transfer_file f SET " + NEW_EPOCH + set + " FROM job j WHERE j.job_id = f.job_id AND f.file_id IN ("
                         + "SELECT file_id FROM transfer_file WHERE source_se = $1 AND dest_se = $2 AND vo = $3 AND activity = $4 AND "
                         + where + " ORDER BY priority DESC, file_id LIMIT $5 FOR UPDATE SKIP LOCKED) RETURNING " + ClaimedFile.COLUMNS)
                 .execute(args).map(FileQueue::files);
     }
 
     /**
-     * Extends the leases of files this replica still holds; answers those it holds (the others were taken away).
-     * Multi-row updates of transfer_file lock their rows in file id order ({@link #lockedInOrder}).
+     * Extends the leases of the claims this replica still holds (file and epoch); answers the files it holds (the
+     * others were taken away). Multi-row updates of transfer_file lock their rows in file id order ({@link #lockedInOrder}).
      */
-    public Uni<Set<Long>> renew(List<Long> fileIds, String owner, Duration lease) {
-        if (fileIds.isEmpty()) {
+    public Uni<Set<Long>> renew(List<ClaimedFile> claims, String owner, Duration lease) {
+        if (claims.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
-        return pool.preparedQuery("UPDATE transfer_file SET lease_until = now() + make_interval(secs => $3) WHERE file_id IN ("
-                        + lockedInOrder("lease_owner = $2 AND state IN ('SUBMITTED', 'STAGING', 'ACTIVE')") + ") RETURNING file_id")
-                .execute(Tuple.of(fileIds.toArray(new Long[0]), owner, seconds(lease))).map(rows -> {
+        return pool.preparedQuery("UPDATE transfer_file f SET lease_until = now() + make_interval(secs => $3) "
+                        + "FROM unnest($1::bigint[], $4::bigint[]) AS v(id, epoch) WHERE f.file_id = v.id AND f.claim_epoch = v.epoch "
+                        + "AND f.file_id IN (" + lockedInOrder("lease_owner = $2 AND state IN ('SUBMITTED', 'STAGING', 'ACTIVE')") + ") RETURNING f.file_id")
+                .execute(Tuple.of(claims.stream().map(ClaimedFile::fileId).toArray(Long[]::new), owner, seconds(lease),
+                        claims.stream().map(ClaimedFile::claimEpoch).toArray(Long[]::new))).map(rows -> {
                     Set<Long> held = new HashSet<>();
                     rows.forEach(r -> held.add(r.getLong(0)));
                     return held;
                 });
     }
+
+    /** The ACTIVE files of a replica that stopped beating, with their claims, to be queued again as lapsed attempts. */
+    public Uni<List<ClaimedFile>> abandonedActive(String owner) {
+        return pool.preparedQuery("SELECT " + ClaimedFile.COLUMNS + " FROM transfer_file f JOIN job j ON j.job_id = f.job_id "
+                + "WHERE f.state = 'ACTIVE' AND f.lease_owner = $1 ORDER BY f.file_id").execute(Tuple.of(owner)).map(FileQueue::files);
+    }
+
+    /**
+     * Gives up the prepare and stage-poll claims of {@code owner} (a dead replica's, or a draining replica's own): the
+     * files wait again as they were, nothing else changes, no attempt is used. Answers how many.
+     */
+    public Uni<Integer> releaseClaims(String owner) {
+        return pool.preparedQuery("UPDATE transfer_file SET lease_owner = NULL, lease_until = NULL WHERE file_id IN ("
+                        + "SELECT file_id FROM transfer_file WHERE lease_owner = $1 AND state IN ('SUBMITTED', 'STAGING') ORDER BY file_id FOR UPDATE)")
+                .execute(Tuple.of(owner)).map(rows -> rows.rowCount());
+    }
+
 
     /** ACTIVE files whose replica stopped renewing their lease. */
     public Uni<List<Long>> expiredActive(int n) {

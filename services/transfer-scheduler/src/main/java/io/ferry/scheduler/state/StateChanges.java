@@ -50,15 +50,18 @@ public class StateChanges {
 
     /**
      * Which claim on the file the change needs. Every guard is given $1 = file id and $2 = this replica; guards that
-     * do not care who holds the file still mention $2 (PostgreSQL must be able to type every parameter).
+     * do not care who holds the file still mention $2 (PostgreSQL must be able to type every parameter). {@code {epoch}}
+     * stands for the claim epoch the change was started with: a later claim of the file refuses it.
      */
     public enum Guard {
         /** this replica is preparing it */
-        PREPARING("state IN ('SUBMITTED', 'STAGING') AND lease_owner = $2"),
+        PREPARING("state IN ('SUBMITTED', 'STAGING') AND lease_owner = $2 AND claim_epoch = {epoch}"),
         /** this replica is moving it */
-        RUNNING("state = 'ACTIVE' AND lease_owner = $2"),
+        RUNNING("state = 'ACTIVE' AND lease_owner = $2 AND claim_epoch = {epoch}"),
         /** its replica stopped renewing the lease */
-        LEASE_LAPSED("state = 'ACTIVE' AND lease_until < now() AND $2::text IS NOT NULL"),
+        LEASE_LAPSED("state = 'ACTIVE' AND lease_until < now() AND claim_epoch = {epoch} AND $2::text IS NOT NULL"),
+        /** its replica stopped beating (DeadReplicaSweeper) */
+        ABANDONED("state = 'ACTIVE' AND claim_epoch = {epoch} AND $2::text IS NOT NULL"),
         /** still queued */
         QUEUED("state IN ('SUBMITTED', 'STAGING', 'READY') AND $2::text IS NOT NULL");
 
@@ -109,8 +112,8 @@ public class StateChanges {
     /** Not on disk yet: poll again later (no event, nothing changed for users). */
     public void stillStaging(ClaimedFile f, Duration poll) {
         pool.preparedQuery("UPDATE transfer_file SET next_attempt_at = now() + make_interval(secs => $3), lease_owner = NULL, lease_until = NULL "
-                        + "WHERE file_id = $1 AND state = 'STAGING' AND lease_owner = $2")
-                .execute(Tuple.of(f.fileId(), identity.id(), poll.toMillis() / 1000.0)).await().atMost(WAIT);
+                        + "WHERE file_id = $1 AND state = 'STAGING' AND lease_owner = $2 AND claim_epoch = $4")
+                .execute(Tuple.of(f.fileId(), identity.id(), poll.toMillis() / 1000.0, f.claimEpoch())).await().atMost(WAIT);
     }
 
     /** The copy succeeded: FINISHED, with its record. */
@@ -146,12 +149,13 @@ public class StateChanges {
         Set<Long> applied = new HashSet<>();
         pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file f SET state = 'READY', prepared_at = now(), source_size = v.size, "
                         + "source_ranges = v.ranges, stage_request = NULL, lease_owner = NULL, lease_until = NULL "
-                        + "FROM unnest($1::bigint[], $2::bigint[], $3::bool[]) AS v(id, size, ranges) "
-                        + "WHERE f.file_id = v.id AND f.file_id IN (" + FileQueue.lockedInOrder("state = 'SUBMITTED' AND lease_owner = $4")
+                        + "FROM unnest($1::bigint[], $2::bigint[], $3::bool[], $5::bigint[]) AS v(id, size, ranges, epoch) "
+                        + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND f.file_id IN (" + FileQueue.lockedInOrder("state = 'SUBMITTED' AND lease_owner = $4")
                         + ") RETURNING f.file_id, f.job_id")
                 .execute(Tuple.of(batch.stream().map(p -> p.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(p -> p.stat().size()).toArray(Long[]::new),
-                        batch.stream().map(p -> p.stat().ranges()).toArray(Boolean[]::new), identity.id()))
+                        batch.stream().map(p -> p.stat().ranges()).toArray(Boolean[]::new), identity.id(),
+                        batch.stream().map(p -> p.file().claimEpoch()).toArray(Long[]::new)))
                 .chain(rows -> {
                     Map<UUID, List<Long>> byJob = byJob(rows, applied);
                     Uni<Void> chain = Uni.createFrom().voidItem();
@@ -177,13 +181,14 @@ public class StateChanges {
         pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file f SET state = 'FINISHED', finish_time = clock_timestamp(), "
                         + "bytes_transferred = v.bytes, streams = v.streams, throughput = v.throughput, reason = NULL, error_code = NULL, "
                         + "error_phase = NULL, lease_owner = NULL, lease_until = NULL "
-                        + "FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::float8[]) AS v(id, bytes, streams, throughput) "
-                        + "WHERE f.file_id = v.id AND f.file_id IN (" + FileQueue.lockedInOrder("state = 'ACTIVE' AND lease_owner = $5")
+                        + "FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::float8[], $6::bigint[]) AS v(id, bytes, streams, throughput, epoch) "
+                        + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND f.file_id IN (" + FileQueue.lockedInOrder("state = 'ACTIVE' AND lease_owner = $5")
                         + ") RETURNING f.file_id, f.job_id")
                 .execute(Tuple.of(batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(Finished::bytes).toArray(Long[]::new),
                         batch.stream().map(Finished::streams).toArray(Integer[]::new),
-                        batch.stream().map(Finished::throughput).toArray(Double[]::new), identity.id()))
+                        batch.stream().map(Finished::throughput).toArray(Double[]::new), identity.id(),
+                        batch.stream().map(b -> b.file().claimEpoch()).toArray(Long[]::new)))
                 .chain(rows -> {
                     Map<UUID, List<Long>> byJob = byJob(rows, applied);
                     List<TransferRecords.Built> built = batch.stream().filter(b -> applied.contains(b.file().fileId()))
@@ -270,6 +275,17 @@ public class StateChanges {
                         .chain(x -> records.write(c, record)));
     }
 
+    /**
+     * The replica is shutting down and this copy would not finish within the drain grace: the file goes back to the
+     * queue as if the attempt had not started (its number not counted, no retry used, no record), and the destination
+     * it may have begun is this job's to replace. False when the file finished or was cancelled meanwhile.
+     */
+    public boolean handedBack(ClaimedFile f, String reason) {
+        return change(f, Guard.RUNNING, "state = 'SUBMITTED', attempts = greatest(attempts - 1, 0), next_attempt_at = now(), prepared_at = NULL, "
+                + "stage_request = NULL, dest_ours = TRUE, lease_owner = NULL, lease_until = NULL", Tuple.tuple(), FileState.SUBMITTED.name(), reason,
+                (c, ok) -> Uni.createFrom().voidItem());
+    }
+
     /** A running attempt stopped because its file was cancelled (the cancel already set the state): its record. */
     public void canceledAttempt(ClaimedFile f, long bytes, Integer streams, AttemptTimes t, String why) {
         TransferRecords.Built record = records.build(f, f.attempts(), t,
@@ -287,7 +303,13 @@ public class StateChanges {
         for (int i = 0; i < extra.size(); i++) {
             args.addValue(extra.getValue(i));
         }
-        boolean changed = pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file SET " + set + " WHERE file_id = $1 AND " + guard.where)
+        String where = guard.where;
+        if (where.contains("{epoch}")) {
+            where = where.replace("{epoch}", "$" + (args.size() + 1));
+            args.addLong(f.claimEpoch());
+        }
+        String guarded = where;
+        boolean changed = pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file SET " + set + " WHERE file_id = $1 AND " + guarded)
                 .execute(args).chain(rows -> {
                     if (rows.rowCount() == 0) {
                         return Uni.createFrom().item(false);
