@@ -22,6 +22,7 @@ import org.italiangrid.voms.ac.VOMSACValidator;
 import org.italiangrid.voms.ac.VOMSValidationResult;
 import org.italiangrid.voms.error.VOMSValidationErrorMessage;
 import org.italiangrid.voms.store.VOMSTrustStores;
+import org.italiangrid.voms.util.NullListener;
 
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -59,7 +60,8 @@ public final class CertificateVerifier implements AutoCloseable {
         this.chains = new OpensslCertChainValidator(settings.trustAnchors().toString(), true,
                 namespaceMode(settings.namespaces()), refreshMillis, new ValidatorParams(revocation, ProxySupport.ALLOW), false);
         this.voms = VOMSValidators.newValidator(
-                VOMSTrustStores.newTrustStore(List.of(settings.vomsdir().toString()), refreshMillis, null), chains);
+                VOMSTrustStores.newTrustStore(List.of(settings.vomsdir().toString()), refreshMillis, NullListener.INSTANCE),
+                chains, NullListener.INSTANCE);
     }
 
     /** The caller a client chain (leaf first, as TLS hands it over) stands for, or a refusal saying why not. */
@@ -67,7 +69,15 @@ public final class CertificateVerifier implements AutoCloseable {
         if (chain == null || chain.length == 0) {
             throw Refusal.of(Code.CERTIFICATE_INVALID, "no client certificate").exception();
         }
-        ValidationResult result = chains.validate(chain);
+        ValidationResult result;
+        try {
+            result = chains.validate(chain);
+        } catch (RuntimeException e) {
+            // canl trips over some forged chains (a CA that copies a trusted CA's name makes its CRL lookup fail)
+            // instead of reporting them: whatever it could not validate is not trusted.
+            throw Refusal.of(Code.CERTIFICATE_UNTRUSTED, "the chain does not validate against the trust anchors ("
+                    + e.getClass().getSimpleName() + ")").exception();
+        }
         if (!result.isValid()) {
             throw refusal(result.getErrors(), chain).exception();
         }
