@@ -31,17 +31,11 @@ public interface IdentityConfig {
     /** The trusted token issuers, by a name of the operator's choosing. */
     Map<String, Issuer> issuers();
 
-    /** Roles per WLCG scope ({@code fts}, {@code storage.read}, {@code storage.modify:/atlas/scratch}). */
-    Map<String, List<String>> scopes();
-
-    /** Roles per token group ({@code "/atlas/production"}). */
-    Map<String, List<String>> groups();
-
-    /** Roles per VOMS FQAN in short form ({@code "/atlas/Role=production"}). */
-    Map<String, List<String>> fqans();
-
-    /** Roles per certificate DN in OpenSSL form. */
-    Map<String, List<String>> dns();
+    /**
+     * What credentials grant, by a rule name of the operator's choosing. Values, not keys, hold scopes, groups,
+     * FQANs and DNs, because these contain characters ({@code =}, {@code /}, spaces) that property keys cannot.
+     */
+    Map<String, Grant> grants();
 
     /** Client certificates and proxies. */
     X509 x509();
@@ -82,6 +76,27 @@ public interface IdentityConfig {
         /** Whether this issuer's scope values are Ferry roles themselves: only for Ferry's own issuer. */
         @WithDefault("false")
         boolean ownScopes();
+    }
+
+    /**
+     * One rule: a credential with this WLCG scope, token group, VOMS FQAN or certificate DN (one or more of them)
+     * gets these roles.
+     */
+    interface Grant {
+        /** A WLCG scope; without a path ({@code storage.read}) it matches every path of that scope. */
+        Optional<String> scope();
+
+        /** A token group ({@code wlcg.groups} value), such as {@code /atlas/production}. */
+        Optional<String> group();
+
+        /** A VOMS FQAN in short form, such as {@code /atlas/Role=production}. */
+        Optional<String> fqan();
+
+        /** A certificate DN in OpenSSL form. */
+        Optional<String> dn();
+
+        /** The Ferry roles granted ({@code transfer:submit}, {@code transfer:admin}, ...). */
+        List<String> roles();
     }
 
     interface X509 {

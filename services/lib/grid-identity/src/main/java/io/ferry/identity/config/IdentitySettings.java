@@ -4,13 +4,14 @@ import io.ferry.identity.mapping.AccessRules;
 import io.ferry.identity.token.TrustedIssuer;
 import io.ferry.identity.x509.TrustSettings;
 
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /** The configuration as the verifiers take it. */
 public final class IdentitySettings {
@@ -43,7 +44,20 @@ public final class IdentitySettings {
     }
 
     public static AccessRules rules(IdentityConfig config) {
-        return new AccessRules(sets(config.scopes()), sets(config.groups()), sets(config.fqans()), sets(config.dns()));
+        Map<String, Set<String>> scopes = new HashMap<>();
+        Map<String, Set<String>> groups = new HashMap<>();
+        Map<String, Set<String>> fqans = new HashMap<>();
+        Map<String, Set<String>> dns = new HashMap<>();
+        config.grants().forEach((name, grant) -> {
+            if (grant.scope().isEmpty() && grant.group().isEmpty() && grant.fqan().isEmpty() && grant.dn().isEmpty()) {
+                throw new IllegalArgumentException("ferry.identity.grants." + name + " names no scope, group, fqan or dn");
+            }
+            grant.scope().ifPresent(v -> scopes.computeIfAbsent(v, k -> new TreeSet<>()).addAll(grant.roles()));
+            grant.group().ifPresent(v -> groups.computeIfAbsent(v, k -> new TreeSet<>()).addAll(grant.roles()));
+            grant.fqan().ifPresent(v -> fqans.computeIfAbsent(AccessRules.shortFqan(v), k -> new TreeSet<>()).addAll(grant.roles()));
+            grant.dn().ifPresent(v -> dns.computeIfAbsent(v, k -> new TreeSet<>()).addAll(grant.roles()));
+        });
+        return new AccessRules(scopes, groups, fqans, dns);
     }
 
     /** The X.509 trust settings, when client certificates are enabled. */
@@ -54,9 +68,5 @@ public final class IdentitySettings {
         }
         return Optional.of(new TrustSettings(x.trustAnchors(), x.vomsdir(), x.crls(), x.namespaces(), x.refresh(),
                 Set.copyOf(x.vos().orElse(List.of()))));
-    }
-
-    private static Map<String, Set<String>> sets(Map<String, List<String>> lists) {
-        return lists.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> Set.copyOf(e.getValue())));
     }
 }
