@@ -4,10 +4,17 @@ import eu.emi.security.authn.x509.proxy.ProxyCertificate;
 import eu.emi.security.authn.x509.proxy.ProxyCertificateOptions;
 import eu.emi.security.authn.x509.proxy.ProxyGenerator;
 import eu.emi.security.authn.x509.proxy.ProxyType;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x509.AttributeCertificate;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +23,7 @@ import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 
@@ -69,6 +77,50 @@ public record GridCredential(X509Certificate[] chain, PrivateKey key) {
         Files.createDirectories(certificateFile.toAbsolutePath().getParent());
         Files.writeString(certificateFile, pem);
         writeOwnerOnly(keyFile, pem(key));
+    }
+
+    /**
+     * A credential from PEM files: every certificate of {@code certificateFile} (leaf first) and the first private
+     * key of {@code keyFile}. One proxy file can be both, as {@code voms-proxy-init} writes it.
+     */
+    public static GridCredential load(Path certificateFile, Path keyFile) throws IOException {
+        List<X509Certificate> chain = new ArrayList<>();
+        PrivateKey privateKey = null;
+        try {
+            JcaX509CertificateConverter certificates = new JcaX509CertificateConverter();
+            for (Object o : pemObjects(certificateFile)) {
+                if (o instanceof X509CertificateHolder holder) {
+                    chain.add(certificates.getCertificate(holder));
+                }
+            }
+            JcaPEMKeyConverter keys = new JcaPEMKeyConverter();
+            for (Object o : pemObjects(keyFile)) {
+                if (o instanceof PEMKeyPair pair) {
+                    privateKey = keys.getKeyPair(pair).getPrivate();
+                } else if (o instanceof PrivateKeyInfo info) {
+                    privateKey = keys.getPrivateKey(info);
+                }
+                if (privateKey != null) {
+                    break;
+                }
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IOException("unreadable certificate or key in " + certificateFile + ", " + keyFile, e);
+        }
+        if (chain.isEmpty() || privateKey == null) {
+            throw new IOException("no certificate in " + certificateFile + " or no private key in " + keyFile);
+        }
+        return new GridCredential(chain.toArray(X509Certificate[]::new), privateKey);
+    }
+
+    private static List<Object> pemObjects(Path file) throws IOException {
+        List<Object> objects = new ArrayList<>();
+        try (Reader r = Files.newBufferedReader(file); PEMParser pem = new PEMParser(r)) {
+            for (Object o = pem.readObject(); o != null; o = pem.readObject()) {
+                objects.add(o);
+            }
+        }
+        return objects;
     }
 
     static Path writeOwnerOnly(Path file, String text) throws IOException {

@@ -17,15 +17,11 @@ import org.bouncycastle.cert.jcajce.JcaX509CRLConverter;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.operator.ContentSigner;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 import javax.security.auth.x500.X500Principal;
 import java.io.IOException;
-import java.io.Reader;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,15 +77,7 @@ public final class TestGridCa {
 
     /** A CA written before by {@link #writeCredential}. */
     public static TestGridCa load(Path certificateFile, Path keyFile) throws IOException {
-        try (Reader c = Files.newBufferedReader(certificateFile); Reader k = Files.newBufferedReader(keyFile);
-             PEMParser certs = new PEMParser(c); PEMParser key = new PEMParser(k)) {
-            X509Certificate cert = new JcaX509CertificateConverter()
-                    .getCertificate((org.bouncycastle.cert.X509CertificateHolder) certs.readObject());
-            PrivateKey privateKey = new JcaPEMKeyConverter().getKeyPair((PEMKeyPair) key.readObject()).getPrivate();
-            return new TestGridCa(new GridCredential(new X509Certificate[] {cert}, privateKey));
-        } catch (GeneralSecurityException | ClassCastException e) {
-            throw new IOException("not a CA certificate and key: " + certificateFile + ", " + keyFile, e);
-        }
+        return new TestGridCa(GridCredential.load(certificateFile, keyFile));
     }
 
     public X509Certificate certificate() {
