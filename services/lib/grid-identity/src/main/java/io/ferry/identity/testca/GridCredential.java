@@ -130,8 +130,8 @@ public record GridCredential(X509Certificate[] chain, PrivateKey key) {
         return Files.writeString(file, text);
     }
 
-    /** One object in PEM; private keys in the traditional PKCS#1 form grid tools expect. */
-    static String pem(Object object) {
+    /** One object (certificate, CRL, key) in PEM; private keys in the traditional PKCS#1 form grid tools expect. */
+    public static String pem(Object object) {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
             writer.writeObject(object);

@@ -9,6 +9,8 @@ import org.bouncycastle.asn1.x509.CRLNumber;
 import org.bouncycastle.asn1.x509.CRLReason;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.cert.X509v2CRLBuilder;
@@ -94,12 +96,19 @@ public final class TestGridCa {
         return issue(dn, notBefore, notAfter, KeyPurposeId.id_kp_clientAuth);
     }
 
-    /** A host or service certificate (server and client authentication), as a VOMS server has. */
-    public GridCredential issueHost(String dn, Instant notBefore, Instant notAfter) {
-        return issue(dn, notBefore, notAfter, KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth);
+    /**
+     * A host or service certificate (server and client authentication), as a VOMS server or an HTTPS service has;
+     * {@code names} become its subject alternative names (IP addresses as such, anything else as DNS names).
+     */
+    public GridCredential issueHost(String dn, Instant notBefore, Instant notAfter, String... names) {
+        return issue(dn, notBefore, notAfter, List.of(names), KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth);
     }
 
     private GridCredential issue(String dn, Instant notBefore, Instant notAfter, KeyPurposeId... purposes) {
+        return issue(dn, notBefore, notAfter, List.of(), purposes);
+    }
+
+    private GridCredential issue(String dn, Instant notBefore, Instant notAfter, List<String> names, KeyPurposeId... purposes) {
         KeyPair keys = newKeyPair();
         try {
             X509Certificate ca = certificate();
@@ -112,6 +121,11 @@ public final class TestGridCa {
             b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purposes));
             b.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(keys.getPublic()));
             b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(ca));
+            if (!names.isEmpty()) {
+                GeneralName[] alt = names.stream().map(n -> new GeneralName(
+                        n.matches("[0-9.]+|.*:.*") ? GeneralName.iPAddress : GeneralName.dNSName, n)).toArray(GeneralName[]::new);
+                b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(alt));
+            }
             X509Certificate cert = new JcaX509CertificateConverter().getCertificate(b.build(signer(credential.key())));
             return new GridCredential(new X509Certificate[] {cert}, keys.getPrivate());
         } catch (GeneralSecurityException | IOException e) {
