@@ -25,6 +25,10 @@ public record TrustedIssuer(String issuer, URI keys, Set<String> audiences, VoRu
     public TrustedIssuer {
         Objects.requireNonNull(issuer, "issuer");
         Objects.requireNonNull(keys, "keys");
+        if (!trustworthyLocation(keys)) {
+            throw new IllegalArgumentException("the keys of issuer " + issuer + " must come from https: or file: (http: only"
+                    + " on the loopback interface), not " + keys);
+        }
         audiences = Set.copyOf(audiences);
         Objects.requireNonNull(vo, "vo");
     }
@@ -42,6 +46,16 @@ public record TrustedIssuer(String issuer, URI keys, Set<String> audiences, VoRu
         /** A named claim holds the VO (Ferry's dev issuer: {@code vo}). */
         record FromClaim(String claim) implements VoRule {
         }
+    }
+
+    /** Keys fetched over plain HTTP could be anyone's: only a local test issuer may serve them so. */
+    private static boolean trustworthyLocation(URI keys) {
+        String scheme = keys.getScheme() == null ? "" : keys.getScheme().toLowerCase(java.util.Locale.ROOT);
+        return switch (scheme) {
+            case "https", "file" -> true;
+            case "http" -> "127.0.0.1".equals(keys.getHost()) || "localhost".equals(keys.getHost()) || "[::1]".equals(keys.getHost());
+            default -> false;
+        };
     }
 
     /** Issuer names compare without a trailing slash: IAM writes {@code https://host/}, configurations often not. */

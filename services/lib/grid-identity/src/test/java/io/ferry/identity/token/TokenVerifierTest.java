@@ -262,6 +262,12 @@ class TokenVerifierTest {
         assertRefused(Code.TOKEN_ISSUER_KEYS_UNAVAILABLE, Tokens.sign(iamKey, Tokens.claims(IAM, SELF).build()));
     }
 
+    @Test
+    void keysFromPlainHttpElsewhereThanLoopbackAreRefusedAtConfiguration() {
+        assertThrows(IllegalArgumentException.class, () -> new TrustedIssuer(IAM, URI.create("http://iam.example.org/jwk"),
+                Set.of(SELF), new TrustedIssuer.VoRule.FromGroups(), Optional.empty(), false));
+    }
+
     private void assertRefused(Code code, String token) {
         Refusal.RefusedException e = assertThrows(Refusal.RefusedException.class, () -> verifier.verify(token));
         assertEquals(code, e.refusal().code(), e.refusal().detail());
