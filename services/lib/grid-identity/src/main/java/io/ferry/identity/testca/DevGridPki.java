@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The dev stack's grid PKI, kept in one directory between runs: a CA, one VOMS signer per VO, a user certificate,
@@ -42,27 +43,24 @@ public final class DevGridPki {
 
     /** The PKI in {@code dir}, made there on first use; the trust anchors are rewritten so the CRL is fresh. */
     public static DevGridPki loadOrCreate(Path dir) throws IOException {
-        Path caCert = dir.resolve("ca/ca.pem");
-        Path caKey = dir.resolve("ca/ca.key");
-        TestGridCa ca;
-        if (Files.exists(caCert) && Files.exists(caKey)) {
-            ca = TestGridCa.load(caCert, caKey);
-        } else {
-            ca = TestGridCa.create(CA_DN, Duration.ofDays(3650));
-            ca.writeCredential(caCert, caKey);
-        }
+        TestGridCa ca = TestGridCa.of(loadOrMake(dir.resolve("ca/ca.pem"), dir.resolve("ca/ca.key"),
+                () -> TestGridCa.create(CA_DN, Duration.ofDays(3650)).credential()));
         ca.writeTrustAnchors(dir.resolve("certificates"));
-        Path userCert = dir.resolve("user/usercert.pem");
-        Path userKey = dir.resolve("user/userkey.pem");
-        GridCredential user;
-        if (Files.exists(userCert) && Files.exists(userKey)) {
-            user = GridCredential.load(userCert, userKey);
-        } else {
+        GridCredential user = loadOrMake(dir.resolve("user/usercert.pem"), dir.resolve("user/userkey.pem"), () -> {
             Instant now = Instant.now();
-            user = ca.issueUser(USER_DN, now.minusSeconds(300), now.plus(Duration.ofDays(365)));
-            user.writeCertificateAndKey(userCert, userKey);
-        }
+            return ca.issueUser(USER_DN, now.minusSeconds(300), now.plus(Duration.ofDays(365)));
+        });
         return new DevGridPki(dir, ca, user);
+    }
+
+    /** The credential in {@code certificate} and {@code key}, or a new one from {@code make}, written there. */
+    private static GridCredential loadOrMake(Path certificate, Path key, Supplier<GridCredential> make) throws IOException {
+        if (Files.exists(certificate) && Files.exists(key)) {
+            return GridCredential.load(certificate, key);
+        }
+        GridCredential made = make.get();
+        made.writeCertificateAndKey(certificate, key);
+        return made;
     }
 
     public Path certificates() {
@@ -82,15 +80,9 @@ public final class DevGridPki {
         if (!vo.matches("[a-z0-9][a-z0-9._-]*")) {
             throw new IllegalArgumentException("a VO name is lower-case letters, digits, '.', '_' and '-': " + vo);
         }
-        Path cert = dir.resolve("voms").resolve(vo).resolve("hostcert.pem");
-        Path key = dir.resolve("voms").resolve(vo).resolve("hostkey.pem");
-        TestVomsSigner signer;
-        if (Files.exists(cert) && Files.exists(key)) {
-            signer = new TestVomsSigner(vo, VOMS_HOST, VOMS_PORT, GridCredential.load(cert, key));
-        } else {
-            signer = TestVomsSigner.create(ca, vo, VOMS_HOST, VOMS_PORT);
-            signer.aa().writeCertificateAndKey(cert, key);
-        }
+        Path home = dir.resolve("voms").resolve(vo);
+        TestVomsSigner signer = new TestVomsSigner(vo, VOMS_HOST, VOMS_PORT, loadOrMake(home.resolve("hostcert.pem"),
+                home.resolve("hostkey.pem"), () -> TestVomsSigner.create(ca, vo, VOMS_HOST, VOMS_PORT).aa()));
         signer.writeLsc(vomsdir());
         return signer;
     }

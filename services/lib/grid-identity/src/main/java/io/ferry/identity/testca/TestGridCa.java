@@ -77,9 +77,14 @@ public final class TestGridCa {
         }
     }
 
-    /** A CA written before by {@link #writeCredential}. */
-    public static TestGridCa load(Path certificateFile, Path keyFile) throws IOException {
-        return new TestGridCa(GridCredential.load(certificateFile, keyFile));
+    /** The CA of a credential made by {@link #create} before (its certificate and key, as {@link #credential()} gives them). */
+    public static TestGridCa of(GridCredential credential) {
+        return new TestGridCa(credential);
+    }
+
+    /** The CA's certificate and key, to keep between runs ({@link GridCredential#writeCertificateAndKey}). */
+    public GridCredential credential() {
+        return credential;
     }
 
     public X509Certificate certificate() {
@@ -177,11 +182,6 @@ public final class TestGridCa {
         Files.writeString(dir.resolve(hash + ".signing_policy"), signingPolicy());
         Files.writeString(dir.resolve(hash + ".r0"), GridCredential.pem(crl()));
         return hash;
-    }
-
-    /** Writes the CA's certificate and key, so that a later run can {@link #load} it and go on issuing. */
-    public void writeCredential(Path certificateFile, Path keyFile) throws IOException {
-        credential.writeCertificateAndKey(certificateFile, keyFile);
     }
 
     static X500Name x500(String opensslDn) {
