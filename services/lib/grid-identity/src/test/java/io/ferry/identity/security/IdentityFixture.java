@@ -1,23 +1,15 @@
 package io.ferry.identity.security;
 
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
-import com.sun.net.httpserver.HttpServer;
 import eu.emi.security.authn.x509.proxy.ProxyType;
 import io.ferry.identity.testca.GridCredential;
 import io.ferry.identity.testca.TestGridCa;
+import io.ferry.identity.testca.TestTokenIssuer;
 import io.ferry.identity.testca.TestVomsSigner;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +35,7 @@ public class IdentityFixture implements QuarkusTestResourceLifecycleManager {
     static final Path UNTRUSTED = DIR.resolve("untrusted.proxy");
     static final String ALICE_DN = "/DC=org/DC=ferry/OU=Users/CN=alice";
 
-    private HttpServer server;
+    private TestTokenIssuer issuer;
 
     @Override
     public Map<String, String> start() {
@@ -51,17 +43,9 @@ public class IdentityFixture implements QuarkusTestResourceLifecycleManager {
             RSAKey key = new RSAKeyGenerator(2048).keyID("iam-1").generate();
             Files.createDirectories(SIGNING_KEY.getParent());
             Files.writeString(SIGNING_KEY, key.toJSONString());
-            byte[] jwks = new JWKSet(key.toPublicJWK()).toString(true).getBytes(StandardCharsets.UTF_8);
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            server.createContext("/jwks", exchange -> {
-                exchange.sendResponseHeaders(200, jwks.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(jwks);
-                }
-            });
-            server.start();
+            issuer = TestTokenIssuer.start(ISSUER, key);
             Map<String, String> config = new HashMap<>(Map.of("ferry.identity.issuers.iam.url", ISSUER,
-                    "ferry.identity.issuers.iam.jwks", "http://127.0.0.1:" + server.getAddress().getPort() + "/jwks"));
+                    "ferry.identity.issuers.iam.jwks", issuer.jwks().toString()));
             config.putAll(pki());
             return config;
         } catch (Exception e) {
@@ -98,8 +82,8 @@ public class IdentityFixture implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
-        if (server != null) {
-            server.stop(0);
+        if (issuer != null) {
+            issuer.close();
         }
     }
 
@@ -109,8 +93,6 @@ public class IdentityFixture implements QuarkusTestResourceLifecycleManager {
         JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(ISSUER).audience("https://fts.example.org:8446")
                 .subject("alice-sub").claim("scope", "openid fts").claim("wlcg.groups", groups)
                 .issueTime(Date.from(notBefore)).expirationTime(Date.from(notBefore.plus(Duration.ofHours(1)))).build();
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), claims);
-        jwt.sign(new RSASSASigner(key));
-        return jwt.serialize();
+        return TestTokenIssuer.sign(key, key.getKeyID(), claims);
     }
 }

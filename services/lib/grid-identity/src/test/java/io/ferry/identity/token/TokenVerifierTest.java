@@ -12,6 +12,7 @@ import io.ferry.identity.model.AuthMethod;
 import io.ferry.identity.model.GridCaller;
 import io.ferry.identity.model.Refusal;
 import io.ferry.identity.model.Refusal.Code;
+import io.ferry.identity.testca.TestTokenIssuer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,19 +58,18 @@ class TokenVerifierTest {
     static final RSAKey ferryKey = Tokens.rsaKey(null);
     static final RSAKey otherKey = Tokens.rsaKey("other");
 
-    JwksServer jwks;
+    TestTokenIssuer iam;
     TokenVerifier verifier;
     Map<String, IssuerKeys> keys;
 
     @BeforeEach
     void setUp() throws Exception {
-        jwks = new JwksServer();
-        jwks.serve(List.of(iamKey.toPublicJWK()));
+        iam = TestTokenIssuer.start(IAM, iamKey);
         Path cmsJwks = Files.writeString(dir.resolve("cms.jwks"), "{\"keys\":[" + cmsKey.toPublicJWK().toJSONString() + "]}");
         Path ferryPem = Files.writeString(dir.resolve("public.pem"), "-----BEGIN PUBLIC KEY-----\n"
                 + Base64.getMimeEncoder().encodeToString(ferryKey.toRSAPublicKey().getEncoded()) + "\n-----END PUBLIC KEY-----\n");
         verifier = verifier(List.of(
-                new TrustedIssuer(IAM, jwks.uri(), Set.of(SELF, TrustedIssuer.ANY_AUDIENCE), new TrustedIssuer.VoRule.FromGroups(),
+                new TrustedIssuer(IAM, iam.jwks(), Set.of(SELF, TrustedIssuer.ANY_AUDIENCE), new TrustedIssuer.VoRule.FromGroups(),
                         Optional.empty(), false),
                 new TrustedIssuer(CMS_IAM, cmsJwks.toUri(), Set.of(SELF), new TrustedIssuer.VoRule.Fixed("cms"),
                         Optional.empty(), false),
@@ -87,7 +87,7 @@ class TokenVerifierTest {
 
     @AfterEach
     void tearDown() {
-        jwks.close();
+        iam.close();
     }
 
     @Test
@@ -225,33 +225,38 @@ class TokenVerifierTest {
     }
 
     @Test
-    void aRotatedKeyIsFetchedWithoutARestart() {
-        String before = Tokens.sign(iamKey, Tokens.claims(IAM, SELF).claim("scope", "fts").build());
-        assertEquals("e7ab1a9c-user", verifier.verify(before).subject());
-        int fetched = jwks.requests();
+    void aRotatedKeyIsFetchedWithoutARestart() throws Exception {
+        try (TestTokenIssuer issuer = TestTokenIssuer.start("https://rotating-iam.example.org/")) {
+            TokenVerifier rotating = verifier(List.of(new TrustedIssuer(issuer.issuer(), issuer.jwks(), Set.of(SELF),
+                    new TrustedIssuer.VoRule.FromGroups(), Optional.empty(), false)), Duration.ofMinutes(10), Duration.ZERO);
+            String before = issuer.mint(issuer.wlcgClaims("alice", SELF, "fts", List.of("/atlas"), Duration.ofHours(1)).build());
+            assertEquals(List.of("atlas"), rotating.verify(before).vos());
+            int fetched = issuer.jwksRequests();
 
-        RSAKey rotated = new RSAKey.Builder(otherKey).keyID("iam-2026-2").build();
-        jwks.serve(List.of(rotated.toPublicJWK()));
-        String after = Tokens.sign(rotated, Tokens.claims(IAM, SELF).claim("scope", "fts").build());
+            issuer.rotate();
+            String after = issuer.mint(issuer.wlcgClaims("alice", SELF, "fts", List.of("/atlas"), Duration.ofHours(1)).build());
 
-        assertEquals(Set.of("transfer:read", "transfer:submit"), verifier.verify(after).roles());
-        assertEquals(fetched + 1, jwks.requests(), "one fetch for the new key id");
-        assertEquals(Set.of("transfer:read", "transfer:submit"), verifier.verify(after).roles());
-        assertEquals(fetched + 1, jwks.requests(), "the new key is cached");
+            assertEquals(Set.of("transfer:read", "transfer:submit"), rotating.verify(after).roles());
+            assertEquals(fetched + 1, issuer.jwksRequests(), "one fetch for the new key id");
+            assertEquals(Set.of("transfer:read", "transfer:submit"), rotating.verify(after).roles());
+            assertEquals(fetched + 1, issuer.jwksRequests(), "the new key is cached");
+            Refusal.RefusedException old = assertThrows(Refusal.RefusedException.class, () -> rotating.verify(before));
+            assertEquals(Code.TOKEN_UNKNOWN_KEY, old.refusal().code(), "the retired key is gone");
+        }
     }
 
     @Test
     void unknownKeyIdsRefetchAtMostOncePerInterval() {
-        verifier = verifier(List.of(new TrustedIssuer(IAM, jwks.uri(), Set.of(SELF), new TrustedIssuer.VoRule.FromGroups(),
+        verifier = verifier(List.of(new TrustedIssuer(IAM, iam.jwks(), Set.of(SELF), new TrustedIssuer.VoRule.FromGroups(),
                 Optional.empty(), false)), Duration.ofMinutes(10), Duration.ofHours(1));
         assertEquals("e7ab1a9c-user", verifier.verify(Tokens.sign(iamKey, Tokens.claims(IAM, SELF).build())).subject());
-        int fetched = jwks.requests();
+        int fetched = iam.jwksRequests();
 
         for (int i = 0; i < 5; i++) {
             assertRefused(Code.TOKEN_UNKNOWN_KEY, Tokens.sign(otherKey, "made-up-" + i, Tokens.claims(IAM, SELF).build()));
         }
 
-        assertEquals(fetched, jwks.requests(), "the first fetch was within the interval: no fetch for made-up key ids");
+        assertEquals(fetched, iam.jwksRequests(), "the first fetch was within the interval: no fetch for made-up key ids");
     }
 
     @Test

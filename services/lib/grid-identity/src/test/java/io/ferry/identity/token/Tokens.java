@@ -1,14 +1,9 @@
 package io.ferry.identity.token;
 
-import com.nimbusds.jose.JOSEObjectType;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.JWSSigner;
-import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
+import io.ferry.identity.testca.TestTokenIssuer;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -43,14 +38,6 @@ final class Tokens {
 
     /** Signed with {@code key} but naming {@code kid} in the header (null: none). */
     static String sign(RSAKey key, String kid, JWTClaimsSet claims) {
-        try {
-            JWSSigner signer = new RSASSASigner(key);
-            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(kid).type(JOSEObjectType.JWT).build(),
-                    claims);
-            jwt.sign(signer);
-            return jwt.serialize();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return TestTokenIssuer.sign(key, kid, claims);
     }
 }
