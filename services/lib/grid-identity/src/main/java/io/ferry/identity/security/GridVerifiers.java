@@ -5,6 +5,7 @@ import io.ferry.identity.config.IdentitySettings;
 import io.ferry.identity.token.IssuerKeys;
 import io.ferry.identity.token.TokenVerifier;
 import io.ferry.identity.x509.CertificateVerifier;
+import io.quarkus.runtime.Startup;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -14,7 +15,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 
-/** The service's verifiers, built once from {@code ferry.identity.*}. */
+/** The service's verifiers, built once from {@code ferry.identity.*} at startup, so a bad configuration stops it there. */
+@Startup
 @Singleton
 public class GridVerifiers {
 

@@ -2,6 +2,7 @@ package io.ferry.identity.token;
 
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
 
 import java.io.IOException;
@@ -131,7 +132,9 @@ public final class IssuerKeys {
                     .generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64)));
             return List.of(new RSAKey.Builder(key).build());
         }
-        return JWKSet.parse(trimmed).getKeys().stream().map(JWK::toPublicJWK).toList();
+        // Keys marked for encryption never verify a signature.
+        return JWKSet.parse(trimmed).getKeys().stream().filter(k -> k.getKeyUse() == null || KeyUse.SIGNATURE.equals(k.getKeyUse()))
+                .map(JWK::toPublicJWK).toList();
     }
 
     /** The location these keys come from, for messages. */

@@ -268,6 +268,13 @@ class TokenVerifierTest {
     }
 
     @Test
+    void keysForEncryptionAreNotSigningKeys() throws Exception {
+        String jwks = "{\"keys\":[" + new RSAKey.Builder(iamKey.toRSAPublicKey()).keyID("enc")
+                .keyUse(com.nimbusds.jose.jwk.KeyUse.ENCRYPTION).build().toJSONString() + "]}";
+        assertEquals(List.of(), IssuerKeys.parse(jwks));
+    }
+
+    @Test
     void keysFromPlainHttpElsewhereThanLoopbackAreRefusedAtConfiguration() {
         assertThrows(IllegalArgumentException.class, () -> new TrustedIssuer(IAM, URI.create("http://iam.example.org/jwk"),
                 Set.of(SELF), new TrustedIssuer.VoRule.FromGroups(), Optional.empty(), false));
