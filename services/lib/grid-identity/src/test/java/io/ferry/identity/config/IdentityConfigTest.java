@@ -27,7 +27,9 @@ class IdentityConfigTest {
 
     @Test
     void theReadmesAtlasExampleMeansWhatTheReadmeSays() throws Exception {
-        IdentityConfig config = config(readmeExample());
+        Map<String, String> example = readmeExample();
+        example.put("mp.jwt.verify.issuer", "https://ferry.local/issuer");
+        IdentityConfig config = config(example);
 
         List<TrustedIssuer> issuers = IdentitySettings.issuers(config);
         TrustedIssuer iam = issuers.get(0);
@@ -35,6 +37,8 @@ class IdentityConfigTest {
         assertEquals(new TrustedIssuer.VoRule.FromGroups(), iam.vo());
         assertEquals(Set.of("https://fts.example.org:8446", "https://fts.example.org", TrustedIssuer.ANY_AUDIENCE), iam.audiences());
         TrustedIssuer dev = issuers.get(1);
+        assertEquals("https://ferry.local/issuer", dev.issuer());
+        assertEquals(java.net.URI.create("file:/etc/ferry/jwt/public.pem"), dev.keys());
         assertEquals(new TrustedIssuer.VoRule.FromClaim("vo"), dev.vo());
         assertEquals(Set.of("ferry"), dev.audiences());
         assertEquals(Optional.of("site"), dev.site());
@@ -75,7 +79,7 @@ class IdentityConfigTest {
     }
 
     static IdentityConfig config(Map<String, String> properties) {
-        return new SmallRyeConfigBuilder().withMapping(IdentityConfig.class)
+        return new SmallRyeConfigBuilder().addDefaultInterceptors().withMapping(IdentityConfig.class)
                 .withSources(new PropertiesConfigSource(properties, "test", 100)).build()
                 .getConfigMapping(IdentityConfig.class);
     }
