@@ -124,5 +124,12 @@ public interface IdentityConfig {
 
         /** The VOs served here; by default every VO the vomsdir trusts. */
         Optional<List<String>> vos();
+
+        /**
+         * How long a verified chain is believed without validating it again: clients poll with the same proxy, and
+         * a validation with CRLs costs milliseconds of CPU. A revocation takes effect after at most this long.
+         */
+        @WithDefault("PT60S")
+        Duration cacheFor();
     }
 }

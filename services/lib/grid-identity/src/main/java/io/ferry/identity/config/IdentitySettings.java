@@ -67,6 +67,6 @@ public final class IdentitySettings {
             return Optional.empty();
         }
         return Optional.of(new TrustSettings(x.trustAnchors(), x.vomsdir(), x.crls(), x.namespaces(), x.refresh(),
-                Set.copyOf(x.vos().orElse(List.of()))));
+                Set.copyOf(x.vos().orElse(List.of())), x.cacheFor()));
     }
 }

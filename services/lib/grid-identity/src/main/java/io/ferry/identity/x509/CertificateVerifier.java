@@ -24,7 +24,16 @@ import org.italiangrid.voms.error.VOMSValidationErrorMessage;
 import org.italiangrid.voms.store.VOMSTrustStores;
 import org.italiangrid.voms.util.NullListener;
 
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -47,14 +56,31 @@ public final class CertificateVerifier implements AutoCloseable {
             ValidationErrorCode.nsDeny, ValidationErrorCode.nsNotAccepted, ValidationErrorCode.nsUndefinedAndRequired,
             ValidationErrorCode.rootKeyIsValidButNotATrustAnchor, ValidationErrorCode.signatureNotVerified);
 
+    /** Beyond this many cached chains, expired entries go; if that is not enough, all of them. */
+    private static final int MAX_CACHED = 10_000;
+
     private final OpensslCertChainValidator chains;
     private final VOMSACValidator voms;
     private final AccessRules rules;
     private final Set<String> acceptedVos;
+    private final Duration cacheFor;
+    private final Clock clock;
+    private final Map<String, Verified> verified = new ConcurrentHashMap<>();
+    private final AtomicLong validations = new AtomicLong();
+
+    /** A chain's caller, believed until {@code until}. */
+    private record Verified(GridCaller caller, Instant until) {
+    }
 
     public CertificateVerifier(TrustSettings settings, AccessRules rules) {
+        this(settings, rules, Clock.systemUTC());
+    }
+
+    CertificateVerifier(TrustSettings settings, AccessRules rules, Clock clock) {
         this.rules = rules;
         this.acceptedVos = settings.acceptedVos();
+        this.cacheFor = settings.cacheFor();
+        this.clock = clock;
         long refreshMillis = settings.refresh().toMillis();
         RevocationParametersExt revocation = new RevocationParametersExt(crlMode(settings.crls()), new CRLParameters());
         this.chains = new OpensslCertChainValidator(settings.trustAnchors().toString(), true,
@@ -68,6 +94,26 @@ public final class CertificateVerifier implements AutoCloseable {
     public GridCaller verify(X509Certificate[] chain) {
         if (chain == null || chain.length == 0) {
             throw Refusal.of(Code.CERTIFICATE_INVALID, "no client certificate").exception();
+        }
+        Instant now = clock.instant();
+        String key = cacheFor.isZero() ? null : fingerprint(chain);
+        Verified cached = key == null ? null : verified.get(key);
+        if (cached != null && now.isBefore(cached.until())) {
+            return cached.caller();
+        }
+        Instant[] until = {now.plus(cacheFor)};
+        GridCaller caller = validate(chain, until);
+        if (key != null) {
+            remember(key, new Verified(caller, until[0]), now);
+        }
+        return caller;
+    }
+
+    /** Validates {@code chain}; lowers {@code until[0]} to the earliest expiry of what it believed. */
+    private GridCaller validate(X509Certificate[] chain, Instant[] until) {
+        validations.incrementAndGet();
+        for (X509Certificate c : chain) {
+            until[0] = earlier(until[0], c.getNotAfter().toInstant());
         }
         ValidationResult result;
         try {
@@ -98,11 +144,44 @@ public final class CertificateVerifier implements AutoCloseable {
             }
             vos.add(attributes.getVO());
             fqans.addAll(attributes.getFQANs());
+            until[0] = earlier(until[0], attributes.getNotAfter().toInstant());
         }
         Set<String> roles = new TreeSet<>(rules.rolesForFqans(fqans));
         roles.addAll(rules.rolesForDn(dn));
         return new GridCaller(dn, dn, List.copyOf(vos), fqans, Set.of(), roles, AuthMethod.CERTIFICATE,
                 GridNames.openssl(user.getIssuerX500Principal()), null);
+    }
+
+    private void remember(String key, Verified entry, Instant now) {
+        if (verified.size() >= MAX_CACHED) {
+            verified.values().removeIf(v -> !now.isBefore(v.until()));
+            if (verified.size() >= MAX_CACHED) {
+                verified.clear();
+            }
+        }
+        verified.put(key, entry);
+    }
+
+    /** How many chains were validated rather than found in the cache (for tests of the cache). */
+    long validations() {
+        return validations.get();
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
+    }
+
+    /** SHA-256 over every certificate of the chain: the same leaf with another chain behind it is another entry. */
+    private static String fingerprint(X509Certificate[] chain) {
+        try {
+            MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+            for (X509Certificate c : chain) {
+                sha256.update(c.getEncoded());
+            }
+            return HexFormat.of().formatHex(sha256.digest());
+        } catch (GeneralSecurityException e) {
+            throw Refusal.of(Code.CERTIFICATE_INVALID, "the chain cannot be encoded").exception();
+        }
     }
 
     private static Refusal refusal(List<ValidationError> errors, X509Certificate[] chain) {

@@ -17,9 +17,11 @@ import java.util.Set;
  *                     ignored
  * @param refresh      how often both directories are read again (CA updates, new CRLs)
  * @param acceptedVos  the VOs whose attribute certificates are accepted; empty accepts every VO the vomsdir trusts
+ * @param cacheFor     how long a verified chain is believed without validating it again (never past the expiry of
+ *                     a certificate or attribute certificate in it); zero validates every request
  */
 public record TrustSettings(Path trustAnchors, Path vomsdir, CrlMode crls, NamespaceMode namespaces, Duration refresh,
-                            Set<String> acceptedVos) {
+                            Set<String> acceptedVos, Duration cacheFor) {
 
     public TrustSettings {
         acceptedVos = Set.copyOf(acceptedVos);

@@ -33,7 +33,7 @@ class DevGridPkiTest {
         GridCredential read = GridCredential.load(proxy, proxy);
         assertEquals(2, read.chain().length, "proxy then user certificate");
         TrustSettings trust = new TrustSettings(dir.resolve("certificates"), dir.resolve("vomsdir"), TrustSettings.CrlMode.REQUIRE,
-                TrustSettings.NamespaceMode.REQUIRE, Duration.ofHours(1), Set.of());
+                TrustSettings.NamespaceMode.REQUIRE, Duration.ofHours(1), Set.of(), Duration.ZERO);
         try (CertificateVerifier verifier = new CertificateVerifier(trust, AccessRules.none())) {
             GridCaller caller = verifier.verify(read.chain());
             assertEquals(DevGridPki.USER_DN, caller.dn());

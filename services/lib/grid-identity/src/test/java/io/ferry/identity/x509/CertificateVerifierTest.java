@@ -57,7 +57,7 @@ class CertificateVerifierTest {
         ca.writeTrustAnchors(dir.resolve("certificates"));
         atlasVoms.writeLsc(dir.resolve("vomsdir"));
         trust = new TrustSettings(dir.resolve("certificates"), dir.resolve("vomsdir"), TrustSettings.CrlMode.REQUIRE,
-                TrustSettings.NamespaceMode.REQUIRE, Duration.ofHours(1), Set.of());
+                TrustSettings.NamespaceMode.REQUIRE, Duration.ofHours(1), Set.of(), Duration.ZERO);
         verifier = new CertificateVerifier(trust, RULES);
     }
 
@@ -143,7 +143,7 @@ class CertificateVerifierTest {
     @Test
     void aVoThatIsNotServedIsRefused() {
         TrustSettings cmsOnly = new TrustSettings(trust.trustAnchors(), trust.vomsdir(), trust.crls(), trust.namespaces(),
-                trust.refresh(), Set.of("cms"));
+                trust.refresh(), Set.of("cms"), Duration.ZERO);
         try (CertificateVerifier cmsVerifier = new CertificateVerifier(cmsOnly, RULES)) {
             GridCredential proxy = vomsProxy(alice, atlasVoms, ProxyType.RFC3820, List.of("/atlas"));
             Refusal.RefusedException e = assertThrows(Refusal.RefusedException.class, () -> cmsVerifier.verify(proxy.chain()));
@@ -165,6 +165,64 @@ class CertificateVerifierTest {
                 NOW.minus(Duration.ofHours(3)), HOUR_AGO);
 
         assertRefused(Code.VOMS_INVALID, alice.proxy(ProxyType.RFC3820, HOUR_AGO, IN_A_DAY, List.of(ac)));
+    }
+
+    @Test
+    void aVerifiedChainIsBelievedForAWhileAndThenValidatedAgain() {
+        MutableClock clock = new MutableClock(NOW);
+        TrustSettings cached = new TrustSettings(trust.trustAnchors(), trust.vomsdir(), trust.crls(), trust.namespaces(),
+                trust.refresh(), Set.of(), Duration.ofSeconds(60));
+        try (CertificateVerifier caching = new CertificateVerifier(cached, RULES, clock)) {
+            GridCredential proxy = vomsProxy(alice, atlasVoms, ProxyType.RFC3820, List.of("/atlas"));
+            GridCaller first = caching.verify(proxy.chain());
+            assertEquals(first, caching.verify(proxy.chain()));
+            assertEquals(1, caching.validations());
+
+            caching.verify(vomsProxy(alice, atlasVoms, ProxyType.RFC3820, List.of("/atlas")).chain());
+            assertEquals(2, caching.validations(), "another proxy is another entry");
+
+            clock.now = NOW.plusSeconds(61);
+            assertEquals(first, caching.verify(proxy.chain()));
+            assertEquals(3, caching.validations(), "validated again after cache-for");
+        }
+    }
+
+    @Test
+    void refusalsAreNotCached() {
+        TrustSettings cached = new TrustSettings(trust.trustAnchors(), trust.vomsdir(), trust.crls(), trust.namespaces(),
+                trust.refresh(), Set.of(), Duration.ofSeconds(60));
+        try (CertificateVerifier caching = new CertificateVerifier(cached, RULES)) {
+            GridCredential revoked = bob.proxy(ProxyType.RFC3820, HOUR_AGO, IN_A_DAY, List.of());
+            for (int i = 0; i < 2; i++) {
+                Refusal.RefusedException e = assertThrows(Refusal.RefusedException.class, () -> caching.verify(revoked.chain()));
+                assertEquals(Code.CERTIFICATE_REVOKED, e.refusal().code());
+            }
+            assertEquals(2, caching.validations());
+        }
+    }
+
+    /** A clock a test moves by hand. */
+    static final class MutableClock extends java.time.Clock {
+        volatile Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 
     private static void assertRefused(Code code, GridCredential credential) {
