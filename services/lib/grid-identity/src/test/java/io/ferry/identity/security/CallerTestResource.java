@@ -1,5 +1,6 @@
 package io.ferry.identity.security;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.identity.model.GridCaller;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -22,10 +23,13 @@ public class CallerTestResource {
         return GridIdentities.caller(identity).orElseThrow();
     }
 
+    @Inject
+    CurrentCaller caller;
+
     @GET
     @Path("/submit")
-    @RolesAllowed("transfer:submit")
+    @RolesAllowed(FerryRoles.TRANSFER_SUBMIT)
     public String submit() {
-        return "submitted";
+        return "submitted for " + caller.vo() + " by " + caller.subject();
     }
 }

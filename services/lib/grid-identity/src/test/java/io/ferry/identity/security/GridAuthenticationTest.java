@@ -40,7 +40,8 @@ class GridAuthenticationTest {
                 .body("vos", equalTo(List.of("atlas")))
                 .body("method", equalTo("OAUTH2"))
                 .body("roles", hasItems("transfer:read", "transfer:submit"));
-        given().auth().oauth2(token).get("/identity-test/submit").then().statusCode(200);
+        given().auth().oauth2(token).get("/identity-test/submit").then().statusCode(200)
+                .body(equalTo("submitted for atlas by alice-sub"));
     }
 
     @Test
@@ -81,7 +82,9 @@ class GridAuthenticationTest {
         assertTrue(whoami.body().contains("\"vos\":[\"atlas\"]"), whoami.body());
         assertTrue(whoami.body().contains("/atlas/Role=production/Capability=NULL"), whoami.body());
         assertTrue(whoami.body().contains("\"method\":\"CERTIFICATE\""), whoami.body());
-        assertEquals(200, getWithCertificate(IdentityFixture.ALICE, "/submit").statusCode());
+        HttpResponse<String> submit = getWithCertificate(IdentityFixture.ALICE, "/submit");
+        assertEquals(200, submit.statusCode());
+        assertEquals("submitted for atlas by " + IdentityFixture.ALICE_DN, submit.body());
     }
 
     @Test
