@@ -101,19 +101,18 @@ public final class CertificateVerifier implements AutoCloseable {
         if (cached != null && now.isBefore(cached.until())) {
             return cached.caller();
         }
-        Instant[] until = {now.plus(cacheFor)};
-        GridCaller caller = validate(chain, until);
+        Verified fresh = validate(chain, now.plus(cacheFor));
         if (key != null) {
-            remember(key, new Verified(caller, until[0]), now);
+            remember(key, fresh, now);
         }
-        return caller;
+        return fresh.caller();
     }
 
-    /** Validates {@code chain}; lowers {@code until[0]} to the earliest expiry of what it believed. */
-    private GridCaller validate(X509Certificate[] chain, Instant[] until) {
+    /** Validates {@code chain}: its caller, believed until {@code until} or the first expiry of what it holds. */
+    private Verified validate(X509Certificate[] chain, Instant until) {
         validations.incrementAndGet();
         for (X509Certificate c : chain) {
-            until[0] = earlier(until[0], c.getNotAfter().toInstant());
+            until = earlier(until, c.getNotAfter().toInstant());
         }
         ValidationResult result;
         try {
@@ -144,12 +143,12 @@ public final class CertificateVerifier implements AutoCloseable {
             }
             vos.add(attributes.getVO());
             fqans.addAll(attributes.getFQANs());
-            until[0] = earlier(until[0], attributes.getNotAfter().toInstant());
+            until = earlier(until, attributes.getNotAfter().toInstant());
         }
         Set<String> roles = new TreeSet<>(rules.rolesForFqans(fqans));
         roles.addAll(rules.rolesForDn(dn));
-        return new GridCaller(dn, dn, List.copyOf(vos), fqans, Set.of(), roles, AuthMethod.CERTIFICATE,
-                GridNames.openssl(user.getIssuerX500Principal()), null);
+        return new Verified(new GridCaller(dn, dn, List.copyOf(vos), fqans, Set.of(), roles, AuthMethod.CERTIFICATE,
+                GridNames.openssl(user.getIssuerX500Principal()), null), until);
     }
 
     private void remember(String key, Verified entry, Instant now) {
