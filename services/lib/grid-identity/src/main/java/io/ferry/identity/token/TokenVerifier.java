@@ -121,7 +121,7 @@ public final class TokenVerifier {
             throw Refusal.of(Code.TOKEN_MALFORMED, "the token names no issuer (iss)").exception();
         }
         return issuers.stream().filter(i -> i.settings().names(iss)).findFirst().orElseThrow(() ->
-                Refusal.of(Code.TOKEN_UNKNOWN_ISSUER, "issuer '" + iss + "' is not trusted").exception());
+                Refusal.of(Code.TOKEN_UNKNOWN_ISSUER, "issuer '" + echo(iss) + "' is not trusted").exception());
     }
 
     private static void verifySignature(SignedJWT jwt, Issuer issuer) {
@@ -132,7 +132,7 @@ public final class TokenVerifier {
                 throw Refusal.of(Code.TOKEN_ISSUER_KEYS_UNAVAILABLE, "the keys of issuer '" + issuer.settings().issuer()
                         + "' cannot be fetched now").exception();
             }
-            throw Refusal.of(Code.TOKEN_UNKNOWN_KEY, "issuer '" + issuer.settings().issuer() + "' has no key '" + kid
+            throw Refusal.of(Code.TOKEN_UNKNOWN_KEY, "issuer '" + issuer.settings().issuer() + "' has no key '" + echo(kid)
                     + "'").exception();
         }
         JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
@@ -189,7 +189,7 @@ public final class TokenVerifier {
             return;
         }
         throw Refusal.of(Code.TOKEN_WRONG_AUDIENCE, aud.isEmpty() ? "the token names no audience (aud)"
-                : "the token is for " + aud + ", not for " + new TreeSet<>(issuer.audiences())).exception();
+                : "the token is for " + echo(String.valueOf(aud)) + ", not for " + new TreeSet<>(issuer.audiences())).exception();
     }
 
     private GridCaller caller(JWTClaimsSet claims, TrustedIssuer issuer) {
@@ -242,6 +242,11 @@ public final class TokenVerifier {
             return out;
         }
         return List.of();
+    }
+
+    /** A value from the token, as a refusal repeats it: cut short, since the caller chose it. */
+    private static String echo(String value) {
+        return value == null || value.length() <= 200 ? value : value.substring(0, 200) + "...";
     }
 
     private static String first(List<String> values) {
