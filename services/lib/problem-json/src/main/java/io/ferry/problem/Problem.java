@@ -15,6 +15,13 @@ public record Problem(String type, String title, int status, String detail, Stri
 
     public static final String MEDIA_TYPE = "application/problem+json";
 
+    /**
+     * The attribute of an authentication failure ({@code AuthenticationFailedException}) holding the problem to
+     * answer it with: an authentication mechanism that knows why it refused (an expired token, a revoked proxy)
+     * says so there, and the 401 carries its code and detail instead of the generic one.
+     */
+    public static final String AUTHENTICATION_FAILURE_ATTRIBUTE = "problem";
+
     /** One offending input: where it is (a JSON path or parameter name) and what is wrong with it. */
     public record FieldError(String field, String message) {
     }
@@ -33,6 +40,11 @@ public record Problem(String type, String title, int status, String detail, Stri
 
     public Problem atInstance(String path) {
         return new Problem(type, title, status, detail, path, code, errors, context);
+    }
+
+    /** The problem an authentication failure carries, if its mechanism gave one. */
+    static Problem carriedBy(io.quarkus.security.AuthenticationFailedException e) {
+        return e.getAttribute(AUTHENTICATION_FAILURE_ATTRIBUTE) instanceof Problem p && p.status() == 401 ? p : null;
     }
 
     static String typeFor(String code) {

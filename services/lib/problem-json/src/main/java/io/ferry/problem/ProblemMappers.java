@@ -79,6 +79,11 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response authenticationFailed(AuthenticationFailedException e, UriInfo uri) {
+        Problem carried = Problem.carriedBy(e);
+        if (carried != null) {
+            return Response.status(401).header(HttpHeaders.WWW_AUTHENTICATE, "Bearer").type(Problem.MEDIA_TYPE)
+                    .entity(carried.atInstance(uri == null ? null : uri.getPath())).build();
+        }
         return unauthorized("the bearer token is missing, malformed, expired or not signed by a trusted key", uri);
     }
 

@@ -53,6 +53,9 @@ public class RouteFailureHandler {
         if (failure instanceof ProblemException p) {
             return p.problem();
         }
+        if (failure instanceof AuthenticationFailedException a && Problem.carriedBy(a) != null) {
+            return Problem.carriedBy(a);
+        }
         if (failure instanceof UnauthorizedException || failure instanceof AuthenticationFailedException) {
             return Problem.of(401, "UNAUTHENTICATED", "a valid bearer token is required");
         }

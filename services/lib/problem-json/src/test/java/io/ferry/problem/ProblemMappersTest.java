@@ -21,6 +21,21 @@ class ProblemMappersTest {
     private final ProblemMappers mappers = new ProblemMappers();
 
     @Test
+    void anAuthenticationFailureThatSaysWhyIsAnsweredWithItsReason() {
+        Problem why = Problem.of(401, "TOKEN_EXPIRED", "the token expired at 2026-01-01T00:00:00Z");
+        var failure = new io.quarkus.security.AuthenticationFailedException(why.detail(),
+                java.util.Map.of(Problem.AUTHENTICATION_FAILURE_ATTRIBUTE, why));
+
+        Response r = mappers.authenticationFailed(failure, null);
+        assertEquals(401, r.getStatus());
+        assertEquals("Bearer", r.getHeaderString("WWW-Authenticate"));
+        assertEquals("TOKEN_EXPIRED", ((Problem) r.getEntity()).code());
+        assertEquals("TOKEN_EXPIRED", RouteFailureHandler.problemFor(failure, 401).code());
+        // Without a reason, the generic answer as before.
+        assertEquals("UNAUTHENTICATED", RouteFailureHandler.problemFor(new io.quarkus.security.AuthenticationFailedException(), 401).code());
+    }
+
+    @Test
     void theDatabaseAwayIsA503WithRetryAfter() {
         Response r = mappers.unexpected(new CompletionException(new ConnectException("Connection refused")), null);
         assertEquals(503, r.getStatus());
