@@ -268,7 +268,7 @@ class RecoveryIT {
     }
 
     private void awaitAllActive(Job job) throws Exception {
-        await(Duration.ofSeconds(30), () -> {
+        Eventually.until(Duration.ofSeconds(30), () -> {
             JsonNode files = files(job);
             for (JsonNode f : files) {
                 if (!f.get("file_state").asText().equals("ACTIVE")) {
@@ -280,7 +280,7 @@ class RecoveryIT {
     }
 
     private void awaitFinished(Job job, Duration within) throws Exception {
-        await(within, () -> get("/jobs/" + job.id, job.vo).path("job_state").asText().equals("FINISHED"), "job " + job.name + " FINISHED");
+        Eventually.until(within, () -> get("/jobs/" + job.id, job.vo).path("job_state").asText().equals("FINISHED"), "job " + job.name + " FINISHED");
         job.finished = Instant.now();
     }
 
@@ -288,20 +288,6 @@ class RecoveryIT {
         return get("/jobs/" + job.id + "/files", job.vo);
     }
 
-    interface Check {
-        boolean holds() throws Exception;
-    }
-
-    private static void await(Duration within, Check check, String what) throws Exception {
-        Instant deadline = Instant.now().plus(within);
-        while (Instant.now().isBefore(deadline)) {
-            if (check.holds()) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("not seen within " + within.toSeconds() + " s: " + what);
-    }
 
     /** The scheduler's database as its admin: to see the queue while no scheduler runs. */
     private Connection schedulerDatabase() throws Exception {

@@ -121,7 +121,7 @@ class StackIT {
         assertTrue(refreshed.body().contains("\"basis\":\"live\"") && refreshed.body().contains("RAL-ECHO"), refreshed.body());
         // The scheduler received the resolver's call inside the caller's trace (a new parent span, the same trace id).
         Path schedulerLog = stack.service(ServiceSpec.SCHEDULER).log();
-        awaitTrue(Duration.ofSeconds(10), () -> Files.readString(schedulerLog).lines()
+        Eventually.until(Duration.ofSeconds(10), () -> Files.readString(schedulerLog).lines()
                 .anyMatch(l -> l.contains("/config/se ") && l.contains("traceparent=00-" + traceId + "-")
                         && !l.contains("00f067aa0ba902b7")), "scheduler log shows the trace " + traceId);
     }
@@ -320,11 +320,11 @@ class StackIT {
             copies.add(new String[]{"/se-a/it/f" + i, "/se-b/it/f" + i});
         }
         String id = submitJob("atlas", copies);
-        awaitTrue(Duration.ofSeconds(60), () -> job("atlas", id, "").get("job_state").asText().equals("FINISHED"), "job " + id + " FINISHED");
+        Eventually.until(Duration.ofSeconds(60), () -> job("atlas", id, "").get("job_state").asText().equals("FINISHED"), "job " + id + " FINISHED");
         for (int i = 0; i < 8; i++) {
             assertTrue(java.util.Arrays.equals(Files.readAllBytes(nginx.file("/se-a/it/f" + i)), Files.readAllBytes(nginx.file("/se-b/it/f" + i))));
         }
-        awaitTrue(Duration.ofSeconds(30), () -> {
+        Eventually.until(Duration.ofSeconds(30), () -> {
             var row = linkTotals("IT-NGX-A", "IT-NGX-B");
             return row != null && row.get("filesDone").asLong() == 8 && row.get("bytes").asLong() == 8 * 200_000L + 28;
         }, "8 transfer records of IT-NGX-A -> IT-NGX-B in rate-aggregator");
@@ -343,7 +343,7 @@ class StackIT {
             copies.add(new String[]{"/slow/crash/f" + i, "/se-c/crash/f" + i});
         }
         String id = submitJob("cms", copies);
-        awaitTrue(Duration.ofSeconds(30), () -> job("cms", id, "").get("job_state").asText().equals("ACTIVE"), "job " + id + " ACTIVE");
+        Eventually.until(Duration.ofSeconds(30), () -> job("cms", id, "").get("job_state").asText().equals("ACTIVE"), "job " + id + " ACTIVE");
         Thread.sleep(3000);
         ServiceProcess scheduler = stack.service(ServiceSpec.SCHEDULER);
         scheduler.kill();
@@ -355,7 +355,7 @@ class StackIT {
         }
         scheduler.start();
         scheduler.awaitReady(Duration.ofMinutes(2));
-        awaitTrue(Duration.ofSeconds(120), () -> JSON.readTree(send("GET", scheduler.url() + "/jobs/" + id, token("cms", "transfer:submit"), null, Map.of())
+        Eventually.until(Duration.ofSeconds(120), () -> JSON.readTree(send("GET", scheduler.url() + "/jobs/" + id, token("cms", "transfer:submit"), null, Map.of())
                 .body()).path("job_state").asText().equals("FINISHED"), "job " + id + " FINISHED after the restart");
         for (int i = 0; i < 3; i++) {
             assertTrue(java.util.Arrays.equals(data.get(i), Files.readAllBytes(nginx.file("/se-c/crash/f" + i))), "f" + i + " differs");
@@ -376,7 +376,7 @@ class StackIT {
         assertTrue(lapsed >= 1, "the interrupted attempts are in the retry history: " + files);
         // each file completed exactly once: three FINISHED records, the interrupted attempts as failures
         int interrupted = lapsed;
-        awaitTrue(Duration.ofSeconds(30), () -> {
+        Eventually.until(Duration.ofSeconds(30), () -> {
             var row = linkTotals("IT-SLOW", "IT-NGX-C");
             return row != null && row.get("filesDone").asLong() == 3 && row.get("filesFailed").asLong() == interrupted;
         }, "3 finished and " + interrupted + " interrupted attempts recorded once each");
@@ -407,7 +407,7 @@ class StackIT {
         var files = job("atlas", id, "/files");
         assertEquals(nginx.url("/se-a/catalogued/raw.dat"), files.get(0).get("source_surl").asText(), files.toString());
         assertEquals("ADLER32:" + String.format("%08x", adler.getValue()), files.get(0).get("checksum").asText(), "the catalogue's checksum is used");
-        awaitTrue(Duration.ofSeconds(60), () -> job("atlas", id, "").get("job_state").asText().equals("FINISHED"), "job " + id + " FINISHED");
+        Eventually.until(Duration.ofSeconds(60), () -> job("atlas", id, "").get("job_state").asText().equals("FINISHED"), "job " + id + " FINISHED");
         assertTrue(java.util.Arrays.equals(data, Files.readAllBytes(nginx.file("/se-b/from-handle/raw.dat"))));
     }
 
@@ -425,10 +425,6 @@ class StackIT {
         throw new AssertionError("readiness did not change within " + within.toSeconds() + " s: " + states);
     }
 
-    interface Check {
-        boolean holds() throws Exception;
-    }
-
     @Test
     @Order(12)
     void recordsWaitWhileTheAggregatorIsDownAndAllArriveOnceItIsBack() throws Exception {
@@ -444,7 +440,7 @@ class StackIT {
         }
         String id = submitJob("atlas", copies);
         String scheduler = stack.service(ServiceSpec.SCHEDULER).url();
-        awaitTrue(Duration.ofSeconds(60), () -> job("atlas", id, "").get("job_state").asText().equals("FINISHED"), "job " + id + " FINISHED");
+        Eventually.until(Duration.ofSeconds(60), () -> job("atlas", id, "").get("job_state").asText().equals("FINISHED"), "job " + id + " FINISHED");
         // while the aggregator is away the records wait in the outbox (and delivery keeps pausing)
         Thread.sleep(3000);
         String metrics = send("GET", scheduler + "/q/metrics", null, null, Map.of()).body();
@@ -452,20 +448,10 @@ class StackIT {
                 "the five records wait in the outbox");
         aggregator.start();
         aggregator.awaitReady(Duration.ofMinutes(2));
-        awaitTrue(Duration.ofSeconds(30), () -> {
+        Eventually.until(Duration.ofSeconds(30), () -> {
             var row = linkTotals("IT-NGX-D", "IT-NGX-E");
             return row != null && row.get("filesDone").asLong() == 5;
         }, "the five records held back during the outage in rate-aggregator, each once");
     }
 
-    private static void awaitTrue(Duration within, Check check, String what) throws Exception {
-        Instant deadline = Instant.now().plus(within);
-        while (Instant.now().isBefore(deadline)) {
-            if (check.holds()) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("not seen within " + within.toSeconds() + " s: " + what);
-    }
 }
