@@ -28,7 +28,7 @@ import java.util.Random;
  * jobs (the small files, one 1 GiB copy) and a pause until the scheduler is idle:
  * (a) one 1 GiB file: curl|curl, gfal-copy (streamed) and Ferry with the streams the engine chooses by default (and
  * with 1 and 4), interleaved rounds, medians; the ratio to the faster peer and nginx's CPU per GiB for each;
- * (b) N × 1 MiB files: a curl loop, gfal2's bulk copy (what {@code gfal-copy --from-file} drives) and a Ferry job,
+ * (b) N × 1 MiB files: a curl loop, gfal-copy's bulk mode ({@code --from-file}), gfal2's bulk copy and a Ferry job,
  * interleaved rounds,
  * files/s and the CPU per file of the scheduler, nginx and PostgreSQL; the last job's timeline;
  * (c) the 1 GiB into XRootD by third-party copy and streamed through Ferry.
@@ -44,6 +44,8 @@ public final class TransferBenchmark {
      * take CPU during (b).
      */
     static final int WARM_UP_JOBS = Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_WARM_UP_JOBS", "24"));
+    /** Which of (a), (b), (c) run (FERRY_BENCH_PARTS, e.g. "b" while working on small files); all by default. */
+    static final String PARTS = System.getenv().getOrDefault("FERRY_BENCH_PARTS", "abc");
     static final HttpClient HTTP = HttpClient.newHttpClient();
     /**
      * The stack runs tcp-profiles, whose advice is part of the engine's default stream choice, but no rate-aggregator:
@@ -112,12 +114,18 @@ public final class TransferBenchmark {
             if (!gfal) {
                 System.out.println("-- gfal-copy is not installed: (a) and (b) compare with curl only");
             }
-            bigFile(base, user, nginx, stack, scheduler, gfal);
-            smallFiles(base, user, nginx, stack, scheduler, state, gfal, smallFiles, concurrency);
+            if (PARTS.contains("a")) {
+                bigFile(base, user, nginx, stack, scheduler, gfal);
+            }
+            if (PARTS.contains("b")) {
+                smallFiles(base, user, nginx, stack, scheduler, state, gfal, smallFiles, concurrency);
+            }
 
             // (c) last: its other code paths ran before (b) changed what the JIT had compiled for the small files
-            settle(scheduler);
-            thirdPartyCopy(base, admin, user, nginx, scheduler);
+            if (PARTS.contains("c")) {
+                settle(scheduler);
+                thirdPartyCopy(base, admin, user, nginx, scheduler);
+            }
         }
     }
 
@@ -184,11 +192,12 @@ public final class TransferBenchmark {
     static final String CURL = "curl|curl";
     static final String GFAL = "gfal-copy";
     static final String FERRY_DEFAULT = "ferry default";
+    static final String GFAL_FROM_FILE = "gfal-copy bulk";
 
     /**
-     * (b) N × 1 MiB: a sequential curl loop once, then {@link #BIG_ROUNDS} interleaved rounds of gfal2's own bulk copy
-     * (bench/gfal-bulk.py: one filecopy call for all files, streamed, what {@code gfal-copy --from-file} drives) and a
-     * Ferry job of the same files; files/s,
+     * (b) N × 1 MiB: a sequential curl loop once, then {@link #BIG_ROUNDS} interleaved rounds of gfal-copy's bulk mode
+     * ({@code --copy-mode streamed --from-file}, one process for all files), gfal2's bulk copy (one filecopy call for all
+     * files) and a Ferry job of the same files; files/s,
      * medians, and the CPU per file of the scheduler, nginx and PostgreSQL during Ferry's job (nginx's during gfal's).
      * The last Ferry job's timeline (phases, idle gaps) follows.
      */
@@ -215,20 +224,29 @@ public final class TransferBenchmark {
             sources.append(nginx.url("/se-a/small/f" + i)).append('\n');
         }
         Files.writeString(list, sources);
-        double[] gfalRate = new double[BIG_ROUNDS], gfalNginx = new double[BIG_ROUNDS];
+        // gfal-copy --from-file (its per-file steps, through bench/gfal-copy-from-file.py: nginx cannot tell gfal-copy that
+        // the destination is a collection) and gfal2's bulk copy (one filecopy call for all files: no per-file stat)
+        String python = "\"${GFAL_PYTHONBIN:-python3}\" " + LocalStack.projectRoot().resolve("integration-tests/bench") + "/";
+        Map<String, String> gfalTools = new LinkedHashMap<>();
+        gfalTools.put(GFAL_FROM_FILE, python + "gfal-copy-from-file.py --copy-mode streamed --from-file " + list + " %s >/dev/null");
+        gfalTools.put("gfal2 bulk", python + "gfal-bulk.py " + list + " %s");
+        Map<String, double[]> gfalRate = new LinkedHashMap<>(), gfalNginx = new LinkedHashMap<>();
+        gfalTools.keySet().forEach(t -> {
+            gfalRate.put(t, new double[BIG_ROUNDS]);
+            gfalNginx.put(t, new double[BIG_ROUNDS]);
+        });
         double[] ferryRate = new double[BIG_ROUNDS], ferrySeconds = new double[BIG_ROUNDS];
         double[] schedMs = new double[BIG_ROUNDS], nginxMs = new double[BIG_ROUNDS], pgMs = new double[BIG_ROUNDS];
         String measured = null;
         long lastSched = 0, lastNginx = 0, lastPg = 0;
         for (int round = 0; round < BIG_ROUNDS; round++) {
-            if (gfal) {
+            for (Map.Entry<String, String> tool : gfal ? gfalTools.entrySet() : Map.<String, String>of().entrySet()) {
                 String into = nginx.url("/se-b/gfal" + round + "/");
                 ok("curl -sf -X MKCOL " + into);
                 long n0 = nginx.cpuMillis();
-                double t = seconds(() -> ok("\"${GFAL_PYTHONBIN:-python3}\" " + LocalStack.projectRoot().resolve("integration-tests/bench/gfal-bulk.py") + " " + list
-                        + " " + into));
-                gfalRate[round] = smallFiles / t;
-                gfalNginx[round] = (double) (nginx.cpuMillis() - n0) / smallFiles;
+                double t = seconds(() -> ok(String.format(tool.getValue(), into)));
+                gfalRate.get(tool.getKey())[round] = smallFiles / t;
+                gfalNginx.get(tool.getKey())[round] = (double) (nginx.cpuMillis() - n0) / smallFiles;
                 sh("rm -rf " + nginx.file("/se-b") + "/*; sync");
             }
             settle(scheduler);
@@ -249,13 +267,15 @@ public final class TransferBenchmark {
         System.out.printf(Locale.ROOT, "(b)   %-16s %8s  %-20s  %s%n", "tool", "files/s", "runs", "CPU per file");
         System.out.printf(Locale.ROOT, "(b)   %-16s %8.0f  %-20s  nginx %.2f ms%n", "curl loop", smallFiles / loop, "(one run)", loopNginx);
         if (gfal) {
-            System.out.printf(Locale.ROOT, "(b)   %-16s %8.0f  %-20s  nginx %.2f ms%n", "gfal2 bulk", median(gfalRate), runs(gfalRate), median(gfalNginx));
+            gfalTools.keySet().forEach(t -> System.out.printf(Locale.ROOT, "(b)   %-16s %8.0f  %-20s  nginx %.2f ms%n", t, median(gfalRate.get(t)),
+                    runs(gfalRate.get(t)), median(gfalNginx.get(t))));
         }
         System.out.printf(Locale.ROOT, "(b)   %-16s %8.0f  %-20s  nginx %.2f ms, scheduler %.2f ms, PostgreSQL %.2f ms%n", "ferry", median(ferryRate),
                 runs(ferryRate), median(nginxMs), median(schedMs), median(pgMs));
         if (gfal) {
-            System.out.printf(Locale.ROOT, "(b) ferry / gfal2 bulk, files/s: %.2fx (target >= 2.0); runs %s%n", median(ferryRate) / median(gfalRate),
-                    ratios(ferryRate, gfalRate));
+            System.out.printf(Locale.ROOT, "(b) ferry / %s, files/s: %.2fx (target >= 2.0; runs %s); ferry / gfal2 bulk %.2fx (runs %s)%n",
+                    GFAL_FROM_FILE, median(ferryRate) / median(gfalRate.get(GFAL_FROM_FILE)), ratios(ferryRate, gfalRate.get(GFAL_FROM_FILE)),
+                    median(ferryRate) / median(gfalRate.get("gfal2 bulk")), ratios(ferryRate, gfalRate.get("gfal2 bulk")));
         }
         System.out.printf(Locale.ROOT, "(b) ferry / curl loop, files/s: %.1fx%n", median(ferryRate) * loop / smallFiles);
         double e2e = ferrySeconds[BIG_ROUNDS - 1];
