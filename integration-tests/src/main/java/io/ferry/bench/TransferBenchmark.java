@@ -82,9 +82,9 @@ public final class TransferBenchmark {
             write(nginx.file("/se-a/small-as-one/all"), (long) smallFiles << 20, 7);
             // written pages reach the disk before anything is timed (writeback would slow whichever copy runs first)
             sh("sync");
-            // Warm-up, not counted, before anything is timed: until the scheduler's paths are compiled, more than half of
-            // its CPU goes to the JIT compiler (measured with async-profiler), and compiler threads busy during a
-            // copy took CPU from nginx; a scheduler in service is past that. Jobs of the small files, one 1 GiB copy,
+            // Warm-up, not counted, before anything is timed: until the scheduler's paths are compiled, much of its CPU
+            // goes to the JIT compiler, whose threads take CPU from nginx during a copy (docs/benchmarks.md); a scheduler
+            // in service is past that. Jobs of the small files, one 1 GiB copy,
             // then a pause until the scheduler is idle. Each job's copies are removed after it: nginx's files may live in
             // /dev/shm, and 30 warm-up jobs would fill the machine's memory.
             for (int round = 0; round < WARM_UP_JOBS; round++) {
