@@ -25,8 +25,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root=()
   [ "$(id -u)" -eq 0 ] || as_root=(sudo -n)
   echo "transfer-bench: installing ${missing[*]}"
-  { "${as_root[@]+"${as_root[@]}"}" apt-get update -qq \
-    && "${as_root[@]+"${as_root[@]}"}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
+  { ${as_root[@]+"${as_root[@]}"} apt-get update -qq \
+    && ${as_root[@]+"${as_root[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
     || echo "transfer-bench: could not install ${missing[*]} (as root: apt-get install --no-install-recommends ${missing[*]}); what needs them is skipped" >&2
 fi
 # gfal-copy runs on the first python that imports gfal2; a python earlier on the PATH (pyenv, a venv) does not
