@@ -239,6 +239,7 @@ public final class TransferBenchmark {
         double[] schedMs = new double[BIG_ROUNDS], nginxMs = new double[BIG_ROUNDS], pgMs = new double[BIG_ROUNDS];
         String measured = null;
         long lastSched = 0, lastNginx = 0, lastPg = 0;
+        double[] pgWork0 = null;
         for (int round = 0; round < BIG_ROUNDS; round++) {
             for (Map.Entry<String, String> tool : gfal ? gfalTools.entrySet() : Map.<String, String>of().entrySet()) {
                 String into = nginx.url("/se-b/gfal" + round + "/");
@@ -250,6 +251,7 @@ public final class TransferBenchmark {
                 sh("rm -rf " + nginx.file("/se-b") + "/*; sync");
             }
             settle(scheduler);
+            pgWork0 = firstRow(stack, PG_WORK);
             long sched0 = scheduler.cpuMillis(), nginx0 = nginx.cpuMillis(), pg0 = io.ferry.dev.ProcessCpu.millis(postgres);
             double e2e = job(base, user, smallFilesTo(nginx, smallFiles, "/se-b/many" + round + "/f"), "{}");
             lastSched = scheduler.cpuMillis() - sched0;
@@ -282,6 +284,12 @@ public final class TransferBenchmark {
         System.out.printf(Locale.ROOT, "(b) the last ferry job: submitting it took %.2f s; pure data time (same %d MiB as one file through ferry, one stream) "
                 + "%.2f s; overhead ratio %.3f%n", lastSubmitSeconds, smallFiles, pure, e2e / pure);
         cpuBound(smallFiles, pure, pureCpu, e2e, lastSched + lastNginx + lastPg);
+        settle(scheduler);
+        Thread.sleep(1000);  // PostgreSQL publishes its statistics with a delay
+        double[] pgWork = firstRow(stack, PG_WORK);
+        System.out.printf(Locale.ROOT, "(b) PostgreSQL per file during the last job (and what idle loops did meanwhile): %.1f transactions, %.1f rows "
+                        + "inserted, %.1f updated, %.1f deleted, %.0f read%n", (pgWork[0] - pgWork0[0]) / smallFiles, (pgWork[1] - pgWork0[1]) / smallFiles,
+                (pgWork[2] - pgWork0[2]) / smallFiles, (pgWork[3] - pgWork0[3]) / smallFiles, (pgWork[4] - pgWork0[4]) / smallFiles);
         phases(stack, measured);
         double inFlight = dataInFlight(stack, measured);
         System.out.printf(Locale.ROOT, "(b) some file moving (union of the files' transfer intervals) %.2f s of the %.2f s: "
@@ -295,6 +303,10 @@ public final class TransferBenchmark {
                 gaps[1] - inFlight, gaps[2]);
         System.out.println("(b) between transfers: " + idleGaps(stack, measured));
     }
+
+    /** The scheduler database's transactions and rows written and read so far (pg_stat_database). */
+    static final String PG_WORK = "SELECT xact_commit + xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_returned + tup_fetched "
+            + "FROM pg_stat_database WHERE datname = current_database()";
 
     /** Round by round, {@code a[i] / b[i]}. */
     static String ratios(double[] a, double[] b) {
