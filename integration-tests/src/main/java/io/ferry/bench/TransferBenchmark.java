@@ -240,6 +240,7 @@ public final class TransferBenchmark {
         String measured = null;
         long lastSched = 0, lastNginx = 0, lastPg = 0;
         double[] pgWork0 = null;
+        String pgReads0 = null;
         for (int round = 0; round < BIG_ROUNDS; round++) {
             for (Map.Entry<String, String> tool : gfal ? gfalTools.entrySet() : Map.<String, String>of().entrySet()) {
                 String into = nginx.url("/se-b/gfal" + round + "/");
@@ -252,6 +253,7 @@ public final class TransferBenchmark {
             }
             settle(scheduler);
             pgWork0 = firstRow(stack, PG_WORK);
+            pgReads0 = firstText(stack, PG_READS);
             long sched0 = scheduler.cpuMillis(), nginx0 = nginx.cpuMillis(), pg0 = io.ferry.dev.ProcessCpu.millis(postgres);
             double e2e = job(base, user, smallFilesTo(nginx, smallFiles, "/se-b/many" + round + "/f"), "{}");
             lastSched = scheduler.cpuMillis() - sched0;
@@ -290,6 +292,7 @@ public final class TransferBenchmark {
         System.out.printf(Locale.ROOT, "(b) PostgreSQL per file during the last job (and what idle loops did meanwhile): %.1f transactions, %.1f rows "
                         + "inserted, %.1f updated, %.1f deleted, %.0f read%n", (pgWork[0] - pgWork0[0]) / smallFiles, (pgWork[1] - pgWork0[1]) / smallFiles,
                 (pgWork[2] - pgWork0[2]) / smallFiles, (pgWork[3] - pgWork0[3]) / smallFiles, (pgWork[4] - pgWork0[4]) / smallFiles);
+        System.out.println("(b) rows read per file, by table scan or index: " + topReads(pgReads0, firstText(stack, PG_READS), smallFiles));
         phases(stack, measured);
         double inFlight = dataInFlight(stack, measured);
         System.out.printf(Locale.ROOT, "(b) some file moving (union of the files' transfer intervals) %.2f s of the %.2f s: "
@@ -307,6 +310,32 @@ public final class TransferBenchmark {
     /** The scheduler database's transactions and rows written and read so far (pg_stat_database). */
     static final String PG_WORK = "SELECT xact_commit + xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_returned + tup_fetched "
             + "FROM pg_stat_database WHERE datname = current_database()";
+
+    /** Rows read so far per sequential scan of a table ("seq table") and per index, as "name=count;…". */
+    static final String PG_READS = "SELECT coalesce(string_agg(n || '=' || c, ';'), '') FROM (SELECT 'seq ' || relname AS n, seq_tup_read AS c "
+            + "FROM pg_stat_user_tables UNION ALL SELECT indexrelname, idx_tup_read FROM pg_stat_user_indexes) x";
+
+    /** The three largest growths between two {@link #PG_READS} answers, per file. */
+    static String topReads(String before, String after, int files) {
+        Map<String, Long> start = new java.util.HashMap<>();
+        for (String kv : before.split(";")) {
+            if (kv.contains("=")) {
+                start.put(kv.substring(0, kv.lastIndexOf('=')), Long.parseLong(kv.substring(kv.lastIndexOf('=') + 1)));
+            }
+        }
+        List<Map.Entry<String, Long>> grown = new ArrayList<>();
+        for (String kv : after.split(";")) {
+            if (kv.contains("=")) {
+                String name = kv.substring(0, kv.lastIndexOf('='));
+                grown.add(Map.entry(name, Long.parseLong(kv.substring(kv.lastIndexOf('=') + 1)) - start.getOrDefault(name, 0L)));
+            }
+        }
+        grown.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        StringBuilder b = new StringBuilder();
+        grown.stream().limit(3).forEach(e -> b.append(b.length() == 0 ? "" : ", ").append(e.getKey()).append(' ')
+                .append(String.format(Locale.ROOT, "%.0f", (double) e.getValue() / files)));
+        return b.toString();
+    }
 
     /** Round by round, {@code a[i] / b[i]}. */
     static String ratios(double[] a, double[] b) {
