@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # handle-resolver benchmark (not part of the test run): 1 M handles; wrk against GET /api/handles, proxy redirects
 # and nginx serving a static file of the same size (the HTTP ceiling of this machine). Installs wrk and nginx
-# from Debian's packages when missing. The resolver's cache gets cache-mb MiB (about 0.65 KiB per handle here, so
-# the default holds 1 M handles); 0 turns it off and measures the database path.
+# from Debian's packages when missing. The resolver's cache gets cache-mb MiB (the default holds the 1 M handles;
+# docs/benchmarks.md has the size per handle); 0 turns it off and measures the database path.
 #   integration-tests/bench/resolver-bench.sh [handles=1000000] [seconds=15] [cache-mb=800]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -50,8 +50,8 @@ run() { # name url-or-prefix
   local p99; p99=$(awk '$1=="99%" {print $2}' "$work/$name.txt")
   echo "$name $rps $p50 $p99"
 }
-# A cold JVM answers 3-5x slower until C2 has compiled the request path (about half a minute of load here);
-# both measured paths are warmed first, so the figures are the service's, not the JIT's.
+# A cold JVM answers slower until C2 has compiled the request path: both measured paths are warmed first, so the
+# figures are the service's, not the JIT's.
 echo "warming up (30 s) ..."
 sed "s|PATH_PREFIX|\"/api/handles/20.500.1/h\"|" "$work/random.lua" > "$work/warm-api.lua"
 sed "s|PATH_PREFIX|\"/20.500.1/h\"|" "$work/random.lua" > "$work/warm-proxy.lua"

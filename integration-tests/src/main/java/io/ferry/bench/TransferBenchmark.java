@@ -16,30 +16,43 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
 /**
- * transfer-scheduler benchmark, in one run on this machine, against one nginx WebDAV server:
- * after uncounted warm-up jobs (the small files, one 1 GiB copy) and a pause until the scheduler is idle:
- * (a) one 1 GiB file through Ferry (one stream; four for comparison) against {@code curl src | curl -T - dst} and
- * gfal-copy when installed, medians of three interleaved rounds;
- * (b) a job of N × 1 MiB files: wall time, files/s and overhead ratio = end-to-end time / pure data time, where the
- * pure data time is Ferry moving the same bytes as one file in the same run; against a sequential curl loop; and the
- * share of the wall time with some file in its transfer phase.
- * Wall times run from submission to the job's FINISHED state as a user sees it.
+ * transfer-scheduler benchmark, in one run on this machine, against one nginx WebDAV server, after uncounted warm-up
+ * jobs (the small files, one 1 GiB copy) and a pause until the scheduler is idle:
+ * (a) one 1 GiB file: curl|curl, gfal-copy (streamed) and Ferry with the streams the engine chooses by default (and
+ * with 1 and 4), interleaved rounds, medians; the ratio to the faster peer and nginx's CPU per GiB for each;
+ * (b) N × 1 MiB files: a curl loop, gfal-copy's bulk mode ({@code --from-file}), gfal2's bulk copy and a Ferry job,
+ * interleaved rounds,
+ * files/s and the CPU per file of the scheduler, nginx and PostgreSQL; the last job's timeline;
+ * (c) the 1 GiB into XRootD by third-party copy and streamed through Ferry.
+ * Ferry's wall times run from submission to the job's FINISHED state as a user sees it. Results and how to read
+ * them: docs/benchmarks.md.
  */
 public final class TransferBenchmark {
 
     static final ObjectMapper JSON = new ObjectMapper();
     /**
-     * Uncounted jobs of the small files before the measured one (FERRY_BENCH_WARM_UP_JOBS). The per-file paths run once a
-     * file, so C2 compiles them only after some 15,000 files: after 8 jobs its compiler threads still took 0.86 s of
-     * CPU during (b), after 30 jobs 0.19 s.
+     * Uncounted jobs of the small files before the measured ones (FERRY_BENCH_WARM_UP_JOBS): the per-file paths run
+     * once a file, so C2 compiles them only after many thousands of files, and its compiler threads would otherwise
+     * take CPU during (b).
      */
     static final int WARM_UP_JOBS = Integer.parseInt(System.getenv().getOrDefault("FERRY_BENCH_WARM_UP_JOBS", "24"));
+    /** Which of (a), (b), (c) run (FERRY_BENCH_PARTS, e.g. "b" while working on small files); all by default. */
+    static final String PARTS = System.getenv().getOrDefault("FERRY_BENCH_PARTS", "abc");
     static final HttpClient HTTP = HttpClient.newHttpClient();
+    /**
+     * The stack runs tcp-profiles, whose advice is part of the engine's default stream choice, but no rate-aggregator:
+     * the outbox keeps its records and pauses, as it does while the aggregator is away, rather than deliver them to
+     * whatever else listens on the default port of this shared machine.
+     */
+    static final String NO_AGGREGATOR = "http://127.0.0.1:1";
     /** The bench's SEs serve its one VO (the scheduler's SEs are closed unless given rights). */
     static final String BENCH_RIGHTS = "{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}";
 
@@ -50,8 +63,9 @@ public final class TransferBenchmark {
         RatesBenchmark.deleteTree(state);
         int port = FreePort.find();
         try (NginxWebDav nginx = new NginxWebDav();
-             LocalStack stack = new LocalStack(new LocalStack.Options(LocalStack.projectRoot(), state, Map.of(ServiceSpec.SCHEDULER, port), null,
-                     FreePort.find(), Map.of("FERRY_SCHEDULER_ENGINE_TICK", "50ms", "FERRY_SCHEDULER_ENGINE_PREPARE_THREADS", "32")))) {
+             LocalStack stack = new LocalStack(new LocalStack.Options(LocalStack.projectRoot(), state, Map.of(ServiceSpec.SCHEDULER, port,
+                     ServiceSpec.PROFILES, FreePort.find()), null, FreePort.find(), Map.of("FERRY_SCHEDULER_ENGINE_TICK", "50ms",
+                     "FERRY_SCHEDULER_ENGINE_PREPARE_THREADS", "32", "FERRY_CLIENTS_AGGREGATOR_URL", NO_AGGREGATOR)))) {
             stack.start(Duration.ofMinutes(3));
             String base = "http://localhost:" + port;
             String admin = stack.tokens().mint(DevTokens.Claims.of("bench", null, "transfer:admin"));
@@ -68,9 +82,9 @@ public final class TransferBenchmark {
             write(nginx.file("/se-a/small-as-one/all"), (long) smallFiles << 20, 7);
             // written pages reach the disk before anything is timed (writeback would slow whichever copy runs first)
             sh("sync");
-            // Warm-up, not counted, before anything is timed: until the scheduler's paths are compiled, more than half of
-            // its CPU goes to the JIT compiler (measured with async-profiler), and compiler threads busy during a
-            // copy took CPU from nginx; a scheduler in service is past that. Jobs of the small files, one 1 GiB copy,
+            // Warm-up, not counted, before anything is timed: until the scheduler's paths are compiled, much of its CPU
+            // goes to the JIT compiler, whose threads take CPU from nginx during a copy (docs/benchmarks.md); a scheduler
+            // in service is past that. Jobs of the small files, one 1 GiB copy,
             // then a pause until the scheduler is idle. Each job's copies are removed after it: nginx's files may live in
             // /dev/shm, and 30 warm-up jobs would fill the machine's memory.
             for (int round = 0; round < WARM_UP_JOBS; round++) {
@@ -95,100 +109,241 @@ public final class TransferBenchmark {
             System.out.printf(Locale.ROOT, "(a) the last of them: submitted to preparing %.1f ms, preparing %.1f ms, prepared to started %.1f ms, "
                     + "moving %.1f ms, file finished to job FINISHED %.1f ms%n", t[0] * 1000, t[1] * 1000, t[2] * 1000, t[3] * 1000, t[4] * 1000);
 
-            // (a) one 1 GiB file: three rounds of each tool, interleaved, medians
             io.ferry.stack.ServiceProcess scheduler = stack.service(ServiceSpec.SCHEDULER);
-            Map<String, Long> nginxCpu = new java.util.TreeMap<>();
-            long schedulerCpu = 0;
-            double[] curlRuns = new double[BIG_ROUNDS], ferryRuns = new double[BIG_ROUNDS], gfalRuns = new double[BIG_ROUNDS];
             boolean gfal = sh("gfal-copy --version >/dev/null 2>&1") == 0;  // installed and able to run
-            for (int round = 0; round < BIG_ROUNDS; round++) {
-                // The peers get their destination collections made beforehand (Ferry makes its own, timed).
-                ok("curl -sf -X MKCOL " + nginx.url("/se-b/curl/"));
-                long n0 = nginx.cpuMillis();
-                curlRuns[round] = seconds(() -> ok("curl -sf " + nginx.url("/se-a/big/g1") + " | curl -sf -T - " + nginx.url("/se-b/curl/g1")));
-                nginxCpu.merge("curl", nginx.cpuMillis() - n0, Long::sum);
-                if (gfal) {
-                    // Streamed (GET and PUT through gfal-copy), as Ferry's mover copies: this nginx offers no COPY for a
-                    // third-party copy. gfal-copy's own parent creation (-p) sends MKCOL without the trailing slash
-                    // nginx requires.
-                    ok("curl -sf -X MKCOL " + nginx.url("/se-b/gfal/"));
-                    n0 = nginx.cpuMillis();
-                    gfalRuns[round] = seconds(() -> ok("gfal-copy -f --copy-mode streamed " + nginx.url("/se-a/big/g1") + " "
-                            + nginx.url("/se-b/gfal/g1") + " >/dev/null"));
-                    nginxCpu.merge("gfal-copy", nginx.cpuMillis() - n0, Long::sum);
-                }
-                // One stream: on loopback there is no latency for parallel streams to hide, only CPU to spend (4 below for comparison).
-                n0 = nginx.cpuMillis();
-                long s0 = scheduler.cpuMillis();
-                ferryRuns[round] = job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/ferry" + round + "/g1") + "]", "{\"nostreams\":1}");
-                nginxCpu.merge("ferry", nginx.cpuMillis() - n0, Long::sum);
-                schedulerCpu += scheduler.cpuMillis() - s0;
-                sh("rm -rf " + nginx.file("/se-b") + "/*");
+            if (!gfal) {
+                System.out.println("-- gfal-copy is not installed: (a) and (b) compare with curl only");
             }
-            double ferryBig4 = job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/ferry4/g1") + "]", "{\"nostreams\":4}");
-            double curlBig = median(curlRuns), ferryBig = median(ferryRuns);
-            Double gfalBig = gfal ? median(gfalRuns) : null;
-            double gib = (1L << 30) / 1e6;
-            System.out.printf(Locale.ROOT, "(a) 1 GiB, median of %d interleaved rounds  curl|curl %.2f s (%.0f MB/s; runs %s)   ferry %.2f s (%.0f MB/s, "
-                            + "1 stream, submission to FINISHED; runs %s; %.2f s with 4 streams)   gfal-copy %s%n", BIG_ROUNDS, curlBig, gib / curlBig,
-                    runs(curlRuns), ferryBig, gib / ferryBig, runs(ferryRuns), ferryBig4,
-                    gfalBig == null ? "not installed" : String.format(Locale.ROOT, "%.2f s (runs %s)", gfalBig, runs(gfalRuns)));
-            double best = gfalBig == null ? curlBig : Math.min(curlBig, gfalBig);
-            sh("rm -rf " + nginx.file("/se-b") + "/*");
-            System.out.printf(Locale.ROOT, "(a) ferry speed vs the best peer: %.2fx (target >= 1.0)%n", best / ferryBig);
-            StringBuilder cpu = new StringBuilder();
-            nginxCpu.forEach((tool, ms) -> cpu.append(String.format(Locale.ROOT, "%s %.2f s, ", tool, ms / 1000.0 / BIG_ROUNDS)));
-            System.out.printf(Locale.ROOT, "(a) CPU per 1 GiB copy (mean of the rounds): nginx serving %sthe scheduler %.2f s%n", cpu, schedulerCpu / 1000.0 / BIG_ROUNDS);
-
-            // (b) many small files
-            ok("curl -sf -X MKCOL " + nginx.url("/se-b/loop/"));
-            double loop = seconds(() -> {
-                for (int i = 0; i < smallFiles; i++) {
-                    ok("curl -sf " + nginx.url("/se-a/small/f" + i) + " | curl -sf -T - " + nginx.url("/se-b/loop/f" + i));
-                }
-                return 0;
-            });
-            sh("sync");
-            ProcessHandle postgres = postmaster(state);
-            long pureCpu0 = scheduler.cpuMillis() + nginx.cpuMillis() + io.ferry.dev.ProcessCpu.millis(postgres);
-            double pure = job(base, user, "[" + file(nginx, "/se-a/small-as-one/all", "/se-b/one/all") + "]", "{\"nostreams\":1}");
-            long pureCpu = scheduler.cpuMillis() + nginx.cpuMillis() + io.ferry.dev.ProcessCpu.millis(postgres) - pureCpu0;
-            sh("rm -rf " + nginx.file("/se-b") + "/one");
-            sh("sync");
-            settle(stack.service(ServiceSpec.SCHEDULER));
-            System.out.println("-- the job of " + smallFiles + " files starts");
-            long sched0 = scheduler.cpuMillis(), nginx0 = nginx.cpuMillis(), pg0 = io.ferry.dev.ProcessCpu.millis(postgres);
-            double e2e = job(base, user, smallFilesTo(nginx, smallFiles, "/se-b/many/f"), "{}");
-            long schedUsed = scheduler.cpuMillis() - sched0, nginxUsed = nginx.cpuMillis() - nginx0, pgUsed = io.ferry.dev.ProcessCpu.millis(postgres) - pg0;
-            String measured = lastJobId;
-            sh("rm -rf " + nginx.file("/se-b") + "/*");
-            System.out.printf(Locale.ROOT, "(b) submitting the job of %d files took %.2f s%n", smallFiles, lastSubmitSeconds);
-            System.out.printf(Locale.ROOT, "(b) %d x 1 MiB  ferry %.2f s = %.0f files/s (max_active %d)   curl loop %.2f s = %.0f files/s%n",
-                    smallFiles, e2e, smallFiles / e2e, concurrency, loop, smallFiles / loop);
-            System.out.printf(Locale.ROOT, "(b) pure data time (same %d MiB as one file through ferry, one stream) %.2f s; overhead ratio %.3f (target <= 1.05); "
-                    + "files/s vs the loop %.1fx (target >= 3)%n", smallFiles, pure, e2e / pure, loop / e2e);
-            System.out.printf(Locale.ROOT, "(b) CPU during the job: scheduler %.2f s, nginx %.2f s, PostgreSQL %.2f s (%d cores x %.2f s = %.2f s); "
-                    + "per file %.2f ms, %.2f ms, %.2f ms%n", schedUsed / 1000.0, nginxUsed / 1000.0, pgUsed / 1000.0,
-                    Runtime.getRuntime().availableProcessors(), e2e, Runtime.getRuntime().availableProcessors() * e2e,
-                    (double) schedUsed / smallFiles, (double) nginxUsed / smallFiles, (double) pgUsed / smallFiles);
-            cpuBound(smallFiles, pure, pureCpu, e2e, schedUsed + nginxUsed + pgUsed);
-            phases(stack, measured);
-            double inFlight = dataInFlight(stack, measured);
-            System.out.printf(Locale.ROOT, "(b) some file moving (union of the files' transfer intervals) %.2f s of the %.2f s: "
-                    + "end-to-end / in-flight %.3f; the rest is time with no byte in flight (submission, scheduling gaps, job state)%n",
-                    inFlight, e2e, e2e / inFlight);
-            double[] gaps = firstRow(stack, "SELECT extract(epoch FROM min(f.start_time) - j.submitted_at), "
-                    + "extract(epoch FROM max(f.finish_time) - min(f.start_time)), extract(epoch FROM j.finished_at - max(f.finish_time)) "
-                    + "FROM job j JOIN transfer_file f ON f.job_id = j.job_id WHERE j.job_id = '" + measured + "' GROUP BY j.job_id");
-            System.out.printf(Locale.ROOT, "(b) no byte in flight: answering the submission %.3f s, job submitted (server time) to first transfer %.3f s, "
-                    + "between transfers %.3f s, last transfer to job FINISHED %.3f s%n", lastSubmitSeconds, gaps[0],
-                    gaps[1] - inFlight, gaps[2]);
-            System.out.println("(b) between transfers: " + idleGaps(stack, measured));
+            if (PARTS.contains("a")) {
+                bigFile(base, user, nginx, stack, scheduler, gfal);
+            }
+            if (PARTS.contains("b")) {
+                smallFiles(base, user, nginx, stack, scheduler, state, gfal, smallFiles, concurrency);
+            }
 
             // (c) last: its other code paths ran before (b) changed what the JIT had compiled for the small files
-            settle(scheduler);
-            thirdPartyCopy(base, admin, user, nginx, scheduler);
+            if (PARTS.contains("c")) {
+                settle(scheduler);
+                thirdPartyCopy(base, admin, user, nginx, scheduler);
+            }
         }
+    }
+
+    /**
+     * (a) One 1 GiB file, {@link #BIG_ROUNDS} interleaved rounds of each tool: curl|curl, gfal-copy (streamed, as
+     * Ferry's mover copies: this nginx offers no COPY for a third-party copy), Ferry with the streams the engine
+     * chooses when the job and the link name none, and Ferry with 1 and 4 streams for reference. Ferry's times run
+     * from submission to FINISHED; the peers get their destination collection made beforehand (Ferry makes its own,
+     * timed). nginx's CPU is read from /proc before and after each copy.
+     */
+    static void bigFile(String base, String user, NginxWebDav nginx, LocalStack stack, io.ferry.stack.ServiceProcess scheduler, boolean gfal)
+            throws Exception {
+        List<String> tools = new ArrayList<>(List.of(CURL));
+        if (gfal) {
+            tools.add(GFAL);
+        }
+        tools.addAll(List.of(FERRY_DEFAULT, "ferry 1 stream", "ferry 4 streams"));
+        Map<String, double[]> seconds = new LinkedHashMap<>();
+        Map<String, double[]> nginxCpu = new LinkedHashMap<>();
+        Map<String, double[]> schedulerCpu = new LinkedHashMap<>();
+        tools.forEach(t -> {
+            seconds.put(t, new double[BIG_ROUNDS]);
+            nginxCpu.put(t, new double[BIG_ROUNDS]);
+            schedulerCpu.put(t, new double[BIG_ROUNDS]);
+        });
+        java.util.Set<Integer> defaultStreams = new java.util.TreeSet<>();
+        String src = nginx.url("/se-a/big/g1");
+        for (int round = 0; round < BIG_ROUNDS; round++) {
+            ok("curl -sf -X MKCOL " + nginx.url("/se-b/peers" + round + "/"));
+            for (String tool : tools) {
+                String dst = nginx.url("/se-b/peers" + round + "/" + tool.replaceAll("[^a-z0-9]", "") + "-g1");
+                long n0 = nginx.cpuMillis(), s0 = scheduler.cpuMillis();
+                double t = switch (tool) {
+                    case CURL -> seconds(() -> ok("curl -sf " + src + " | curl -sf -T - " + dst));
+                    case GFAL -> seconds(() -> ok("gfal-copy -f --copy-mode streamed " + src + " " + dst + " >/dev/null"));
+                    case FERRY_DEFAULT -> job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/ferry" + round + "/default/g1") + "]", "{}");
+                    default -> job(base, user, "[" + file(nginx, "/se-a/big/g1", "/se-b/ferry" + round + "/s" + tool.charAt(6) + "/g1") + "]",
+                            "{\"nostreams\":" + tool.charAt(6) + "}");
+                };
+                seconds.get(tool)[round] = t;
+                nginxCpu.get(tool)[round] = (nginx.cpuMillis() - n0) / 1000.0;
+                schedulerCpu.get(tool)[round] = (scheduler.cpuMillis() - s0) / 1000.0;
+                if (tool.equals(FERRY_DEFAULT)) {
+                    defaultStreams.add((int) firstRow(stack, "SELECT streams FROM transfer_file WHERE job_id = '" + lastJobId + "'")[0]);
+                }
+            }
+            sh("rm -rf " + nginx.file("/se-b") + "/*");
+        }
+        double gib = (1L << 30) / 1e6;
+        System.out.printf(Locale.ROOT, "(a) 1 GiB nginx -> nginx, median of %d interleaved rounds (the engine's default chose %s stream(s))%n",
+                BIG_ROUNDS, defaultStreams.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining("/")));
+        System.out.printf(Locale.ROOT, "(a)   %-16s %8s  %-18s %6s  %14s  %14s%n", "tool", "time", "runs", "MB/s", "nginx CPU/GiB", "scheduler CPU");
+        for (String tool : tools) {
+            double m = median(seconds.get(tool));
+            System.out.printf(Locale.ROOT, "(a)   %-16s %6.2f s  %-18s %6.0f  %12.2f s  %s%n", tool, m, runs(seconds.get(tool)), gib / m,
+                    median(nginxCpu.get(tool)), tool.startsWith("ferry") ? String.format(Locale.ROOT, "%12.2f s", median(schedulerCpu.get(tool))) : "");
+        }
+        String best = gfal && median(seconds.get(GFAL)) < median(seconds.get(CURL)) ? GFAL : CURL;
+        System.out.printf(Locale.ROOT, "(a) ferry default / best peer (%s), speed: %.2fx (target >= 1.0); nginx CPU per GiB serving ferry default / "
+                        + "serving curl|curl: %.2f (target <= 1.0)%n", best, median(seconds.get(best)) / median(seconds.get(FERRY_DEFAULT)),
+                median(nginxCpu.get(FERRY_DEFAULT)) / median(nginxCpu.get(CURL)));
+    }
+
+    static final String CURL = "curl|curl";
+    static final String GFAL = "gfal-copy";
+    static final String FERRY_DEFAULT = "ferry default";
+    static final String GFAL_FROM_FILE = "gfal-copy bulk";
+
+    /**
+     * (b) N × 1 MiB: a sequential curl loop once, then {@link #BIG_ROUNDS} interleaved rounds of gfal-copy's bulk mode
+     * ({@code --copy-mode streamed --from-file}, one process for all files), gfal2's bulk copy (one filecopy call for all
+     * files) and a Ferry job of the same files; files/s,
+     * medians, and the CPU per file of the scheduler, nginx and PostgreSQL during Ferry's job (nginx's during gfal's).
+     * The last Ferry job's timeline (phases, idle gaps) follows.
+     */
+    static void smallFiles(String base, String user, NginxWebDav nginx, LocalStack stack, io.ferry.stack.ServiceProcess scheduler, Path state,
+                           boolean gfal, int smallFiles, int concurrency) throws Exception {
+        ok("curl -sf -X MKCOL " + nginx.url("/se-b/loop/"));
+        long loopNginx0 = nginx.cpuMillis();
+        double loop = seconds(() -> {
+            for (int i = 0; i < smallFiles; i++) {
+                ok("curl -sf " + nginx.url("/se-a/small/f" + i) + " | curl -sf -T - " + nginx.url("/se-b/loop/f" + i));
+            }
+            return 0;
+        });
+        double loopNginx = (double) (nginx.cpuMillis() - loopNginx0) / smallFiles;
+        sh("rm -rf " + nginx.file("/se-b") + "/*; sync");
+        ProcessHandle postgres = postmaster(state);
+        long pureCpu0 = scheduler.cpuMillis() + nginx.cpuMillis() + io.ferry.dev.ProcessCpu.millis(postgres);
+        double pure = job(base, user, "[" + file(nginx, "/se-a/small-as-one/all", "/se-b/one/all") + "]", "{\"nostreams\":1}");
+        long pureCpu = scheduler.cpuMillis() + nginx.cpuMillis() + io.ferry.dev.ProcessCpu.millis(postgres) - pureCpu0;
+        sh("rm -rf " + nginx.file("/se-b") + "/one; sync");
+        Path list = state.resolve("gfal-bulk.list");
+        StringBuilder sources = new StringBuilder();
+        for (int i = 0; i < smallFiles; i++) {
+            sources.append(nginx.url("/se-a/small/f" + i)).append('\n');
+        }
+        Files.writeString(list, sources);
+        // gfal-copy --from-file (its per-file steps, through bench/gfal-copy-from-file.py: nginx cannot tell gfal-copy that
+        // the destination is a collection) and gfal2's bulk copy (one filecopy call for all files: no per-file stat)
+        String python = "\"${GFAL_PYTHONBIN:-python3}\" " + LocalStack.projectRoot().resolve("integration-tests/bench") + "/";
+        Map<String, String> gfalTools = new LinkedHashMap<>();
+        gfalTools.put(GFAL_FROM_FILE, python + "gfal-copy-from-file.py --copy-mode streamed --from-file " + list + " %s >/dev/null");
+        gfalTools.put("gfal2 bulk", python + "gfal-bulk.py " + list + " %s");
+        Map<String, double[]> gfalRate = new LinkedHashMap<>(), gfalNginx = new LinkedHashMap<>();
+        gfalTools.keySet().forEach(t -> {
+            gfalRate.put(t, new double[BIG_ROUNDS]);
+            gfalNginx.put(t, new double[BIG_ROUNDS]);
+        });
+        double[] ferryRate = new double[BIG_ROUNDS], ferrySeconds = new double[BIG_ROUNDS];
+        double[] schedMs = new double[BIG_ROUNDS], nginxMs = new double[BIG_ROUNDS], pgMs = new double[BIG_ROUNDS];
+        String measured = null;
+        long lastSched = 0, lastNginx = 0, lastPg = 0;
+        double[] pgWork0 = null;
+        String pgReads0 = null;
+        for (int round = 0; round < BIG_ROUNDS; round++) {
+            for (Map.Entry<String, String> tool : gfal ? gfalTools.entrySet() : Map.<String, String>of().entrySet()) {
+                String into = nginx.url("/se-b/gfal" + round + "/");
+                ok("curl -sf -X MKCOL " + into);
+                long n0 = nginx.cpuMillis();
+                double t = seconds(() -> ok(String.format(tool.getValue(), into)));
+                gfalRate.get(tool.getKey())[round] = smallFiles / t;
+                gfalNginx.get(tool.getKey())[round] = (double) (nginx.cpuMillis() - n0) / smallFiles;
+                sh("rm -rf " + nginx.file("/se-b") + "/*; sync");
+            }
+            settle(scheduler);
+            pgWork0 = firstRow(stack, PG_WORK);
+            pgReads0 = firstText(stack, PG_READS);
+            long sched0 = scheduler.cpuMillis(), nginx0 = nginx.cpuMillis(), pg0 = io.ferry.dev.ProcessCpu.millis(postgres);
+            double e2e = job(base, user, smallFilesTo(nginx, smallFiles, "/se-b/many" + round + "/f"), "{}");
+            lastSched = scheduler.cpuMillis() - sched0;
+            lastNginx = nginx.cpuMillis() - nginx0;
+            lastPg = io.ferry.dev.ProcessCpu.millis(postgres) - pg0;
+            measured = lastJobId;
+            ferrySeconds[round] = e2e;
+            ferryRate[round] = smallFiles / e2e;
+            schedMs[round] = (double) lastSched / smallFiles;
+            nginxMs[round] = (double) lastNginx / smallFiles;
+            pgMs[round] = (double) lastPg / smallFiles;
+            sh("rm -rf " + nginx.file("/se-b") + "/*; sync");
+        }
+        System.out.printf(Locale.ROOT, "(b) %d x 1 MiB, median of %d interleaved rounds (max_active %d)%n", smallFiles, BIG_ROUNDS, concurrency);
+        System.out.printf(Locale.ROOT, "(b)   %-16s %8s  %-20s  %s%n", "tool", "files/s", "runs", "CPU per file");
+        System.out.printf(Locale.ROOT, "(b)   %-16s %8.0f  %-20s  nginx %.2f ms%n", "curl loop", smallFiles / loop, "(one run)", loopNginx);
+        if (gfal) {
+            gfalTools.keySet().forEach(t -> System.out.printf(Locale.ROOT, "(b)   %-16s %8.0f  %-20s  nginx %.2f ms%n", t, median(gfalRate.get(t)),
+                    runs(gfalRate.get(t)), median(gfalNginx.get(t))));
+        }
+        System.out.printf(Locale.ROOT, "(b)   %-16s %8.0f  %-20s  nginx %.2f ms, scheduler %.2f ms, PostgreSQL %.2f ms%n", "ferry", median(ferryRate),
+                runs(ferryRate), median(nginxMs), median(schedMs), median(pgMs));
+        if (gfal) {
+            System.out.printf(Locale.ROOT, "(b) ferry / %s, files/s: %.2fx (target >= 2.0; runs %s); ferry / gfal2 bulk %.2fx (runs %s)%n",
+                    GFAL_FROM_FILE, median(ferryRate) / median(gfalRate.get(GFAL_FROM_FILE)), ratios(ferryRate, gfalRate.get(GFAL_FROM_FILE)),
+                    median(ferryRate) / median(gfalRate.get("gfal2 bulk")), ratios(ferryRate, gfalRate.get("gfal2 bulk")));
+        }
+        System.out.printf(Locale.ROOT, "(b) ferry / curl loop, files/s: %.1fx%n", median(ferryRate) * loop / smallFiles);
+        double e2e = ferrySeconds[BIG_ROUNDS - 1];
+        System.out.printf(Locale.ROOT, "(b) the last ferry job: submitting it took %.2f s; pure data time (same %d MiB as one file through ferry, one stream) "
+                + "%.2f s; overhead ratio %.3f%n", lastSubmitSeconds, smallFiles, pure, e2e / pure);
+        cpuBound(smallFiles, pure, pureCpu, e2e, lastSched + lastNginx + lastPg);
+        settle(scheduler);
+        Thread.sleep(1000);  // PostgreSQL publishes its statistics with a delay
+        double[] pgWork = firstRow(stack, PG_WORK);
+        System.out.printf(Locale.ROOT, "(b) PostgreSQL per file during the last job (and what idle loops did meanwhile): %.1f transactions, %.1f rows "
+                        + "inserted, %.1f updated, %.1f deleted, %.0f read%n", (pgWork[0] - pgWork0[0]) / smallFiles, (pgWork[1] - pgWork0[1]) / smallFiles,
+                (pgWork[2] - pgWork0[2]) / smallFiles, (pgWork[3] - pgWork0[3]) / smallFiles, (pgWork[4] - pgWork0[4]) / smallFiles);
+        System.out.println("(b) rows read per file, by table scan or index: " + topReads(pgReads0, firstText(stack, PG_READS), smallFiles));
+        phases(stack, measured);
+        double inFlight = dataInFlight(stack, measured);
+        System.out.printf(Locale.ROOT, "(b) some file moving (union of the files' transfer intervals) %.2f s of the %.2f s: "
+                        + "end-to-end / in-flight %.3f; the rest is time with no byte in flight (submission, scheduling gaps, job state)%n",
+                inFlight, e2e, e2e / inFlight);
+        double[] gaps = firstRow(stack, "SELECT extract(epoch FROM min(f.start_time) - j.submitted_at), "
+                + "extract(epoch FROM max(f.finish_time) - min(f.start_time)), extract(epoch FROM j.finished_at - max(f.finish_time)) "
+                + "FROM job j JOIN transfer_file f ON f.job_id = j.job_id WHERE j.job_id = '" + measured + "' GROUP BY j.job_id");
+        System.out.printf(Locale.ROOT, "(b) no byte in flight: answering the submission %.3f s, job submitted (server time) to first transfer %.3f s, "
+                        + "between transfers %.3f s, last transfer to job FINISHED %.3f s%n", lastSubmitSeconds, gaps[0],
+                gaps[1] - inFlight, gaps[2]);
+        System.out.println("(b) between transfers: " + idleGaps(stack, measured));
+    }
+
+    /** The scheduler database's transactions and rows written and read so far (pg_stat_database). */
+    static final String PG_WORK = "SELECT xact_commit + xact_rollback, tup_inserted, tup_updated, tup_deleted, tup_returned + tup_fetched "
+            + "FROM pg_stat_database WHERE datname = current_database()";
+
+    /** Rows read so far per sequential scan of a table ("seq table") and per index, as "name=count;…". */
+    static final String PG_READS = "SELECT coalesce(string_agg(n || '=' || c, ';'), '') FROM (SELECT 'seq ' || relname AS n, seq_tup_read AS c "
+            + "FROM pg_stat_user_tables UNION ALL SELECT indexrelname, idx_tup_read FROM pg_stat_user_indexes) x";
+
+    /** The three largest growths between two {@link #PG_READS} answers, per file. */
+    static String topReads(String before, String after, int files) {
+        Map<String, Long> start = new java.util.HashMap<>();
+        for (String kv : before.split(";")) {
+            if (kv.contains("=")) {
+                start.put(kv.substring(0, kv.lastIndexOf('=')), Long.parseLong(kv.substring(kv.lastIndexOf('=') + 1)));
+            }
+        }
+        List<Map.Entry<String, Long>> grown = new ArrayList<>();
+        for (String kv : after.split(";")) {
+            if (kv.contains("=")) {
+                String name = kv.substring(0, kv.lastIndexOf('='));
+                grown.add(Map.entry(name, Long.parseLong(kv.substring(kv.lastIndexOf('=') + 1)) - start.getOrDefault(name, 0L)));
+            }
+        }
+        grown.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        StringBuilder b = new StringBuilder();
+        grown.stream().limit(3).forEach(e -> b.append(b.length() == 0 ? "" : ", ").append(e.getKey()).append(' ')
+                .append(String.format(Locale.ROOT, "%.0f", (double) e.getValue() / files)));
+        return b.toString();
+    }
+
+    /** Round by round, {@code a[i] / b[i]}. */
+    static String ratios(double[] a, double[] b) {
+        double[] r = new double[a.length];
+        for (int i = 0; i < a.length; i++) {
+            r[i] = a[i] / b[i];
+        }
+        return runs(r);
     }
 
     /**

@@ -12,9 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * its value's "used" flag, and a sweep evicts values not used since the hand last passed them.
  * <p>
  * Why not an LRU or W-TinyLFU cache: those reorder linked nodes on every read, so a read writes references into
- * old objects. With a million resolutions cached and tens of thousands of reads a second, the young collector then
- * scanned those cards for 8-15 ms in every pause (measured: G1 "Scan Heap Roots"). A flag is a primitive store that
- * the collector never has to look at.
+ * old objects whose cards the young collector must then scan in every pause (docs/benchmarks.md); a flag is a
+ * primitive store that the collector never has to look at.
  */
 final class ClockCache<K, V extends ClockCache.Value> {
 

@@ -20,8 +20,8 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 /**
  * HTTP/1.1 for the data path: bodies stream straight between the socket and the caller's buffers (direct ones for
  * the bulk copy, see {@link WireConnection}), on the caller's thread, with no intermediate publisher or shared
- * selector thread — the JDK client moved a quarter of what {@code curl | curl} moves on the same machine. Idle
- * connections are kept per host. A request without a body that fails on a kept connection before any answer is sent
+ * selector thread, which held the JDK client far below {@code curl | curl} on the same machine (docs/benchmarks.md).
+ * Idle connections are kept per host. A request without a body that fails on a kept connection before any answer is sent
  * again on a fresh one. An upload cannot be sent twice (its body streams from a source that is read once), so it
  * takes a kept connection only when that one went idle moments ago and the server has not closed it: a new
  * connection per small file cost nginx an accept and both sides a socket and a selector each time.

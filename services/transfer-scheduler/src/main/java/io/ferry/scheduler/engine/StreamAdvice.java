@@ -13,8 +13,8 @@ import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * TCP streams per file on a link: the link's configured count, else tcp-profiles' advice (cached for a while),
- * else one stream, so transfers never wait on tcp-profiles.
+ * TCP streams per file on a link: the link's configured count, else one stream when source and destination are on
+ * one host, else tcp-profiles' advice (cached for a while), else one stream, so transfers never wait on tcp-profiles.
  */
 @ApplicationScoped
 public class StreamAdvice {
@@ -38,6 +38,38 @@ public class StreamAdvice {
     static final java.time.Duration FALLBACK_CACHE = java.time.Duration.ofSeconds(15);
 
     private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+
+    /**
+     * Between two URLs of one host there is no network latency for parallel streams to hide, only CPU for the host to
+     * spend on each of them; tcp-profiles, which knows hosts but not which SE URLs share one, would assume a WAN RTT.
+     */
+    static final Streams SAME_HOST = new Streams(1, "same host", "source and destination are on one host: no latency for parallel streams to hide");
+
+    /** For one copy: as {@link #forLink}, but one stream when no count is configured and both URLs name one host. */
+    public Uni<Streams> forCopy(String sourceUrl, String destinationUrl, String sourceSe, String destSe, Integer configured) {
+        if (configured == null && sameHost(sourceUrl, destinationUrl)) {
+            return Uni.createFrom().item(SAME_HOST);
+        }
+        return forLink(sourceSe, destSe, configured);
+    }
+
+    /** Whether both URLs name the same host (by name, or both a loopback address). */
+    static boolean sameHost(String a, String b) {
+        String ha = host(a), hb = host(b);
+        return ha != null && hb != null && (ha.equalsIgnoreCase(hb) || (loopback(ha) && loopback(hb)));
+    }
+
+    private static String host(String url) {
+        try {
+            return url == null ? null : java.net.URI.create(url).getHost();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static boolean loopback(String host) {
+        return host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("[::1]") || host.equals("::1");
+    }
 
     @WithSpan
     public Uni<Streams> forLink(String sourceSe, String destSe, Integer configured) {

@@ -234,11 +234,11 @@ public class TransferLoop extends EngineLoop {
         return new AttemptTimes(t.prepareStarted(), t.prepareEnded(), t.transferStarted(), now, null, null);
     }
 
-    /** The job's nostreams, else the link's, else tcp-profiles' advice (1 when it does not answer); 1–16. */
+    /** The job's nostreams, else the link's, else 1 on one host, else tcp-profiles' advice (1 when it does not answer); 1–16. */
     private int streams(ClaimedFile f, Integer linkStreams) {
         if (f.nostreams() != null && f.nostreams() > 0) {
             return StreamAdvice.clamp(f.nostreams());
         }
-        return advice.forLink(f.sourceSe(), f.destSe(), linkStreams).await().atMost(Duration.ofSeconds(10)).streams();
+        return advice.forCopy(f.sourceUrl(), f.destUrl(), f.sourceSe(), f.destSe(), linkStreams).await().atMost(Duration.ofSeconds(10)).streams();
     }
 }
