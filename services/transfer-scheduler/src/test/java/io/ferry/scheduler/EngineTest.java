@@ -5,7 +5,7 @@ import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.NginxWebDav;
 import io.ferry.dev.TestCertificates;
 import io.ferry.dev.XrootdServer;
-import io.ferry.scheduler.mover.MoverException;
+import io.ferry.movers.MoverException;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.engine.AttemptTimes;

@@ -1,4 +1,4 @@
-package io.ferry.scheduler.mover;
+package io.ferry.movers;
 
 import java.io.IOException;
 import java.io.InputStream;

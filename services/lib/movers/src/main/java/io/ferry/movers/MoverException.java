@@ -1,4 +1,4 @@
-package io.ferry.scheduler.mover;
+package io.ferry.movers;
 
 /**
  * A failed copy with Ferry's stable error code, the phase it failed in and whether trying again can help

@@ -1,4 +1,4 @@
-package io.ferry.scheduler.mover;
+package io.ferry.movers;
 
 /**
  * What the prepare phase learnt about a source: its size (-1 when the SE does not say), whether it serves byte

@@ -1,4 +1,4 @@
-package io.ferry.scheduler.mover;
+package io.ferry.movers;
 
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;

@@ -1,4 +1,4 @@
-package io.ferry.scheduler.mover;
+package io.ferry.movers;
 
 import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.NginxWebDav;

@@ -1,6 +1,6 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.mover.CopyRequest;
+import io.ferry.movers.CopyRequest;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.SchedulingInputs;
 import io.ferry.scheduler.service.StorageBoundary;

@@ -2,7 +2,7 @@ package io.ferry.scheduler.engine;
 
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
-import io.ferry.scheduler.mover.MoverException;
+import io.ferry.movers.MoverException;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.service.JobEvents;

@@ -1,11 +1,11 @@
 package io.ferry.scheduler.engine;
 
 import io.ferry.scheduler.config.SchedulerConfig;
-import io.ferry.scheduler.mover.FileMover;
-import io.ferry.scheduler.mover.HttpMover;
-import io.ferry.scheduler.mover.Mover;
-import io.ferry.scheduler.mover.MoverException;
-import io.ferry.scheduler.mover.TlsSockets;
+import io.ferry.movers.FileMover;
+import io.ferry.movers.HttpMover;
+import io.ferry.movers.Mover;
+import io.ferry.movers.MoverException;
+import io.ferry.movers.TlsSockets;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

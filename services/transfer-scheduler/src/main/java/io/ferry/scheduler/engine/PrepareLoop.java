@@ -2,10 +2,10 @@ package io.ferry.scheduler.engine;
 
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
-import io.ferry.scheduler.mover.CopyRequest;
-import io.ferry.scheduler.mover.Mover;
-import io.ferry.scheduler.mover.MoverException;
-import io.ferry.scheduler.mover.SourceStat;
+import io.ferry.movers.CopyRequest;
+import io.ferry.movers.Mover;
+import io.ferry.movers.MoverException;
+import io.ferry.movers.SourceStat;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.repository.QueueSnapshot;

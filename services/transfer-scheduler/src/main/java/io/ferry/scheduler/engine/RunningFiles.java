@@ -1,7 +1,7 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.mover.MoverException;
-import io.ferry.scheduler.mover.TransferProgress;
+import io.ferry.movers.MoverException;
+import io.ferry.movers.TransferProgress;
 import io.ferry.scheduler.repository.ClaimedFile;
 import jakarta.enterprise.context.ApplicationScoped;
 

@@ -2,7 +2,7 @@ package io.ferry.scheduler.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ferry.scheduler.mover.MoverException;
+import io.ferry.movers.MoverException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 

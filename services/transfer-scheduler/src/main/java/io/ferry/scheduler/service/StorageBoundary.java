@@ -6,7 +6,7 @@ import io.ferry.scheduler.engine.SiteDirectory;
 import io.ferry.scheduler.model.EndpointMatcher;
 import io.ferry.scheduler.model.StorageAccess;
 import io.ferry.scheduler.model.Submission;
-import io.ferry.scheduler.mover.MoverException;
+import io.ferry.movers.MoverException;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.SchedulingInputs;
 import io.ferry.scheduler.repository.StorageEndpoint;
