@@ -135,13 +135,12 @@ public final class LocalStack implements AutoCloseable {
         env.put("FERRY_DB_PASSWORD", databaseCredentials.get(spec).password());
         env.put(spec.serviceTokenVariable(), new DevTokens(keys).mint(new DevTokens.Claims("service:" + spec.name(), null, null,
                 spec.serviceScopes(), Duration.ofDays(30), DevTokens.ISSUER, DevTokens.AUDIENCE)));
-        if (spec.equals(ServiceSpec.SCHEDULER)) {
-            env.putAll(httpsEnvironment(logName.equals(spec.name()) ? schedulerHttpsPort : FreePort.find()));
-        }
+        Map<String, String> properties = spec.equals(ServiceSpec.SCHEDULER)
+                ? https(logName.equals(spec.name()) ? schedulerHttpsPort : FreePort.find()) : Map.of();
         env.putAll(options.extraEnvironment());
         Path jar = options.projectRoot().resolve("services").resolve(spec.name()).resolve("target/quarkus-app/quarkus-run.jar");
         Path log = options.stateDirectory().resolve("logs").resolve(logName + ".log");
-        return new ServiceProcess(spec, port, jar, log, env);
+        return new ServiceProcess(spec, port, jar, log, env, properties);
     }
 
     /**
@@ -172,23 +171,26 @@ public final class LocalStack implements AutoCloseable {
         return env;
     }
 
-    /** HTTPS with client certificates (X.509 proxies with VOMS attributes from the dev PKI) on {@code port}. */
-    private Map<String, String> httpsEnvironment(int port) {
-        Map<String, String> env = new HashMap<>();
-        env.put("QUARKUS_HTTP_SSL_PORT", Integer.toString(port));
-        env.put("QUARKUS_TLS_KEY_STORE_PEM_0_CERT", pki.hostCertificateFile().toString());
-        env.put("QUARKUS_TLS_KEY_STORE_PEM_0_KEY", pki.hostKeyFile().toString());
-        env.put("FERRY_IDENTITY_X509_ENABLED", "true");
-        env.put("FERRY_IDENTITY_X509_TRUST_ANCHORS", pki.certificates().toString());
-        env.put("FERRY_IDENTITY_X509_VOMSDIR", pki.vomsdir().toString());
+    /**
+     * HTTPS with client certificates (X.509 proxies with VOMS attributes from the dev PKI) on {@code port}, as system
+     * properties: the key store's map key ({@code pem.0}) has no unambiguous environment-variable spelling.
+     */
+    private Map<String, String> https(int port) {
+        Map<String, String> p = new HashMap<>();
+        p.put("quarkus.http.ssl-port", Integer.toString(port));
+        p.put("quarkus.tls.key-store.pem.0.cert", pki.hostCertificateFile().toString());
+        p.put("quarkus.tls.key-store.pem.0.key", pki.hostKeyFile().toString());
+        p.put("ferry.identity.x509.enabled", "true");
+        p.put("ferry.identity.x509.trust-anchors", pki.certificates().toString());
+        p.put("ferry.identity.x509.vomsdir", pki.vomsdir().toString());
         for (String vo : DEV_VOS) {
-            String rule = "FERRY_IDENTITY_GRANTS_" + vo.toUpperCase();
-            env.put(rule + "MEMBERS_FQAN", "/" + vo);
-            env.put(rule + "MEMBERS_ROLES", "transfer:read");
-            env.put(rule + "PRODUCTION_FQAN", "/" + vo + "/Role=production");
-            env.put(rule + "PRODUCTION_ROLES", "transfer:submit");
+            String rule = "ferry.identity.grants." + vo;
+            p.put(rule + "-members.fqan", "/" + vo);
+            p.put(rule + "-members.roles", "transfer:read");
+            p.put(rule + "-production.fqan", "/" + vo + "/Role=production");
+            p.put(rule + "-production.roles", "transfer:submit");
         }
-        return env;
+        return p;
     }
 
     /** The dev CA, VOMS signers and user of a stack kept in {@code stateDirectory} ({@code ./ferry proxy} uses it too). */

@@ -1,8 +1,8 @@
 package io.ferry.scheduler.rest;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.identity.security.CurrentCaller;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.engine.EngineWakeups;
 import io.ferry.scheduler.repository.Job;
