@@ -244,6 +244,7 @@ public final class FerryCli {
         }
         Path out = Path.of(opts.getOrDefault("out", root.resolve(".ferry/x509up").toString()));
         try {
+            io.ferry.dev.OwnerOnlyFiles.directory(root.resolve(".ferry")); // the dev CA's key lives below it
             LocalStack.gridPki(root.resolve(".ferry")).writeProxy(opts.get("vo"), fqans, Duration.ofHours(hours), out);
         } catch (IllegalArgumentException e) {
             ERR.println("ferry proxy: " + e.getMessage());
