@@ -17,9 +17,9 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code ./ferry up | status | down | token}: runs the local stack in the foreground (Ctrl-C stops it), tells
- * whether it is up, stops a stack started elsewhere, and mints dev tokens signed by the stack's key
- * ({@code ./ferry test} is the bash script's own).
+ * {@code ./ferry up | status | down | token | proxy}: runs the local stack in the foreground (Ctrl-C stops it), tells
+ * whether it is up, stops a stack started elsewhere, mints dev tokens signed by the stack's key, and writes X.509
+ * proxies with VOMS attributes from the stack's dev CA ({@code ./ferry test} is the bash script's own).
  */
 public final class FerryCli {
 
@@ -38,9 +38,10 @@ public final class FerryCli {
             case "status" -> status(root);
             case "down" -> down(root);
             case "token" -> token(root, rest);
+            case "proxy" -> proxy(root, rest);
             default -> {
                 OUT.println("usage: ferry up | status | down | token --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N]"
-                        + " | test [maven arguments]");
+                        + " | proxy --vo VO [--fqan FQAN] [--hours N] [--out FILE] | test [maven arguments]");
                 yield command.equals("help") ? 0 : 2;
             }
         };
@@ -61,7 +62,7 @@ public final class FerryCli {
             extra.put(FILE_ROOTS_VARIABLE, fileRoots);
         }
         LocalStack.Options options = new LocalStack.Options(defaults.projectRoot(), defaults.stateDirectory(), defaults.ports(),
-                defaults.externalDbUrl(), defaults.embeddedDbPort(), Map.copyOf(extra));
+                defaults.externalDbUrl(), defaults.embeddedDbPort(), Map.copyOf(extra), defaults.schedulerHttpsPort());
         Path state = options.stateDirectory().resolve("stack.properties");
         Optional<ProcessHandle> running = runningStack(state);
         if (running.isPresent()) {
@@ -117,6 +118,11 @@ public final class FerryCli {
         OUT.println("Dev token (vo atlas, site RAL-LCG2, every scope; `./ferry token` mints narrower ones):");
         OUT.println("  export FERRY_TOKEN=" + token);
         OUT.println("  curl -H \"Authorization: Bearer $FERRY_TOKEN\" " + stack.service(ServiceSpec.SCHEDULER).url() + "/whoami");
+        OUT.println();
+        OUT.println("The scheduler also speaks HTTPS with client certificates (VOMS proxies from the dev CA, `./ferry proxy`):");
+        OUT.println("  ./ferry proxy --vo atlas --fqan /atlas/Role=production");
+        OUT.println("  curl --capath " + root.relativize(stack.gridPki().certificates()) + " --cert .ferry/x509up --key .ferry/x509up "
+                + stack.schedulerHttpsUrl() + "/whoami");
         OUT.println();
         OUT.println("file:// SEs may live below " + fileRoots + " (" + FILE_ROOTS_VARIABLE + ")");
         OUT.println();
@@ -203,6 +209,51 @@ public final class FerryCli {
         DevTokens.Claims claims = new DevTokens.Claims(opts.getOrDefault("sub", "dev-user"), opts.get("vo"), opts.get("site"),
                 opts.get("scope"), Duration.ofHours(hours), DevTokens.ISSUER, DevTokens.AUDIENCE);
         OUT.println(new DevTokens(keys).mint(claims));
+        return 0;
+    }
+
+    /** {@code ./ferry proxy --vo VO [--fqan FQAN] [--hours N] [--out FILE]}: an RFC 3820 proxy of the dev user. */
+    static int proxy(Path root, List<String> args) throws IOException {
+        Map<String, String> opts = new HashMap<>();
+        List<String> fqans = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (!a.startsWith("--") || i + 1 >= args.size()) {
+                ERR.println("ferry proxy: expected --vo VO [--fqan FQAN] [--hours N] [--out FILE], got '" + a + "'");
+                return 2;
+            }
+            String value = args.get(++i);
+            if (a.equals("--fqan")) {
+                fqans.add(value);
+            } else {
+                opts.put(a.substring(2), value);
+            }
+        }
+        List<String> unknown = new ArrayList<>(opts.keySet());
+        unknown.removeAll(List.of("vo", "hours", "out"));
+        if (!unknown.isEmpty() || !opts.containsKey("vo")) {
+            ERR.println("ferry proxy: --vo is required; known options are --vo --fqan (repeatable) --hours --out");
+            return 2;
+        }
+        long hours;
+        try {
+            hours = Long.parseLong(opts.getOrDefault("hours", "12"));
+        } catch (NumberFormatException e) {
+            ERR.println("ferry proxy: --hours takes a whole number");
+            return 2;
+        }
+        Path out = Path.of(opts.getOrDefault("out", root.resolve(".ferry/x509up").toString()));
+        try {
+            io.ferry.dev.OwnerOnlyFiles.directory(root.resolve(".ferry")); // the dev CA's key lives below it
+            LocalStack.gridPki(root.resolve(".ferry")).writeProxy(opts.get("vo"), fqans, Duration.ofHours(hours), out);
+        } catch (IllegalArgumentException e) {
+            ERR.println("ferry proxy: " + e.getMessage());
+            return 2;
+        }
+        if (!LocalStack.DEV_VOS.contains(opts.get("vo"))) {
+            ERR.println("ferry proxy: note: the running stack grants roles to " + LocalStack.DEV_VOS + " only; restart it to trust " + opts.get("vo"));
+        }
+        OUT.println(out);
         return 0;
     }
 

@@ -5,6 +5,7 @@ import io.ferry.dev.DevTokens;
 import io.ferry.dev.FreePort;
 import io.ferry.dev.OwnerOnlyFiles;
 import io.ferry.dev.PostgresServer;
+import io.ferry.identity.testca.DevGridPki;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,9 +26,20 @@ import java.util.concurrent.Future;
  */
 public final class LocalStack implements AutoCloseable {
 
-    /** How to run the stack; {@code ports} maps each service to its HTTP port. */
+    /**
+     * How to run the stack; {@code ports} maps each service to its HTTP port, {@code schedulerHttpsPort} is where the
+     * scheduler serves its API over HTTPS with client certificates beside plain HTTP (0: a free port).
+     */
     public record Options(Path projectRoot, Path stateDirectory, Map<ServiceSpec, Integer> ports, String externalDbUrl,
-                          int embeddedDbPort, Map<String, String> extraEnvironment) {
+                          int embeddedDbPort, Map<String, String> extraEnvironment, int schedulerHttpsPort) {
+
+        /** FTS3's port, which FTS3 clients assume. */
+        public static final int FTS3_HTTPS_PORT = 8446;
+
+        public Options(Path projectRoot, Path stateDirectory, Map<ServiceSpec, Integer> ports, String externalDbUrl,
+                       int embeddedDbPort, Map<String, String> extraEnvironment) {
+            this(projectRoot, stateDirectory, ports, externalDbUrl, embeddedDbPort, extraEnvironment, 0);
+        }
 
         public static Options defaults(Path projectRoot) {
             Map<ServiceSpec, Integer> ports = new LinkedHashMap<>();
@@ -35,15 +47,23 @@ public final class LocalStack implements AutoCloseable {
             String dbUrl = System.getenv("FERRY_DB_URL");
             int pgPort = Integer.parseInt(System.getenv().getOrDefault("FERRY_EMBEDDED_DB_PORT", "55432"));
             return new Options(projectRoot, projectRoot.resolve(".ferry"), ports,
-                    dbUrl == null || dbUrl.isBlank() ? null : dbUrl, pgPort, Map.of());
+                    dbUrl == null || dbUrl.isBlank() ? null : dbUrl, pgPort, Map.of(), FTS3_HTTPS_PORT);
         }
     }
+
+    /**
+     * The dev VOs: each gets a VOMS signer in the dev PKI, and the scheduler lets its members ({@code /vo}) read its
+     * jobs and its production role ({@code /vo/Role=production}) submit. {@code ./ferry proxy} issues for them.
+     */
+    public static final List<String> DEV_VOS = List.of("atlas", "cms", "dteam");
 
     private final Options options;
     private final List<ServiceProcess> services = new ArrayList<>();
     private final Map<ServiceSpec, PostgresServer.Credentials> databaseCredentials = new LinkedHashMap<>();
     private PostgresServer postgres;
     private DevKeys keys;
+    private DevGridPki pki;
+    private int schedulerHttpsPort;
 
     public LocalStack(Options options) {
         this.options = options;
@@ -57,6 +77,10 @@ public final class LocalStack implements AutoCloseable {
                 busy.add("port " + port + " (" + spec.name() + ") is already in use");
             }
         });
+        if (options.ports().containsKey(ServiceSpec.SCHEDULER) && options.schedulerHttpsPort() > 0
+                && !FreePort.isFree(options.schedulerHttpsPort())) {
+            busy.add("port " + options.schedulerHttpsPort() + " (transfer-scheduler over HTTPS) is already in use");
+        }
         if (options.externalDbUrl() == null && !FreePort.isFree(options.embeddedDbPort())) {
             busy.add("port " + options.embeddedDbPort() + " (embedded PostgreSQL) is already in use;"
                     + " set FERRY_EMBEDDED_DB_PORT or FERRY_DB_URL");
@@ -67,6 +91,12 @@ public final class LocalStack implements AutoCloseable {
     public void start(Duration readyTimeout) throws Exception {
         OwnerOnlyFiles.directory(options.stateDirectory()); // keys, database passwords and data: the user's alone
         keys = DevKeys.loadOrCreate(options.stateDirectory().resolve("keys"));
+        pki = gridPki(options.stateDirectory());
+        pki.host();
+        for (String vo : DEV_VOS) {
+            pki.signer(vo); // its .lsc in the vomsdir before the services read it
+        }
+        schedulerHttpsPort = options.schedulerHttpsPort() > 0 ? options.schedulerHttpsPort() : FreePort.find();
         postgres = options.externalDbUrl() != null
                 ? PostgresServer.external(options.externalDbUrl())
                 : PostgresServer.embedded(options.stateDirectory().resolve("pgdata"), options.embeddedDbPort(), true);
@@ -105,10 +135,12 @@ public final class LocalStack implements AutoCloseable {
         env.put("FERRY_DB_PASSWORD", databaseCredentials.get(spec).password());
         env.put(spec.serviceTokenVariable(), new DevTokens(keys).mint(new DevTokens.Claims("service:" + spec.name(), null, null,
                 spec.serviceScopes(), Duration.ofDays(30), DevTokens.ISSUER, DevTokens.AUDIENCE)));
+        Map<String, String> properties = spec.equals(ServiceSpec.SCHEDULER)
+                ? https(logName.equals(spec.name()) ? schedulerHttpsPort : FreePort.find()) : Map.of();
         env.putAll(options.extraEnvironment());
         Path jar = options.projectRoot().resolve("services").resolve(spec.name()).resolve("target/quarkus-app/quarkus-run.jar");
         Path log = options.stateDirectory().resolve("logs").resolve(logName + ".log");
-        return new ServiceProcess(spec, port, jar, log, env);
+        return new ServiceProcess(spec, port, jar, log, env, properties);
     }
 
     /**
@@ -137,6 +169,42 @@ public final class LocalStack implements AutoCloseable {
         options.ports().forEach((spec, port) ->
                 env.put("FERRY_CLIENTS_" + spec.configPrefix().toUpperCase() + "_URL", "http://localhost:" + port));
         return env;
+    }
+
+    /**
+     * HTTPS with client certificates (X.509 proxies with VOMS attributes from the dev PKI) on {@code port}, as system
+     * properties: the key store's map key ({@code pem.0}) has no unambiguous environment-variable spelling.
+     */
+    private Map<String, String> https(int port) {
+        Map<String, String> p = new HashMap<>();
+        p.put("quarkus.http.ssl-port", Integer.toString(port));
+        p.put("quarkus.tls.key-store.pem.0.cert", pki.hostCertificateFile().toString());
+        p.put("quarkus.tls.key-store.pem.0.key", pki.hostKeyFile().toString());
+        p.put("ferry.identity.x509.enabled", "true");
+        p.put("ferry.identity.x509.trust-anchors", pki.certificates().toString());
+        p.put("ferry.identity.x509.vomsdir", pki.vomsdir().toString());
+        for (String vo : DEV_VOS) {
+            String rule = "ferry.identity.grants." + vo;
+            p.put(rule + "-members.fqan", "/" + vo);
+            p.put(rule + "-members.roles", "transfer:read");
+            p.put(rule + "-production.fqan", "/" + vo + "/Role=production");
+            p.put(rule + "-production.roles", "transfer:submit");
+        }
+        return p;
+    }
+
+    /** The dev CA, VOMS signers and user of a stack kept in {@code stateDirectory} ({@code ./ferry proxy} uses it too). */
+    public static DevGridPki gridPki(Path stateDirectory) throws java.io.IOException {
+        return DevGridPki.loadOrCreate(stateDirectory.resolve("grid"));
+    }
+
+    public DevGridPki gridPki() {
+        return pki;
+    }
+
+    /** The scheduler's HTTPS address (client certificates accepted). */
+    public String schedulerHttpsUrl() {
+        return "https://localhost:" + schedulerHttpsPort;
     }
 
     public List<ServiceProcess> services() {

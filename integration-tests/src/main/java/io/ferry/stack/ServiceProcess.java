@@ -24,9 +24,20 @@ public final class ServiceProcess {
     private final Path jar;
     private final Path log;
     private final Map<String, String> env;
+    private final Map<String, String> systemProperties;
     private Process process;
 
     public ServiceProcess(ServiceSpec spec, int port, Path jar, Path log, Map<String, String> env) {
+        this(spec, port, jar, log, env, Map.of());
+    }
+
+    /**
+     * {@code systemProperties} are given as {@code -D} options: settings whose names an environment variable cannot
+     * spell unambiguously (map keys such as {@code quarkus.tls.key-store.pem.0.cert}).
+     */
+    public ServiceProcess(ServiceSpec spec, int port, Path jar, Path log, Map<String, String> env,
+                          Map<String, String> systemProperties) {
+        this.systemProperties = Map.copyOf(systemProperties);
         this.spec = spec;
         this.port = port;
         this.jar = jar;
@@ -65,6 +76,7 @@ public final class ServiceProcess {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaBinary());
         cmd.addAll(List.of(System.getProperty(JVM_ARGS, FAST_START).trim().split("\\s+")));
+        systemProperties.forEach((name, value) -> cmd.add("-D" + name + "=" + value));
         cmd.addAll(List.of("-jar", jar.toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));

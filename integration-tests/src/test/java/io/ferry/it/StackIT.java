@@ -2,6 +2,8 @@ package io.ferry.it;
 
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.NginxWebDav;
+import io.ferry.identity.testca.DevGridPki;
+import io.ferry.identity.testca.GridCredential;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceProcess;
 import io.ferry.stack.ServiceSpec;
@@ -17,12 +19,18 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.security.KeyStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -104,6 +112,48 @@ class StackIT {
             assertEquals(403, forbidden.statusCode(), name);
             assertTrue(forbidden.body().contains("\"status\":403"), name + ": " + forbidden.body());
         }
+    }
+
+    /** ./ferry up's HTTPS port: an X.509 proxy with VOMS attributes from the dev CA is a caller with its VO and role. */
+    @Test
+    @Order(2)
+    void aVomsProxyReachesTheSchedulerOverHttps() throws Exception {
+        Path proxy = stack.gridPki().writeProxy("atlas", List.of("/atlas/Role=production"), Duration.ofHours(1),
+                Files.createTempDirectory("it-proxy").resolve("x509up"));
+        GridCredential credential = GridCredential.load(proxy, proxy);
+        char[] password = "it".toCharArray();
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("proxy", credential.key(), password, credential.chain());
+        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(keys, password);
+        KeyStore anchors = KeyStore.getInstance("PKCS12");
+        anchors.load(null, null);
+        anchors.setCertificateEntry("dev-ca", stack.gridPki().caCertificate());
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(anchors);
+        SSLContext withProxy = SSLContext.getInstance("TLS");
+        withProxy.init(keyManagers.getKeyManagers(), trust.getTrustManagers(), null);
+        SSLContext anonymous = SSLContext.getInstance("TLS");
+        anonymous.init(null, trust.getTrustManagers(), null);
+        HttpRequest whoami = HttpRequest.newBuilder(URI.create(stack.schedulerHttpsUrl() + "/whoami"))
+                .timeout(Duration.ofSeconds(20)).GET().build();
+
+        HttpResponse<String> r = HttpClient.newBuilder().sslContext(withProxy).build().send(whoami, HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        var body = JSON.readTree(r.body());
+        assertEquals("certificate", body.path("method").asText(), r.body());
+        assertEquals(DevGridPki.USER_DN, body.path("user_dn").asText(), r.body());
+        assertEquals("atlas", body.path("vos").path(0).asText(), r.body());
+        assertTrue(r.body().contains("/atlas/Role=production"), r.body());
+        assertTrue(r.body().contains("transfer:submit"), r.body());
+
+        HttpResponse<String> none = HttpClient.newBuilder().sslContext(anonymous).build().send(whoami, HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, none.statusCode(), none.body());
+        HttpResponse<String> withToken = HttpClient.newBuilder().sslContext(anonymous).build().send(HttpRequest.newBuilder(whoami.uri())
+                .header("Authorization", "Bearer " + token("atlas", "transfer:read")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, withToken.statusCode(), withToken.body());
+        assertTrue(withToken.body().contains("\"method\":\"oauth2\""), withToken.body());
     }
 
     @Test

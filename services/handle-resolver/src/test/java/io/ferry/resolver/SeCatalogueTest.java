@@ -1,5 +1,6 @@
 package io.ferry.resolver;
 
+import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -39,6 +40,10 @@ class SeCatalogueTest {
     void theCatalogueIsReadByOperatorsOnly() {
         given().get("/storage-elements").then().statusCode(401).contentType("application/problem+json");
         given().auth().oauth2("not-a-token").get("/storage-elements").then().statusCode(401).contentType("application/problem+json");
+        String foreign = FerryTestResource.token(DevTokens.Claims.of("mallory", null, "handles:admin")
+                .withIssuer("https://elsewhere.example/issuer"));
+        given().auth().oauth2(foreign).get("/storage-elements").then().statusCode(401).contentType("application/problem+json")
+                .body("code", equalTo("TOKEN_UNKNOWN_ISSUER"));
         given().auth().oauth2(FerryTestResource.token("atlas", "handles:write transfer:submit")).get("/storage-elements")
                 .then().statusCode(403).contentType("application/problem+json");
         given().auth().oauth2(FerryTestResource.token(null, "handles:admin")).get("/storage-elements").then().statusCode(200)

@@ -1,5 +1,6 @@
 package io.ferry.rates;
 
+import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -40,6 +41,10 @@ class RecordIngestTest {
         given().contentType(ContentType.JSON).body(batch).post("/records").then().statusCode(401).contentType(PROBLEM);
         given().auth().oauth2(FerryTestResource.token("atlas", "transfer:submit")).contentType(ContentType.JSON).body(batch)
                 .post("/records").then().statusCode(403).contentType(PROBLEM);
+        String foreign = FerryTestResource.token(DevTokens.Claims.of("mallory", null, "rates:write")
+                .withIssuer("https://elsewhere.example/issuer"));
+        given().auth().oauth2(foreign).contentType(ContentType.JSON).body(batch).post("/records")
+                .then().statusCode(401).contentType(PROBLEM).body("code", equalTo("TOKEN_UNKNOWN_ISSUER"));
     }
 
     @Test

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
@@ -58,10 +59,11 @@ class PlatformTest {
                 .withSite("RAL-LCG2").withLifetime(Duration.ofMinutes(-10)));
         String foreignIssuer = FerryTestResource.token(DevTokens.Claims.of("x", null, "profiles:write")
                 .withSite("RAL-LCG2").withIssuer("https://elsewhere.example"));
-        for (String bad : List.of(expired, foreignIssuer, "not.a.jwt", siteAdmin("RAL-LCG2") + "x")) {
-            given().auth().oauth2(bad).contentType(ContentType.JSON).body(host("a1.ral.example", "RAL-LCG2", "10G"))
-                    .post("/hosts").then().statusCode(401).contentType(PROBLEM);
-        }
+        Map<String, String> refusals = Map.of(expired, "TOKEN_EXPIRED", foreignIssuer, "TOKEN_UNKNOWN_ISSUER",
+                "not.a.jwt", "TOKEN_MALFORMED", siteAdmin("RAL-LCG2") + "x", "TOKEN_BAD_SIGNATURE");
+        refusals.forEach((bad, code) -> given().auth().oauth2(bad).contentType(ContentType.JSON)
+                .body(host("a1.ral.example", "RAL-LCG2", "10G"))
+                .post("/hosts").then().statusCode(401).contentType(PROBLEM).body("code", equalTo(code)));
         given().auth().oauth2(siteAdmin("RAL-LCG2")).get("/hosts/a1.ral.example").then().statusCode(404).contentType(PROBLEM);
     }
 

@@ -1,5 +1,6 @@
 package io.ferry.scheduler;
 
+import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -28,7 +29,27 @@ class StorageEndpointTest {
         given().get("/").then().statusCode(200).body("api.major", equalTo(3));
         given().get("/whoami").then().statusCode(401).contentType(PROBLEM);
         given().auth().oauth2(FerryTestResource.token("atlas", "transfer:submit")).get("/whoami")
-                .then().statusCode(200).body("vos", hasItem("atlas")).body("user_dn", equalTo("test-user"));
+                .then().statusCode(200).body("vos", hasItem("atlas")).body("user_dn", equalTo("test-user"))
+                .body("dn", equalTo(List.of("test-user")))
+                // fts-rest: uuid5(BASE_ID, vo), BASE_ID itself, sha1(iss + sub) cut to 16 hex digits
+                .body("vos_id", equalTo(List.of("a884b056-0359-5c31-af8e-e25b2d364632")))
+                .body("base_id", equalTo("01874efb-4735-4595-bc9c-591aef8240c9"))
+                .body("delegation_id", equalTo("1c8106c8eef615cf"))
+                .body("voms_cred", equalTo(List.of("transfer:submit")))
+                .body("method", equalTo("oauth2")).body("is_root", equalTo(false))
+                .body("level.transfer", equalTo("vo"));
+    }
+
+    @Test
+    void tokensFromAnUnknownIssuerAre401WithTheirReason() {
+        String foreign = FerryTestResource.token(DevTokens.Claims.of("mallory", "atlas", "transfer:admin")
+                .withIssuer("https://elsewhere.example/issuer"));
+        given().auth().oauth2(foreign).get("/whoami").then().statusCode(401).contentType(PROBLEM)
+                .body("code", equalTo("TOKEN_UNKNOWN_ISSUER"));
+        given().auth().oauth2(foreign).contentType(ContentType.JSON).body(SE).put("/config/se/RAL-FOREIGN")
+                .then().statusCode(401).contentType(PROBLEM).body("code", equalTo("TOKEN_UNKNOWN_ISSUER"));
+        given().auth().oauth2(FerryTestResource.token(null, "transfer:admin")).get("/config/se/RAL-FOREIGN")
+                .then().statusCode(404);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.ferry.resolver.rest;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.resolver.service.SeCatalogue;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -19,14 +20,11 @@ import jakarta.ws.rs.core.MediaType;
 @Produces(MediaType.APPLICATION_JSON)
 public class StorageElementResource {
 
-    public static final String ADMIN = "handles:admin";
-    public static final String TRANSFER_ADMIN = "transfer:admin";
-
     @Inject
     SeCatalogue catalogue;
 
     @GET
-    @RolesAllowed({ADMIN, TRANSFER_ADMIN})
+    @RolesAllowed({FerryRoles.HANDLES_ADMIN, FerryRoles.TRANSFER_ADMIN})
     public Uni<SeCatalogue.Snapshot> list() {
         return catalogue.current();
     }
@@ -34,7 +32,7 @@ public class StorageElementResource {
     /** Re-reads the catalogue now, e.g. right after an SE was registered. */
     @POST
     @Path("refresh")
-    @RolesAllowed(ADMIN)
+    @RolesAllowed(FerryRoles.HANDLES_ADMIN)
     public Uni<SeCatalogue.Snapshot> refresh() {
         return catalogue.refresh();
     }

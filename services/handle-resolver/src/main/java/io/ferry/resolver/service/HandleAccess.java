@@ -1,6 +1,9 @@
 package io.ferry.resolver.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.identity.model.FerryRoles;
+import io.ferry.identity.model.GridCaller;
+import io.ferry.identity.security.GridIdentities;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.AdminPermissions;
@@ -16,7 +19,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -34,10 +36,7 @@ import java.util.Set;
 @ApplicationScoped
 public class HandleAccess {
 
-    public static final String WRITE = "handles:write";
-    public static final String ADMIN = "handles:admin";
-
-    /** An authenticated caller; {@code vo} is the token's {@code vo} claim (null without one). */
+    /** An authenticated caller; {@code vo} is its credential's VO (null without one). */
     public record Caller(String subject, String vo, boolean admin, boolean writer) {
     }
 
@@ -70,8 +69,8 @@ public class HandleAccess {
     }
 
     private static Caller caller(SecurityIdentity id) {
-        String vo = id.getPrincipal() instanceof JsonWebToken jwt ? jwt.getClaim("vo") : null;
-        return new Caller(id.getPrincipal().getName(), vo, id.hasRole(ADMIN), id.hasRole(WRITE) || id.hasRole(ADMIN));
+        String vo = GridIdentities.caller(id).map(GridCaller::vo).orElse(null);
+        return new Caller(id.getPrincipal().getName(), vo, id.hasRole(FerryRoles.HANDLES_ADMIN), id.hasRole(FerryRoles.HANDLES_WRITE) || id.hasRole(FerryRoles.HANDLES_ADMIN));
     }
 
     /**
@@ -134,7 +133,7 @@ public class HandleAccess {
             return Uni.createFrom().voidItem();
         }
         if (!caller.writer()) {
-            throw HandleException.notPermitted(handle, "the token lacks the " + WRITE + " scope");
+            throw HandleException.notPermitted(handle, "the token lacks the " + FerryRoles.HANDLES_WRITE + " scope");
         }
         if (grants(handleValues, caller.subject(), needed)) {
             return Uni.createFrom().voidItem();

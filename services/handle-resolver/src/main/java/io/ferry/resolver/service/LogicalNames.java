@@ -1,5 +1,6 @@
 package io.ferry.resolver.service;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.AdminPermissions;
@@ -112,7 +113,7 @@ public class LogicalNames {
             // a scope is a VO's namespace: jobs of that VO trust what its names lead to
             if (scope != null && !w.caller().admin() && !scope.equals(w.caller().vo())) {
                 throw new ProblemException(Problem.of(403, "NAME_OUTSIDE_VO", "'" + name + "' is in the scope '" + scope
-                        + "', which only the VO " + scope + " (or " + HandleAccess.ADMIN + ") may bind; the token's VO is "
+                        + "', which only the VO " + scope + " (or " + FerryRoles.HANDLES_ADMIN + ") may bind; the token's VO is "
                         + (w.caller().vo() == null ? "not given" : "'" + w.caller().vo() + "'")).withErrors(List.of(
                         new Problem.FieldError("name", "outside the caller's VO"))));
             }
@@ -153,7 +154,7 @@ public class LogicalNames {
                                 throw ProblemException.notFound("name '" + name + "'");
                             }
                             if (!caller.writer()) {
-                                throw ProblemException.forbidden("unbinding a name needs the " + HandleAccess.WRITE + " scope");
+                                throw ProblemException.forbidden("unbinding a name needs the " + FerryRoles.HANDLES_WRITE + " scope");
                             }
                             Row r = rows.iterator().next();
                             String handle = r.getString(0);

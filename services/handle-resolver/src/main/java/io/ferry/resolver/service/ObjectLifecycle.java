@@ -1,5 +1,6 @@
 package io.ferry.resolver.service;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.resolver.model.AdminPermissions;
 import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.HandleException;
@@ -42,7 +43,7 @@ public class ObjectLifecycle {
             HandleStore.Stored h = found.orElseThrow(() -> HandleException.notFound(handle));
             Uni<Void> allowed = reason == null
                     ? (caller.admin() ? Uni.createFrom().voidItem() : Uni.createFrom().failure(
-                    HandleException.notPermitted(handle, "restoring needs the " + HandleAccess.ADMIN + " scope")))
+                    HandleException.notPermitted(handle, "restoring needs the " + FerryRoles.HANDLES_ADMIN + " scope")))
                     : access.require(c, caller, h.handle(), h.values(),
                     EnumSet.of(AdminPermissions.DELETE_HANDLE));
             return allowed.flatMap(v -> reason == null ? Uni.createFrom().voidItem()

@@ -1,5 +1,6 @@
 package io.ferry.resolver.service;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.model.HandleValue;
@@ -34,7 +35,7 @@ public class PrefixService {
         String prefixHandle = HandleName.prefixHandle(prefix);
         return access.caller(prefixHandle).flatMap(caller -> {
             if (!caller.admin()) {
-                throw HandleException.notPermitted(prefixHandle, "homing a prefix needs the " + HandleAccess.ADMIN + " scope");
+                throw HandleException.notPermitted(prefixHandle, "homing a prefix needs the " + FerryRoles.HANDLES_ADMIN + " scope");
             }
             List<HandleValue> values = new ArrayList<>();
             values.add(HandleAccess.defaultAdmin(caller.subject(), 100));
@@ -58,7 +59,7 @@ public class PrefixService {
         String prefixHandle = HandleName.prefixHandle(prefix);
         return access.caller(prefixHandle).flatMap(caller -> {
             if (!caller.admin()) {
-                throw HandleException.notPermitted(prefixHandle, "unhoming a prefix needs the " + HandleAccess.ADMIN + " scope");
+                throw HandleException.notPermitted(prefixHandle, "unhoming a prefix needs the " + FerryRoles.HANDLES_ADMIN + " scope");
             }
             return store.pool().preparedQuery("DELETE FROM prefix WHERE name = $1").execute(Tuple.of(prefix)).map(rows -> {
                 if (rows.rowCount() == 0) {

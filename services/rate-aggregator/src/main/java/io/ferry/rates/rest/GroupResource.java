@@ -1,5 +1,6 @@
 package io.ferry.rates.rest;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.rates.service.SiteGroups;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -35,7 +36,7 @@ public class GroupResource {
 
     @PUT
     @Path("{name}")
-    @RolesAllowed(RecordResource.WRITE)
+    @RolesAllowed(FerryRoles.RATES_WRITE)
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<SiteGroups.Group> put(@PathParam("name") String name, @NotNull GroupInput input) {
         return groups.put(name, input.sites());
@@ -43,7 +44,7 @@ public class GroupResource {
 
     @DELETE
     @Path("{name}")
-    @RolesAllowed(RecordResource.WRITE)
+    @RolesAllowed(FerryRoles.RATES_WRITE)
     public Uni<Response> delete(@PathParam("name") String name) {
         return groups.delete(name).replaceWith(Response.noContent().build());
     }

@@ -1,5 +1,6 @@
 package io.ferry.rates.rest;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.problem.ProblemException;
 import io.ferry.rates.service.MeasurementService;
 import io.smallrye.mutiny.Uni;
@@ -25,7 +26,7 @@ public class MeasurementResource {
     MeasurementService measurements;
 
     @POST
-    @RolesAllowed(RecordResource.WRITE)
+    @RolesAllowed(FerryRoles.RATES_WRITE)
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> ingest(String body) {
         return measurements.ingest(body).map(r -> Response.status(r.rejected().isEmpty() ? 200 : 207).entity(r).build());

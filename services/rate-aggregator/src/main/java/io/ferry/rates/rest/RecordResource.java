@@ -1,5 +1,6 @@
 package io.ferry.rates.rest;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.rates.service.RecordIngest;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -18,7 +19,6 @@ import jakarta.ws.rs.core.Response;
 public class RecordResource {
 
     public static final String NDJSON = "application/x-ndjson";
-    public static final String WRITE = "rates:write";
 
     @Inject
     RecordIngest ingest;
@@ -29,7 +29,7 @@ public class RecordResource {
     /** Historical transfer logs as CSV (see {@link io.ferry.rates.service.CsvImport} for the columns). */
     @POST
     @Path("csv")
-    @RolesAllowed(WRITE)
+    @RolesAllowed(FerryRoles.RATES_WRITE)
     @Consumes({"text/csv", MediaType.TEXT_PLAIN})
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<Response> importCsv(String body, @jakarta.ws.rs.QueryParam("vo") String vo,
@@ -39,7 +39,7 @@ public class RecordResource {
 
     /** 200 when every item was taken (new or already known), 207 when some were rejected (listed per item). */
     @POST
-    @RolesAllowed(WRITE)
+    @RolesAllowed(FerryRoles.RATES_WRITE)
     @Consumes({MediaType.APPLICATION_JSON, NDJSON})
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<Response> ingest(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType) {

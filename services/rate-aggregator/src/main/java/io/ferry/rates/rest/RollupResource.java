@@ -1,5 +1,6 @@
 package io.ferry.rates.rest;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.rates.service.RollupWorker;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -19,7 +20,7 @@ public class RollupResource {
 
     @POST
     @Path("flush")
-    @RolesAllowed(RecordResource.WRITE)
+    @RolesAllowed(FerryRoles.RATES_WRITE)
     public Uni<RollupWorker.Drained> flush() {
         return worker.drainAll();
     }

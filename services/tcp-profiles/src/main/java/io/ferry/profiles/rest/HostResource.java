@@ -1,5 +1,6 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.profiles.service.HostService;
 import io.ferry.profiles.service.SiteAdmin;
 import io.quarkus.security.Authenticated;
@@ -67,7 +68,7 @@ public class HostResource {
     }
 
     @POST
-    @RolesAllowed(SiteAdmin.WRITE)
+    @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<Response> create(@Valid @NotNull HostInput input, @Context UriInfo uri) {
         return hosts.create(input).map(h -> Response.created(uri.getAbsolutePathBuilder().path(h.name).build())
                 .entity(HostView.of(h)).build());
@@ -75,14 +76,14 @@ public class HostResource {
 
     @PUT
     @Path("{name}")
-    @RolesAllowed(SiteAdmin.WRITE)
+    @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<HostView> update(@PathParam("name") String name, @Valid @NotNull HostInput input) {
         return hosts.update(name.toLowerCase(), input).map(HostView::of);
     }
 
     @DELETE
     @Path("{name}")
-    @RolesAllowed(SiteAdmin.WRITE)
+    @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<Response> delete(@PathParam("name") String name) {
         return hosts.delete(name.toLowerCase()).replaceWith(Response.noContent().build());
     }
@@ -90,7 +91,7 @@ public class HostResource {
     /** Bulk import of a site's inventory (a JSON array of hosts); all or nothing. */
     @POST
     @Path("import")
-    @RolesAllowed(SiteAdmin.WRITE)
+    @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<List<HostView>> importAll(@NotNull @Size(min = 1, max = 5000) List<@Valid @NotNull HostInput> inputs) {
         return hosts.importAll(inputs).map(l -> l.stream().map(HostView::of).toList());
     }
@@ -111,7 +112,7 @@ public class HostResource {
     /** What the host really runs: the raw output of {@code sysctl -a} and {@code ip link}. */
     @PUT
     @Path("{name}/observed")
-    @RolesAllowed(SiteAdmin.WRITE)
+    @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<ObservationView> observe(@PathParam("name") String name, @Valid @NotNull ObservationInput input) {
         return drift.record(name.toLowerCase(), input).map(ObservationView::of);
     }

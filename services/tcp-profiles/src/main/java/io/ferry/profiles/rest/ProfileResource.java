@@ -1,5 +1,6 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.profiles.service.ProfileCatalog;
 import io.ferry.profiles.service.ProfileService;
 import io.ferry.profiles.service.SiteAdmin;
@@ -57,14 +58,14 @@ public class ProfileResource {
     /** Creates the profile or stores a new version of it (an identical body changes nothing). */
     @PUT
     @Path("{name}")
-    @RolesAllowed(SiteAdmin.WRITE)
+    @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<ProfileView> put(@PathParam("name") String name, @Valid @NotNull ProfileInput input) {
         return profiles.put(name, input);
     }
 
     @DELETE
     @Path("{name}")
-    @RolesAllowed(SiteAdmin.WRITE)
+    @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<Response> delete(@PathParam("name") String name) {
         return profiles.delete(name).replaceWith(Response.noContent().build());
     }
@@ -92,7 +93,7 @@ public class ProfileResource {
     @POST
     @Path("{name}/rollback")
     @Consumes(MediaType.WILDCARD)
-    @RolesAllowed(SiteAdmin.WRITE)
+    @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<ProfileView> rollback(@PathParam("name") String name, @QueryParam("to") @NotNull @Min(1) Integer to,
                                      @QueryParam("comment") String comment) {
         return profiles.rollback(name, to, comment);

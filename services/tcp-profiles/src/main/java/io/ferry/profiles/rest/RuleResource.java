@@ -1,5 +1,6 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.profiles.service.AssignmentService;
 import io.ferry.profiles.service.SiteAdmin;
 import io.quarkus.security.Authenticated;
@@ -37,14 +38,14 @@ public class RuleResource {
 
     @PUT
     @Path("{name}")
-    @RolesAllowed(SiteAdmin.WRITE)
+    @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<RuleView> put(@PathParam("name") String name, @Valid @NotNull RuleInput input) {
         return assignments.put(name, input).map(RuleView::of);
     }
 
     @DELETE
     @Path("{name}")
-    @RolesAllowed(SiteAdmin.WRITE)
+    @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<Response> delete(@PathParam("name") String name) {
         return assignments.delete(name).replaceWith(Response.noContent().build());
     }

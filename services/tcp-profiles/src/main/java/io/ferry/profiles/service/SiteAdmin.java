@@ -1,33 +1,27 @@
 package io.ferry.profiles.service;
 
+import io.ferry.identity.model.FerryRoles;
+import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
-import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
- * Who is writing: a site administrator may change only the hosts of the site named by the token's
- * {@code site} claim; {@code profiles:admin} may change any site and the global profiles and rules.
+ * Who is writing: a site administrator may change only the hosts of the site its credential names (the token's
+ * {@code site} claim); {@code profiles:admin} may change any site and the global profiles and rules.
  */
 @RequestScoped
 public class SiteAdmin {
 
-    public static final String WRITE = "profiles:write";
-    public static final String ADMIN = "profiles:admin";
-
     @Inject
-    SecurityIdentity identity;
-
-    @Inject
-    JsonWebToken token;
+    CurrentCaller caller;
 
     public String subject() {
-        return token.getSubject() == null ? "unknown" : token.getSubject();
+        return caller.subject();
     }
 
     public boolean isAdmin() {
-        return identity.hasRole(ADMIN);
+        return caller.hasRole(FerryRoles.PROFILES_ADMIN);
     }
 
     /** Global objects (no site) need {@code profiles:admin}; site objects need the caller to administer the site. */
@@ -46,7 +40,7 @@ public class SiteAdmin {
         if (isAdmin()) {
             return;
         }
-        String claimed = token.getClaim("site");
+        String claimed = caller.site();
         if (claimed == null || !claimed.equals(site)) {
             throw ProblemException.forbidden("the token administers site '" + (claimed == null ? "none" : claimed)
                     + "', not '" + site + "'");

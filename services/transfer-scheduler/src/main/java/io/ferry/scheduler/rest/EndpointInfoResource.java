@@ -1,6 +1,12 @@
 package io.ferry.scheduler.rest;
 
-import io.ferry.scheduler.service.Caller;
+import io.ferry.identity.model.AuthMethod;
+import io.ferry.identity.model.FerryRoles;
+import io.ferry.identity.model.GridCaller;
+import io.ferry.identity.security.CurrentCaller;
+import io.ferry.problem.Problem;
+import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.service.Fts3Ids;
 import io.quarkus.security.Authenticated;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -25,12 +31,27 @@ public class EndpointInfoResource {
     public record EndpointInfo(Version api, Version schema, Version delegation, String service) {
     }
 
-    public record WhoAmI(String user_dn, List<String> dn, List<String> vos, List<String> vos_id, List<String> roles,
-                         String delegation_id, String method, boolean is_root, Map<String, String> level) {
+    /**
+     * FTS3's {@code /whoami}: {@code voms_cred} holds the FQANs of a proxy, or a token's scope values as fts-rest
+     * reports them; {@code roles} are the Ferry roles the caller holds.
+     */
+    public record WhoAmI(String user_dn, List<String> dn, List<String> vos, List<String> vos_id, List<String> voms_cred,
+                         List<String> roles, String delegation_id, String base_id, String method, boolean is_root,
+                         Map<String, String> level) {
+
+        static WhoAmI of(GridCaller caller) {
+            boolean admin = caller.hasRole(FerryRoles.TRANSFER_ADMIN);
+            List<String> credentials = caller.method() == AuthMethod.CERTIFICATE
+                    ? caller.fqans() : caller.scopes().stream().sorted().toList();
+            return new WhoAmI(caller.dn(), List.of(caller.dn()), caller.vos(),
+                    caller.vos().stream().map(vo -> Fts3Ids.voId(vo).toString()).toList(), credentials,
+                    caller.roles().stream().sorted().toList(), caller.delegationId(), Fts3Ids.BASE_ID.toString(),
+                    caller.method().fts3Name(), admin, Map.of("transfer", admin ? "all" : "vo"));
+        }
     }
 
     @Inject
-    Caller caller;
+    CurrentCaller caller;
 
     @GET
     public EndpointInfo info() {
@@ -41,9 +62,7 @@ public class EndpointInfoResource {
     @Path("whoami")
     @Authenticated
     public WhoAmI whoami() {
-        List<String> vos = caller.vo() == null ? List.of() : List.of(caller.vo());
-        return new WhoAmI(caller.subject(), List.of(caller.subject()), vos, vos, List.copyOf(caller.scopes()),
-                caller.subject(), "oauth2", caller.isAdmin(),
-                Map.of("transfer", caller.isAdmin() ? "all" : "vo"));
+        return WhoAmI.of(caller.caller().orElseThrow(() ->
+                new ProblemException(Problem.of(401, "UNAUTHENTICATED", "whoami needs a token or a client certificate"))));
     }
 }

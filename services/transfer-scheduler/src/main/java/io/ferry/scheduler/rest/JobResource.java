@@ -1,11 +1,12 @@
 package io.ferry.scheduler.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.identity.model.FerryRoles;
+import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.engine.EngineWakeups;
 import io.ferry.scheduler.repository.Job;
 import io.ferry.scheduler.repository.TransferFile;
-import io.ferry.scheduler.service.Caller;
 import io.ferry.scheduler.service.EventStreamLimits;
 import io.ferry.scheduler.service.JobEvents;
 import io.ferry.scheduler.service.JobService;
@@ -56,7 +57,7 @@ public class JobResource {
     EventStreamLimits streams;
 
     @Inject
-    Caller caller;
+    CurrentCaller caller;
 
     /**
      * Server-Sent Events of the job's files: first each file's current state, then every change as it commits
@@ -66,7 +67,7 @@ public class JobResource {
      */
     @GET
     @Path("{id}/events")
-    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
+    @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     public Multi<JobEvents.FileEvent> events(@PathParam("id") String id) {
@@ -84,7 +85,7 @@ public class JobResource {
     }
 
     @POST
-    @RolesAllowed({Caller.SUBMIT, Caller.ADMIN})
+    @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Map<String, String>> submit(JsonNode body) {
         // the new files are committed: this replica's prepare loop need not wait for its next tick
@@ -92,7 +93,7 @@ public class JobResource {
     }
 
     @GET
-    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
+    @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<List<JobViews.JobView>> list(@QueryParam("state_in") String stateIn, @QueryParam("vo_name") String voName,
                                            @QueryParam("source_se") String sourceSe, @QueryParam("dest_se") String destSe,
                                            @QueryParam("limit") @DefaultValue("100") int limit) {
@@ -110,7 +111,7 @@ public class JobResource {
     /** One job, or several ({@code id1,id2}): 207 with a per-id status when some are unknown. */
     @GET
     @Path("{ids}")
-    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
+    @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<Response> get(@PathParam("ids") String ids) {
         List<String> requested = Arrays.stream(ids.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
         if (requested.size() == 1) {
@@ -148,7 +149,7 @@ public class JobResource {
 
     @GET
     @Path("{id}/files")
-    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
+    @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<List<JobViews.FileView>> files(@PathParam("id") String id) {
         return jobs.files(uuid(id)).map(l -> l.stream().map(JobViews.FileView::of).toList());
     }
@@ -156,21 +157,21 @@ public class JobResource {
     /** Earlier attempts of a file (failures that were retried). */
     @GET
     @Path("{id}/files/{fileId}/retries")
-    @RolesAllowed({Caller.READ, Caller.SUBMIT, Caller.ADMIN})
+    @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<List<Map<String, Object>>> retries(@PathParam("id") String id, @PathParam("fileId") long fileId) {
         return jobs.retries(uuid(id), fileId);
     }
 
     @DELETE
     @Path("{id}")
-    @RolesAllowed({Caller.SUBMIT, Caller.ADMIN})
+    @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<JobViews.JobView> cancel(@PathParam("id") String id) {
         return jobs.cancel(uuid(id)).map(JobViews.JobView::of);
     }
 
     @DELETE
     @Path("{id}/files/{fileIds}")
-    @RolesAllowed({Caller.SUBMIT, Caller.ADMIN})
+    @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<List<JobViews.FileView>> cancelFiles(@PathParam("id") String id, @PathParam("fileIds") String fileIds) {
         List<Long> ids = new ArrayList<>();
         for (String f : fileIds.split(",")) {

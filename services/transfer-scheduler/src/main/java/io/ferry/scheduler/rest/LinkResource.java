@@ -1,7 +1,7 @@
 package io.ferry.scheduler.rest;
 
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.scheduler.engine.StreamAdvice;
-import io.ferry.scheduler.service.Caller;
 import io.ferry.scheduler.service.LinkService;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -49,7 +49,7 @@ public class LinkResource {
 
     @PUT
     @Path("{source}/{destination}")
-    @RolesAllowed(Caller.ADMIN)
+    @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
     public Uni<LinkView> put(@PathParam("source") String source, @PathParam("destination") String destination,
                              @Valid @NotNull LinkInput input) {
         return links.put(source, destination, input.settings())
@@ -58,7 +58,7 @@ public class LinkResource {
 
     @DELETE
     @Path("{source}/{destination}")
-    @RolesAllowed(Caller.ADMIN)
+    @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
     public Uni<Response> delete(@PathParam("source") String source, @PathParam("destination") String destination) {
         return links.delete(source, destination).replaceWith(Response.noContent().build());
     }

@@ -1,6 +1,6 @@
 package io.ferry.scheduler.rest;
 
-import io.ferry.scheduler.service.Caller;
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.scheduler.service.ShareService;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -34,7 +34,7 @@ public class ShareResource {
 
     @PUT
     @Path("shares")
-    @RolesAllowed(Caller.ADMIN)
+    @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
     public Uni<Map<String, Double>> putVoShares(Map<String, Double> weights) {
         return shares.putVoShares(weights);
     }
@@ -48,7 +48,7 @@ public class ShareResource {
 
     @PUT
     @Path("activity_shares/{vo}")
-    @RolesAllowed(Caller.ADMIN)
+    @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
     public Uni<Map<String, Double>> putActivityShares(@PathParam("vo") String vo, Map<String, Double> weights) {
         return shares.putActivityShares(vo, weights);
     }

@@ -1,6 +1,6 @@
 package io.ferry.scheduler.rest;
 
-import io.ferry.scheduler.service.Caller;
+import io.ferry.identity.model.FerryRoles;
 import io.ferry.scheduler.service.StorageEndpointService;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -44,7 +44,7 @@ public class StorageEndpointResource {
 
     @PUT
     @Path("{name}")
-    @RolesAllowed(Caller.ADMIN)
+    @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
     public Uni<Response> put(@PathParam("name") String name, @Valid @NotNull StorageEndpointInput input) {
         return endpoints.put(name, input.registration()).map(c -> Response.status(c.created() ? 201 : 200)
                 .entity(StorageEndpointView.of(c.endpoint())).build());
@@ -52,7 +52,7 @@ public class StorageEndpointResource {
 
     @DELETE
     @Path("{name}")
-    @RolesAllowed(Caller.ADMIN)
+    @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
     public Uni<Response> delete(@PathParam("name") String name) {
         return endpoints.delete(name).replaceWith(Response.noContent().build());
     }

@@ -1,6 +1,8 @@
 package io.ferry.scheduler.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.identity.model.FerryRoles;
+import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.model.Submission;
@@ -34,7 +36,7 @@ import java.util.UUID;
 public class JobService {
 
     @Inject
-    Caller caller;
+    CurrentCaller caller;
 
     @Inject
     JobEvents events;
@@ -113,7 +115,7 @@ public class JobService {
     public Uni<List<Job>> list(List<String> states, String voName, String sourceSe, String destSe, int limit) {
         StringBuilder q = new StringBuilder("1 = 1");
         Map<String, Object> p = new HashMap<>();
-        if (!caller.isAdmin()) {
+        if (!caller.hasRole(FerryRoles.TRANSFER_ADMIN)) {
             q.append(" and vo = :vo");
             p.put("vo", requireVo());
         } else if (voName != null) {
@@ -204,7 +206,7 @@ public class JobService {
     }
 
     private boolean visible(Job j) {
-        return caller.isAdmin() || j.vo.equals(caller.vo());
+        return caller.hasRole(FerryRoles.TRANSFER_ADMIN) || j.vo.equals(caller.vo());
     }
 
     private String requireVo() {

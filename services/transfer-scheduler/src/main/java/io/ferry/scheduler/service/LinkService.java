@@ -1,5 +1,6 @@
 package io.ferry.scheduler.service;
 
+import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.repository.LinkConfig;
 import io.ferry.scheduler.repository.StorageEndpoint;
@@ -23,7 +24,7 @@ public class LinkService {
     public static final int DEFAULT_MAX_ACTIVE = 60;
 
     @Inject
-    Caller caller;
+    CurrentCaller caller;
 
     @WithSession
     public Uni<List<LinkConfig>> list() {

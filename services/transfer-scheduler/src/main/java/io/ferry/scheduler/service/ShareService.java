@@ -1,5 +1,6 @@
 package io.ferry.scheduler.service;
 
+import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
@@ -26,7 +27,7 @@ public class ShareService {
     Pool pool;
 
     @Inject
-    Caller caller;
+    CurrentCaller caller;
 
     public Uni<Map<String, Double>> voShares() {
         return pool.query("SELECT vo, weight FROM vo_share ORDER BY vo").execute().map(rows -> {

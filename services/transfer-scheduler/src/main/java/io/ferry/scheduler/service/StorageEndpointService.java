@@ -1,5 +1,6 @@
 package io.ferry.scheduler.service;
 
+import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.model.EndpointMatcher;
@@ -27,7 +28,7 @@ import java.util.TreeMap;
 public class StorageEndpointService {
 
     @Inject
-    Caller caller;
+    CurrentCaller caller;
 
     @WithSession
     public Uni<List<StorageEndpoint>> list() {

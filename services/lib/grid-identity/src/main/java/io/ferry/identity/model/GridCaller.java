@@ -43,23 +43,19 @@ public record GridCaller(String subject, String dn, List<String> vos, List<Strin
     }
 
     /**
-     * FTS3's delegation id: the first 16 hex digits of SHA-1 over the DN followed by the last FQAN, so a user's
-     * delegated proxy is found again whichever FTS3-compatible server computes it.
+     * FTS3's delegation id, as fts-rest computes it so a user's delegated proxy is found again whichever
+     * FTS3-compatible server computes it: the first 16 hex digits of SHA-1 over the DN followed by every FQAN for
+     * certificates, over the issuer followed by the subject for tokens.
      */
     public String delegationId() {
-        return delegationId(dn, fqans.isEmpty() ? "" : fqans.get(fqans.size() - 1));
+        return method == AuthMethod.OAUTH2 ? sha1Prefix(issuer, subject) : sha1Prefix(dn, String.join("", fqans));
     }
 
-    /** FTS3's {@code base_id}: the delegation id of the DN alone. */
-    public String baseId() {
-        return delegationId(dn, "");
-    }
-
-    private static String delegationId(String dn, String lastFqan) {
+    private static String sha1Prefix(String first, String second) {
         try {
             MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
-            sha1.update(dn.getBytes(StandardCharsets.UTF_8));
-            sha1.update(lastFqan.getBytes(StandardCharsets.UTF_8));
+            sha1.update(String.valueOf(first).getBytes(StandardCharsets.UTF_8));
+            sha1.update(String.valueOf(second).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(sha1.digest()).substring(0, 16);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is part of every JDK", e);

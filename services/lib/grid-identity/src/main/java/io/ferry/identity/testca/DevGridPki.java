@@ -6,6 +6,7 @@ import org.bouncycastle.asn1.x509.AttributeCertificate;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.function.Supplier;
  * dir/voms/&lt;vo&gt;/hostcert.pem, hostkey.pem  each VO's VOMS signer
  * dir/vomsdir/&lt;vo&gt;/&lt;host&gt;.lsc             which signer speaks for the VO
  * dir/user/usercert.pem, userkey.pem     the dev user
+ * dir/host/hostcert.pem, hostkey.pem     the services' HTTPS certificate (localhost, 127.0.0.1)
  * </pre>
  */
 public final class DevGridPki {
@@ -30,6 +32,7 @@ public final class DevGridPki {
     public static final String USER_DN = "/DC=org/DC=ferry/OU=Users/CN=ferry-dev";
     public static final String VOMS_HOST = "voms.ferry.local";
     public static final int VOMS_PORT = 15000;
+    public static final String HOST_DN = "/DC=org/DC=ferry/CN=localhost";
 
     private final Path dir;
     private final TestGridCa ca;
@@ -73,6 +76,27 @@ public final class DevGridPki {
 
     public GridCredential user() {
         return user;
+    }
+
+    /** The services' HTTPS certificate for {@code localhost} and {@code 127.0.0.1}, made on first use. */
+    public GridCredential host() throws IOException {
+        return loadOrMake(hostCertificateFile(), hostKeyFile(), () -> {
+            Instant now = Instant.now();
+            return ca.issueHost(HOST_DN, now.minusSeconds(300), now.plus(Duration.ofDays(365)), "localhost", "127.0.0.1");
+        });
+    }
+
+    public Path hostCertificateFile() {
+        return dir.resolve("host/hostcert.pem");
+    }
+
+    public Path hostKeyFile() {
+        return dir.resolve("host/hostkey.pem");
+    }
+
+    /** The CA's certificate, for clients that check the services' HTTPS certificate. */
+    public X509Certificate caCertificate() {
+        return ca.certificate();
     }
 
     /** The VOMS signer for {@code vo}, made (and named in the vomsdir) on first use. */
