@@ -8,6 +8,7 @@ import io.ferry.dev.XrootdServer;
 import io.ferry.movers.MoverException;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
+import io.ferry.scheduler.repository.QueueSnapshot;
 import io.ferry.scheduler.engine.AttemptTimes;
 import io.ferry.scheduler.engine.EngineIdentity;
 import io.ferry.scheduler.state.StateChanges;
@@ -34,6 +35,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 import java.util.zip.Adler32;
 
 import static io.restassured.RestAssured.given;
@@ -372,6 +374,45 @@ class EngineTest {
     private String stateOf(long fileId) {
         return pool.preparedQuery("SELECT state FROM transfer_file WHERE file_id = $1").execute(Tuple.of(fileId)).await()
                 .atMost(Duration.ofSeconds(10)).iterator().next().getString(0);
+    }
+
+    @Test
+    void thePrepareSnapshotCountsWaitingFilesOnlyUpToTheCapAndWhatQueuesHoldInFull() {
+        // on SEs nobody registered: the engine leaves these files alone while the test reads its snapshot
+        UUID job = UUID.randomUUID();
+        String insert = "INSERT INTO transfer_file (job_id, file_index, vo, activity, source_url, dest_url, source_se, dest_se, state, "
+                + "lease_owner, lease_until, next_attempt_at, prepared_at) SELECT $1::uuid, $2::int * 100 + i, $3::text, 'default', "
+                + "'https://snap-x/' || ($2::int * 100 + i), 'https://snap-y/' || ($2::int * 100 + i), 'SNAP-X', 'SNAP-Y', $4::text, $5::text, "
+                + "now() + make_interval(secs => $6::float8), now() + make_interval(secs => $7::float8), "
+                + "CASE WHEN $4::text = 'READY' THEN now() END FROM generate_series(1, $8::int) i";
+        pool.withTransaction(c -> c.preparedQuery("INSERT INTO job (job_id, vo, user_dn, state, priority, verify_checksum, overwrite, retry, "
+                        + "retry_delay, params) VALUES ($1, 'atlas', 'snapshot', 'ACTIVE', 3, 'none', false, 0, 0, '{}')").execute(Tuple.of(job))
+                .chain(x -> c.preparedQuery(insert).executeBatch(List.of(
+                        Tuple.tuple().addUUID(job).addInteger(1).addString("atlas").addString("SUBMITTED").addString(null).addDouble(null).addDouble(0.0).addInteger(10),
+                        Tuple.tuple().addUUID(job).addInteger(2).addString("atlas").addString("SUBMITTED").addString("snapshot/1").addDouble(3600.0).addDouble(0.0).addInteger(2),
+                        Tuple.tuple().addUUID(job).addInteger(3).addString("atlas").addString("SUBMITTED").addString(null).addDouble(null).addDouble(3600.0).addInteger(1),
+                        Tuple.tuple().addUUID(job).addInteger(4).addString("atlas").addString("READY").addString(null).addDouble(null).addDouble(0.0).addInteger(3),
+                        Tuple.tuple().addUUID(job).addInteger(5).addString("atlas").addString("ACTIVE").addString("snapshot/1").addDouble(3600.0).addDouble(0.0).addInteger(2),
+                        Tuple.tuple().addUUID(job).addInteger(6).addString("atlas").addString("STAGING").addString(null).addDouble(null).addDouble(3600.0).addInteger(1),
+                        Tuple.tuple().addUUID(job).addInteger(7).addString("cms").addString("SUBMITTED").addString(null).addDouble(null).addDouble(0.0).addInteger(1))))
+        ).await().atMost(Duration.ofSeconds(10));
+        try {
+            Duration pin = Duration.ofHours(1);
+            Map<String, QueueSnapshot> capped = snapshotOfSnapLink(pin, 4);
+            assertEquals(new QueueSnapshot("SNAP-X", "SNAP-Y", "atlas", "default", 4, 2, 3, 2, 1), capped.get("atlas"),
+                    "waiting counted up to the cap; prepare claims, READY, ACTIVE and STAGING in full");
+            assertEquals(new QueueSnapshot("SNAP-X", "SNAP-Y", "cms", "default", 1, 0, 0, 0, 0), capped.get("cms"));
+            assertEquals(10, snapshotOfSnapLink(pin, 100).get("atlas").waiting(), "below the cap every due waiting file is counted, no leased or later one");
+        } finally {
+            pool.preparedQuery("DELETE FROM job WHERE job_id = $1").execute(Tuple.of(job)).await().atMost(Duration.ofSeconds(10));
+        }
+    }
+
+    private Map<String, QueueSnapshot> snapshotOfSnapLink(Duration pin, int cap) {
+        Map<String, QueueSnapshot> byVo = new java.util.HashMap<>();
+        pool.withConnection(c -> queue.snapshot(c, pin, cap)).await().atMost(Duration.ofSeconds(10)).stream()
+                .filter(q -> q.sourceSe().equals("SNAP-X")).forEach(q -> byVo.put(q.vo(), q));
+        return byVo;
     }
 
     @Test

@@ -108,7 +108,9 @@ public class PrepareLoop extends EngineLoop {
             return;
         }
         Duration lease = config.engine().lease();
-        List<QueueSnapshot> snapshot = pool.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime())).await().atMost(StateChanges.WAIT);
+        // a pass claims at most its free slots, so no queue's waiting files need counting beyond them
+        int cap = free;
+        List<QueueSnapshot> snapshot = pool.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime(), cap)).await().atMost(StateChanges.WAIT);
         if (snapshot.stream().anyMatch(q -> q.staging() > 0)) {
             // only then: with nothing to poll, the poll's claim would still cost the database a statement every pass
             for (ClaimedFile f : queue.claimStagingPolls(Math.min(free, 100), identity.id(), lease).await().atMost(StateChanges.WAIT)) {

@@ -38,41 +38,67 @@ public class FileQueue {
     /** Every claim names itself anew: the writes of an earlier claim of the same file no longer match. */
     private static final String NEW_EPOCH = "claim_epoch = f.claim_epoch + 1, ";
 
+    /** A queue's key: link, VO, activity. */
+    private static final String QUEUE = "source_se, dest_se, vo, activity";
+
+    /** The states transfer_file_due_idx holds. */
+    private static final String QUEUED = "state IN ('SUBMITTED', 'STAGING', 'READY')";
+
     private static final String DUE = "next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())";
 
     @Inject
     Pool pool;
 
-    /** Per (link, VO, activity): waiting, preparing, ready, active and staging counts. */
-    public Uni<List<QueueSnapshot>> snapshot(SqlClient c, Duration pin) {
-        return snapshot(c, pin, "'SUBMITTED', 'STAGING', 'READY', 'ACTIVE'");
+    /**
+     * Per (link, VO, activity): waiting (counted up to {@code waitingCap}), preparing, ready, active and staging
+     * counts. A pass claims at most its free prepare slots, and the fair share needs a queue's waiting files only up
+     * to the slots it shares out, so the waiting files are counted up to the cap from the top of each queue's index
+     * and never all of them: counting all would read every waiting file of a job on every pass. The queues are
+     * found by skipping through the queue index one (link, VO, activity) at a time; what the queues hold (prepare
+     * claims, READY, ACTIVE, STAGING) is bounded by the slots and read from its own indexes.
+     */
+    public Uni<List<QueueSnapshot>> snapshot(SqlClient c, Duration pin, int waitingCap) {
+        return c.preparedQuery("WITH RECURSIVE queue AS ("
+                        + "(SELECT " + QUEUE + " FROM transfer_file WHERE " + QUEUED + " ORDER BY " + QUEUE + " LIMIT 1) "
+                        + "UNION ALL SELECT n.* FROM queue q CROSS JOIN LATERAL (SELECT " + QUEUE + " FROM transfer_file t WHERE t." + QUEUED
+                        + " AND (t.source_se, t.dest_se, t.vo, t.activity) > (q.source_se, q.dest_se, q.vo, q.activity) ORDER BY " + QUEUE
+                        + " LIMIT 1) n), "
+                        + "waiting AS (SELECT q.*, (SELECT count(*) FROM (SELECT FROM transfer_file t WHERE t.source_se = q.source_se "
+                        + "AND t.dest_se = q.dest_se AND t.vo = q.vo AND t.activity = q.activity AND t.state = 'SUBMITTED' "
+                        + "AND t.next_attempt_at <= now() AND (t.lease_until IS NULL OR t.lease_until < now()) "
+                        + "ORDER BY t.priority DESC, t.file_id LIMIT $2) w) AS n FROM queue q), "
+                        + "held AS (SELECT " + QUEUE + ", count(*) FILTER (WHERE state = 'SUBMITTED') AS preparing, "
+                        + "count(*) FILTER (WHERE state = 'READY' AND prepared_at > now() - make_interval(secs => $1)) AS ready, "
+                        + "count(*) FILTER (WHERE state = 'ACTIVE') AS active, count(*) FILTER (WHERE state = 'STAGING') AS staging "
+                        + "FROM (SELECT " + QUEUE + ", state, prepared_at FROM transfer_file WHERE state IN ('STAGING', 'READY', 'ACTIVE') "
+                        + "UNION ALL SELECT " + QUEUE + ", state, NULL FROM transfer_file "
+                        + "WHERE state = 'SUBMITTED' AND lease_until IS NOT NULL AND lease_until >= now()) f GROUP BY 1, 2, 3, 4) "
+                        + "SELECT " + QUEUE + ", coalesce(w.n, 0), coalesce(h.preparing, 0), coalesce(h.ready, 0), coalesce(h.active, 0), "
+                        + "coalesce(h.staging, 0) FROM waiting w FULL JOIN held h USING (" + QUEUE + ") "
+                        + "WHERE w.n > 0 OR h.source_se IS NOT NULL")
+                .execute(Tuple.of(seconds(pin), waitingCap)).map(FileQueue::snapshots);
     }
 
     /**
-     * The same, counting only READY and ACTIVE files (the other counts are 0): all a pass that starts transfers
-     * needs. At a job's start thousands of SUBMITTED files would otherwise be counted again on every pass, and that
-     * pass runs every few milliseconds while files finish.
+     * Per (link, VO, activity), counting only READY and ACTIVE files (the other counts are 0): all a pass that starts
+     * transfers needs. At a job's start thousands of SUBMITTED files would otherwise be counted again on every pass,
+     * and that pass runs every few milliseconds while files finish.
      */
     public Uni<List<QueueSnapshot>> startable(SqlClient c, Duration pin) {
-        return snapshot(c, pin, "'READY', 'ACTIVE'");
+        return c.preparedQuery("SELECT " + QUEUE + ", 0::bigint, 0::bigint, "
+                        + "count(*) FILTER (WHERE state = 'READY' AND prepared_at > now() - make_interval(secs => $1)), "
+                        + "count(*) FILTER (WHERE state = 'ACTIVE'), 0::bigint "
+                        + "FROM transfer_file WHERE state IN ('READY', 'ACTIVE') GROUP BY 1, 2, 3, 4")
+                .execute(Tuple.of(seconds(pin))).map(FileQueue::snapshots);
     }
 
-    private Uni<List<QueueSnapshot>> snapshot(SqlClient c, Duration pin, String states) {
-        return c.preparedQuery("SELECT source_se, dest_se, vo, activity, "
-                        + "count(*) FILTER (WHERE state = 'SUBMITTED' AND " + DUE + "), "
-                        + "count(*) FILTER (WHERE state = 'SUBMITTED' AND lease_until >= now()), "
-                        + "count(*) FILTER (WHERE state = 'READY' AND prepared_at > now() - make_interval(secs => $1)), "
-                        + "count(*) FILTER (WHERE state = 'ACTIVE'), "
-                        + "count(*) FILTER (WHERE state = 'STAGING') "
-                        + "FROM transfer_file WHERE state IN (" + states + ") GROUP BY 1, 2, 3, 4")
-                .execute(Tuple.of(seconds(pin))).map(rows -> {
-                    List<QueueSnapshot> out = new ArrayList<>();
-                    for (Row r : rows) {
-                        out.add(new QueueSnapshot(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getLong(4).intValue(),
-                                r.getLong(5).intValue(), r.getLong(6).intValue(), r.getLong(7).intValue(), r.getLong(8).intValue()));
-                    }
-                    return out;
-                });
+    private static List<QueueSnapshot> snapshots(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+        List<QueueSnapshot> out = new ArrayList<>();
+        for (Row r : rows) {
+            out.add(new QueueSnapshot(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getLong(4).intValue(),
+                    r.getLong(5).intValue(), r.getLong(6).intValue(), r.getLong(7).intValue(), r.getLong(8).intValue()));
+        }
+        return out;
     }
 
     /** Takes up to n waiting files of one queue for preparing, highest priority first. */
