@@ -185,7 +185,7 @@ public class PrepareLoop extends EngineLoop {
                     new MoverException(MoverException.Code.CONNECTION_RESET, "prepare", "prepare failed: " + e), 0, null,
                     AttemptTimes.prepare(started, OffsetDateTime.now(ZoneOffset.UTC)));
         } finally {
-            running.remove(f.fileId());
+            running.remove(f);
         }
     }
 

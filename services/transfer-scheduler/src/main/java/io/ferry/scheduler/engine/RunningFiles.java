@@ -26,8 +26,13 @@ public class RunningFiles {
         return p;
     }
 
-    public void remove(long fileId) {
-        running.remove(fileId);
+    /**
+     * Forgets this claim of the file, not a later one: a replica that paused past its heartbeat may have claimed the
+     * file again while the old attempt's thread was still unwinding, and that thread must not drop the new entry
+     * (its lease would then go unrenewed).
+     */
+    public void remove(ClaimedFile f) {
+        running.computeIfPresent(f.fileId(), (id, r) -> r.file().claimEpoch() == f.claimEpoch() ? null : r);
     }
 
     public List<Long> ids() {

@@ -222,7 +222,7 @@ public class TransferLoop extends EngineLoop {
                     new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", "transfer failed: " + e), progress.bytes(), streams,
                     ended(times, "transfer"));
         } finally {
-            running.remove(f.fileId());
+            running.remove(f);
         }
     }
 
