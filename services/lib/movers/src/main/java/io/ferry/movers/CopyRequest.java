@@ -8,10 +8,23 @@ import java.net.URI;
  * of parallel streams, the destination SE's base URL (parent collections are created below it), whether the
  * destination SE pulls the file itself (HTTP third-party copy), and the source SE's base URL. The engine gives only
  * canonical URLs under the SEs' bases; the file mover also confines each side to its SE's base directory on disk
- * (links included), when one is given.
+ * (links included), when one is given. {@code credentials} are what the copy presents to each SE (see
+ * {@link StorageCredentials}).
  */
 public record CopyRequest(URI source, URI destination, Long expectedSize, String expectedAdler32, String verify,
-                          boolean overwrite, int streams, URI destinationBase, boolean thirdPartyCopy, URI sourceBase) {
+                          boolean overwrite, int streams, URI destinationBase, boolean thirdPartyCopy, URI sourceBase,
+                          StorageCredentials credentials) {
+
+    public CopyRequest {
+        credentials = credentials == null ? StorageCredentials.SERVICE : credentials;
+    }
+
+    /** A copy with the mover's own identity toward both SEs. */
+    public CopyRequest(URI source, URI destination, Long expectedSize, String expectedAdler32, String verify, boolean overwrite, int streams,
+                       URI destinationBase, boolean thirdPartyCopy, URI sourceBase) {
+        this(source, destination, expectedSize, expectedAdler32, verify, overwrite, streams, destinationBase, thirdPartyCopy, sourceBase,
+                StorageCredentials.SERVICE);
+    }
 
     /** A copy whose source SE's base is not known to the mover (only its roots confine a file:// source). */
     public CopyRequest(URI source, URI destination, Long expectedSize, String expectedAdler32, String verify, boolean overwrite, int streams,
