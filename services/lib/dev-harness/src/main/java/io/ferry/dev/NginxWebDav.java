@@ -3,6 +3,9 @@ package io.ferry.dev;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -11,7 +14,9 @@ import java.util.concurrent.TimeUnit;
  * maintenance); {@code /slow/}, which sends at most 256 KiB/s per connection (a link whose capacity the test sets);
  * and {@code /flaky/} answering 503. Started per test class; stopped on close. Needs Debian's nginx-light (its
  * WebDAV module); {@code .ci/run} installs it. With {@link Tls} the same storage is also served over HTTPS on a second
- * port, and that port wants a client certificate signed by the given CA.
+ * port, and that port wants a client certificate signed by the given CA. With bearer locations, each named location
+ * ({@code /tok-a/}, say) is an SE that answers 401 unless the request's {@code Authorization} is {@code Bearer }
+ * one of the tokens the test gave for it (an nginx {@code map} of the header: nginx-light has no token verifier).
  */
 public final class NginxWebDav implements AutoCloseable {
 
@@ -30,6 +35,14 @@ public final class NginxWebDav implements AutoCloseable {
     }
 
     public NginxWebDav(Tls tls) throws Exception {
+        this(tls, Map.of());
+    }
+
+    /**
+     * @param bearerLocations location name (a directory below the root, such as {@code tok-a}) → the bearer tokens
+     *                        it accepts; every request there without one of them is refused with 401
+     */
+    public NginxWebDav(Tls tls, Map<String, Set<String>> bearerLocations) throws Exception {
         root = Files.createTempDirectory("ferry-nginx");
         Files.createDirectories(root.resolve("www/se-a"));
         Files.createDirectories(root.resolve("www/se-b"));
@@ -39,7 +52,27 @@ public final class NginxWebDav implements AutoCloseable {
         port = FreePort.find();
         tlsPort = tls == null ? -1 : FreePort.find();
         boolean root_ = "root".equals(System.getProperty("user.name"));
-        String storage = "    root " + root.resolve("www") + ";\n"
+        StringBuilder maps = new StringBuilder();
+        StringBuilder guarded = new StringBuilder();
+        int n = 0;
+        for (Map.Entry<String, Set<String>> location : new TreeMap<>(bearerLocations).entrySet()) {
+            if (!location.getKey().matches("[a-z0-9-]+")) {
+                throw new IllegalArgumentException("a location name is lower-case letters, digits and '-': " + location.getKey());
+            }
+            Files.createDirectories(root.resolve("www").resolve(location.getKey()));
+            String flag = "$ferry_bearer_" + n++;
+            maps.append("  map $http_authorization ").append(flag).append(" {\n    default 0;\n");
+            for (String token : location.getValue()) {
+                if (!token.matches("[A-Za-z0-9._~+/=-]+")) {
+                    throw new IllegalArgumentException("a test token is base64url text and dots");
+                }
+                maps.append("    \"Bearer ").append(token).append("\" 1;\n");
+            }
+            maps.append("  }\n");
+            guarded.append("    location /").append(location.getKey()).append("/ { if (").append(flag).append(" = 0) { return 401; }\n")
+                    .append("      dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; create_full_put_path off; }\n");
+        }
+        String storage = "    root " + root.resolve("www") + ";\n" + guarded
                 + "    client_max_body_size 0;\n    location /flaky/ { return 503; }\n"
                 + "    location /se-c/ { if (-f " + root.resolve("se-c.down") + ") { return 503; }\n"
                 + "      dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; }\n"
@@ -49,7 +82,7 @@ public final class NginxWebDav implements AutoCloseable {
                 + "pid " + root.resolve("nginx.pid") + ";\nevents { worker_connections 256; }\nhttp {\n  access_log off;\n"
                 + "  client_body_temp_path " + root.resolve("tmp") + ";\n  proxy_temp_path " + root.resolve("tmp") + ";\n"
                 + "  fastcgi_temp_path " + root.resolve("tmp") + ";\n  uwsgi_temp_path " + root.resolve("tmp") + ";\n"
-                + "  scgi_temp_path " + root.resolve("tmp") + ";\n"
+                + "  scgi_temp_path " + root.resolve("tmp") + ";\n" + maps
                 + "  server {\n    listen 127.0.0.1:" + port + ";\n" + storage + "  }\n"
                 + (tls == null ? "" : "  server {\n    listen 127.0.0.1:" + tlsPort + " ssl;\n"
                 + "    ssl_certificate " + tls.certificate() + ";\n    ssl_certificate_key " + tls.key() + ";\n"

@@ -60,12 +60,17 @@ public final class HttpMover implements Mover {
 
     @Override
     public SourceStat stat(URI source) throws MoverException {
-        return head(source, "prepare", "source " + source);
+        return head(source, null, "prepare", "source " + source);
+    }
+
+    @Override
+    public SourceStat stat(CopyRequest req) throws MoverException {
+        return head(req.source(), req.credentials().source(), "prepare", "source " + req.source());
     }
 
     /** Size, range support and the SE's ADLER32 (if it offers one) of a file; {@code what} starts "source" or "destination". */
-    private SourceStat head(URI uri, String phase, String what) throws MoverException {
-        try (HttpWire.Response head = wire.send("HEAD", uri, Map.of("Want-Digest", "adler32"))) {
+    private SourceStat head(URI uri, StorageCredential credential, String phase, String what) throws MoverException {
+        try (HttpWire.Response head = wire.send("HEAD", uri, BearerHeaders.with(Map.of("Want-Digest", "adler32"), credential))) {
             check(head.status, phase, what);
             boolean ranges = head.header("accept-ranges") != null && head.header("accept-ranges").contains("bytes");
             return new SourceStat(head.contentLength(), ranges, adler32Digest(head.headers("digest")));
@@ -90,12 +95,13 @@ public final class HttpMover implements Mover {
     @Override
     public void prepareDestination(CopyRequest req) throws MoverException {
         try {
-            int exists = status("HEAD", req.destination());
+            StorageCredential dest = req.credentials().destination();
+            int exists = status("HEAD", req.destination(), dest);
             if (exists < 300) {
                 if (!req.overwrite()) {
                     throw new MoverException(MoverException.Code.DEST_EXISTS, "prepare", req.destination() + " exists and overwrite is off");
                 }
-                check(status("DELETE", req.destination()), "prepare", "destination " + req.destination());
+                check(status("DELETE", req.destination(), dest), "prepare", "destination " + req.destination());
             } else if (exists != 404) {
                 check(exists, "prepare", "destination " + req.destination());
             }
@@ -111,7 +117,7 @@ public final class HttpMover implements Mover {
             if (collections.contains(parent)) {
                 continue;
             }
-            int mk = status("MKCOL", parent);
+            int mk = status("MKCOL", parent, req.credentials().destination());
             // 201 created; 405 already exists
             if (mk != 201 && mk != 405) {
                 check(mk, phase, "collection " + parent);
@@ -174,7 +180,7 @@ public final class HttpMover implements Mover {
         try {
             long length = size;
             if (streams == 1) {
-                get = wire.send("GET", req.source(), Map.of());
+                get = wire.send("GET", req.source(), BearerHeaders.of(req.credentials().source()));
                 check(get.status, "transfer", "source " + req.source());
                 length = get.contentLength();
                 if (length < 0) {
@@ -188,7 +194,7 @@ public final class HttpMover implements Mover {
             Adler32Stream body = Adler32Stream.counter(progress, req.checksums());
             if (streams > 1) {
                 pool = Executors.newFixedThreadPool(streams + 1);
-                relay = new RangeRelay(wire, req.source(), size, streams, body, pool, memory);
+                relay = new RangeRelay(wire, req.source(), BearerHeaders.of(req.credentials().source()), size, streams, body, pool, memory);
             } else {
                 relay = new BodyRelay(get, length, body, length >= READ_AHEAD_THRESHOLD ? readers : null, memory);
             }
@@ -196,7 +202,7 @@ public final class HttpMover implements Mover {
             if (stopped != null) {
                 throw stopped;  // stopped before the upload began: the destination is not this attempt's to touch
             }
-            HttpWire.Response put = wire.send("PUT", req.destination(), Map.of(), attempt.writing(relay), length);
+            HttpWire.Response put = wire.send("PUT", req.destination(), BearerHeaders.of(req.credentials().destination()), attempt.writing(relay), length);
             try (put) {
                 put.discard();
                 // an upload the server answered with an error was refused: nothing of this attempt's is there
@@ -276,7 +282,7 @@ public final class HttpMover implements Mover {
             ThirdPartyCopy.pull(wire, req, progress, attempt);
             long transferMillis = (System.nanoTime() - t0) / 1_000_000;
             long c0 = System.nanoTime();
-            SourceStat copied = head(req.destination(), "checksum", "destination " + req.destination());
+            SourceStat copied = head(req.destination(), req.credentials().destination(), "checksum", "destination " + req.destination());
             long expected = req.expectedSize() != null ? req.expectedSize() : stat.size();
             if (copied.size() < 0 || (expected >= 0 && copied.size() != expected)) {
                 throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
@@ -285,10 +291,10 @@ public final class HttpMover implements Mover {
             String adler = copied.adler32();
             if (req.checksums()) {
                 if (adler == null) {
-                    adler = adler32Of(req.destination(), "destination ");
+                    adler = adler32Of(req.destination(), req.credentials().destination(), "destination ");
                 }
                 String reference = req.expectedAdler32() != null ? req.expectedAdler32()
-                        : stat.adler32() != null ? stat.adler32() : adler32Of(req.source(), "source ");
+                        : stat.adler32() != null ? stat.adler32() : adler32Of(req.source(), req.credentials().source(), "source ");
                 if (!reference.equalsIgnoreCase(adler)) {
                     throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum", "the destination's ADLER32 is " + adler
                             + " after the third-party copy, " + reference + (req.expectedAdler32() != null ? " (the job's)" : " (the source's)") + " expected");
@@ -332,7 +338,7 @@ public final class HttpMover implements Mover {
      */
     private MoverException failedCopy(Exception e, CopyRequest req, TransferProgress progress, boolean wrote) {
         if (wrote) {
-            removeQuietly(req.destination());
+            removeQuietly(req.destination(), req.credentials().destination());
         }
         collections.forget(parents(req.destinationBase(), req.destination()));  // the next attempt makes sure of them
         MoverException aborted = progress.aborted("transfer");
@@ -349,8 +355,8 @@ public final class HttpMover implements Mover {
     }
 
     /** ADLER32 of a file read whole from its URL (a storage that offers no digest); {@code role} is "source " or "destination ". */
-    private String adler32Of(URI uri, String role) throws MoverException {
-        try (HttpWire.Response r = wire.send("GET", uri, Map.of())) {
+    private String adler32Of(URI uri, StorageCredential credential, String role) throws MoverException {
+        try (HttpWire.Response r = wire.send("GET", uri, BearerHeaders.of(credential))) {
             check(r.status, "checksum", role + uri);
             Adler32Stream s = new Adler32Stream(r.body);
             s.transferTo(OutputStream.nullOutputStream());
@@ -367,7 +373,7 @@ public final class HttpMover implements Mover {
                     "the source's ADLER32 is " + sourceAdler + ", the job says " + req.expectedAdler32());
         }
         if (mode.equals("target") || mode.equals("both")) {
-            String written = adler32Of(req.destination(), "destination ");
+            String written = adler32Of(req.destination(), req.credentials().destination(), "destination ");
             if (!written.equals(sourceAdler)) {
                 throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
                         "the destination's ADLER32 is " + written + ", the source's " + sourceAdler);
@@ -379,7 +385,7 @@ public final class HttpMover implements Mover {
     private boolean collectionGone(CopyRequest req) {
         List<URI> parents = parents(req.destinationBase(), req.destination());
         try {
-            return !parents.isEmpty() && status("HEAD", parents.get(parents.size() - 1)) == 404;
+            return !parents.isEmpty() && status("HEAD", parents.get(parents.size() - 1), req.credentials().destination()) == 404;
         } catch (IOException e) {
             return false;
         }
@@ -402,16 +408,16 @@ public final class HttpMover implements Mover {
         return out;
     }
 
-    private int status(String method, URI uri) throws IOException {
-        try (HttpWire.Response r = wire.send(method, uri, Map.of())) {
+    private int status(String method, URI uri, StorageCredential credential) throws IOException {
+        try (HttpWire.Response r = wire.send(method, uri, BearerHeaders.of(credential))) {
             r.discard();
             return r.status;
         }
     }
 
-    private void removeQuietly(URI destination) {
+    private void removeQuietly(URI destination, StorageCredential credential) {
         try {
-            status("DELETE", destination);
+            status("DELETE", destination, credential);
         } catch (IOException e) {
             // the partial file stays; the next attempt replaces it (overwrite) or reports it
         }

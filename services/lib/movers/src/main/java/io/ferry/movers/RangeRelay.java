@@ -29,6 +29,8 @@ final class RangeRelay implements HttpWire.Body {
 
     private final HttpWire wire;
     private final URI source;
+    /** The source's credential headers (its bearer token), sent with every range. */
+    private final Map<String, String> sourceHeaders;
     private final long size;
     private final Adler32Stream counter;
     private final ExecutorService pool;
@@ -39,9 +41,11 @@ final class RangeRelay implements HttpWire.Body {
     private final AtomicReferenceArray<CompletableFuture<List<ByteBuffer>>> parts;
 
     /** {@code buffers} must hold at least one range ({@link #BUFFERS_PER_RANGE}). */
-    RangeRelay(HttpWire wire, URI source, long size, int streams, Adler32Stream counter, ExecutorService pool, DirectBuffers.Reservation buffers) {
+    RangeRelay(HttpWire wire, URI source, Map<String, String> sourceHeaders, long size, int streams, Adler32Stream counter, ExecutorService pool,
+               DirectBuffers.Reservation buffers) {
         this.wire = wire;
         this.source = source;
+        this.sourceHeaders = sourceHeaders;
         this.size = size;
         this.counter = counter;
         this.pool = pool;
@@ -97,7 +101,9 @@ final class RangeRelay implements HttpWire.Body {
         long from = index * CHUNK;
         long to = Math.min(size, from + CHUNK) - 1;
         List<ByteBuffer> filled = new ArrayList<>();
-        try (HttpWire.Response r = wire.send("GET", source, Map.of("Range", "bytes=" + from + "-" + to))) {
+        Map<String, String> headers = new java.util.HashMap<>(sourceHeaders);
+        headers.put("Range", "bytes=" + from + "-" + to);
+        try (HttpWire.Response r = wire.send("GET", source, headers)) {
             if (r.status != 206 || r.contentLength() != to - from + 1) {
                 r.discard();
                 throw new IOException("range " + from + "-" + to + " answered " + r.status + " with " + r.contentLength() + " bytes");

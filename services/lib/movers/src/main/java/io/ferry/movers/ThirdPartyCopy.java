@@ -38,8 +38,11 @@ final class ThirdPartyCopy {
      */
     static long pull(HttpWire wire, CopyRequest req, TransferProgress progress, HttpMover.Attempt attempt)
             throws IOException, MoverException, Unsupported {
-        Map<String, String> headers = Map.of("Source", req.source().toString(), "Credential", "none", "Overwrite", req.overwrite() ? "T" : "F",
-                "X-Number-Of-Streams", Integer.toString(Math.max(1, req.streams())));
+        Map<String, String> headers = new HashMap<>(Map.of("Source", req.source().toString(), "Overwrite", req.overwrite() ? "T" : "F",
+                "X-Number-Of-Streams", Integer.toString(Math.max(1, req.streams()))));
+        headers.putAll(pullCredential(req.credentials().source()));
+        // the destination's own token authorises the COPY itself
+        headers.putAll(BearerHeaders.of(req.credentials().destination()));
         MoverException stopped = progress.aborted("transfer");
         if (stopped != null) {
             throw stopped;
@@ -67,6 +70,20 @@ final class ThirdPartyCopy {
                 progress.onAbort(null);
             }
         }
+    }
+
+    /**
+     * What the destination presents to the source when it pulls, as WLCG HTTP-TPC defines it: the source's bearer
+     * token as {@code TransferHeaderAuthorization} (the SE sends each {@code TransferHeader…} header on to the source
+     * with the prefix taken off) and {@code Credential: none}, since no X.509 credential is delegated. The source's
+     * own identity toward the destination likewise delegates none. A delegated X.509 proxy would be
+     * {@code Credential: gridsite} (the SE asks the client to delegate it): not offered by this mover.
+     */
+    static Map<String, String> pullCredential(StorageCredential source) {
+        if (source instanceof BearerToken token) {
+            return Map.of("TransferHeaderAuthorization", token.authorization(), "Credential", "none");
+        }
+        return Map.of("Credential", "none");
     }
 
     /** Follows the markers to the final line; the bytes per stripe add up to the progress. */

@@ -25,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ThirdPartyCopyTest {
 
+    static final String SOURCE_TOKEN = "eyJhbGciOiJFUzI1NiJ9.cHVsbA.c2ln";
     static Path dir;
     static XrootdServer xrootd;
     static NginxWebDav nginx;
@@ -35,7 +36,7 @@ class ThirdPartyCopyTest {
         dir = Files.createTempDirectory("ferry-tpc-pki");
         TestCertificates pki = TestCertificates.create(dir);
         xrootd = new XrootdServer(pki);
-        nginx = new NginxWebDav();
+        nginx = new NginxWebDav(null, java.util.Map.of("tok-a", java.util.Set.of(SOURCE_TOKEN)));
         mover = new HttpMover(Duration.ofSeconds(60), 64L << 20, TlsSockets.factory(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty()));
     }
 
@@ -79,6 +80,33 @@ class ThirdPartyCopyTest {
         assertEquals(MoverException.Code.CHECKSUM_MISMATCH, wrong.code());
         assertFalse(wrong.retryable());
         assertFalse(Files.exists(xrootd.file("/tpc/run2/f2-again")), "a copy that fails its check is removed");
+    }
+
+    @Test
+    void theSourcesTokenTravelsAsTransferHeaderAuthorizationAndWithoutItTheSourceRefusesThePull() throws Exception {
+        String adler = HttpMoverTest.write(nginx.file("/tok-a/tpc/t1"), 1_000_000, 28);
+        xrootd.mkdirs("/tpc/run7");
+        CopyRequest withToken = new CopyRequest(URI.create(nginx.url("/tok-a/tpc/t1")), URI.create(xrootd.url("/tpc/run7/t1")), 1_000_000L, adler,
+                "both", false, 1, URI.create(xrootd.url("/")), true, null, new StorageCredentials(new BearerToken(SOURCE_TOKEN), null));
+        // the mover's own stat of the source needs the token as well
+        assertEquals(1_000_000, mover.stat(withToken).size());
+        CopyResult r = mover.transfer(withToken, new SourceStat(1_000_000, true, null), TransferProgress.unwatched());
+        assertEquals(adler, r.adler32());
+        assertEquals(-1, Files.mismatch(nginx.file("/tok-a/tpc/t1"), xrootd.file("/tpc/run7/t1")));
+
+        CopyRequest without = new CopyRequest(URI.create(nginx.url("/tok-a/tpc/t1")), URI.create(xrootd.url("/tpc/run7/t1-none")), 1_000_000L,
+                adler, "none", false, 1, URI.create(xrootd.url("/")), true);
+        MoverException e = assertThrows(MoverException.class, () -> mover.transfer(without, new SourceStat(1_000_000, true, null),
+                TransferProgress.unwatched()));
+        assertEquals(MoverException.Code.PERMISSION_DENIED, e.code(), e.getMessage());
+        assertFalse(Files.exists(xrootd.file("/tpc/run7/t1-none")));
+    }
+
+    @Test
+    void aPullCarriesTheSourcesTokenOnlyAsATransferHeaderAndTheDestinationsAsItsOwnAuthorization() {
+        assertEquals(java.util.Map.of("Credential", "none"), ThirdPartyCopy.pullCredential(null));
+        assertEquals(java.util.Map.of("Credential", "none", "TransferHeaderAuthorization", "Bearer " + SOURCE_TOKEN),
+                ThirdPartyCopy.pullCredential(new BearerToken(SOURCE_TOKEN)));
     }
 
     @Test

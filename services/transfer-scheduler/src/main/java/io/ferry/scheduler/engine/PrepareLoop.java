@@ -171,7 +171,7 @@ public class PrepareLoop extends EngineLoop {
             }
             Mover mover = movers.forUrls(src, allowed.destination().toUri());
             CopyRequest req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()));
-            SourceStat stat = mover.stat(src, req.sourceBase());
+            SourceStat stat = mover.stat(req);
             Mover.checkSource(req, stat);
             mover.prepareDestination(req);
             if (outcomes.prepared(f, stat)) {
