@@ -22,6 +22,8 @@ public interface SchedulerConfig {
 
     Outbox outbox();
 
+    StorageTokens storageTokens();
+
     interface Engine {
         /** Whether this replica prepares and moves files (an API-only replica sets false). */
         @WithDefault("true")
@@ -172,5 +174,14 @@ public interface SchedulerConfig {
         /** How long an answer from tcp-profiles is reused for the same link. */
         @WithDefault("5m")
         Duration cacheFor();
+    }
+
+    interface StorageTokens {
+        /**
+         * The AES-256 key (base64 of 32 random bytes) that seals the bearer tokens files bring toward storage
+         * (FERRY_SCHEDULER_STORAGE_TOKENS_KEY); the same on every replica. Required outside dev and test: without
+         * it the scheduler does not start. Generate one with {@code openssl rand -base64 32}.
+         */
+        Optional<String> key();
     }
 }

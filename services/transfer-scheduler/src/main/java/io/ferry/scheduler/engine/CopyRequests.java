@@ -1,19 +1,24 @@
 package io.ferry.scheduler.engine;
 
 import io.ferry.movers.CopyRequest;
+import io.ferry.movers.StorageCredentials;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.SchedulingInputs;
 import io.ferry.scheduler.service.StorageBoundary;
 
 import java.net.URI;
 
-/** The mover's view of a claimed file: only the canonical URLs the storage boundary allowed, and their SEs' bases. */
+/**
+ * The mover's view of a claimed file: only the canonical URLs the storage boundary allowed, their SEs' bases, and
+ * what it presents to each SE ({@link FileCredentials}).
+ */
 final class CopyRequests {
 
     private CopyRequests() {
     }
 
-    static CopyRequest of(ClaimedFile f, StorageBoundary.Authorized allowed, int streams, SchedulingInputs.Se destSe) {
+    static CopyRequest of(ClaimedFile f, StorageBoundary.Authorized allowed, int streams, SchedulingInputs.Se destSe,
+                          StorageCredentials credentials) {
         URI source = allowed.source().toUri();
         URI dest = allowed.destination().toUri();
         // A file an earlier attempt of ours may have written is ours to replace.
@@ -21,7 +26,7 @@ final class CopyRequests {
         // pull mode: a destination SE that does third-party copy fetches an http(s) source itself
         boolean thirdParty = destSe != null && destSe.thirdPartyCopy() && isHttp(source) && isHttp(dest);
         return new CopyRequest(source, dest, f.filesize(), f.adler32(), f.verify(), overwrite, streams, allowed.destinationBase().toUri(),
-                thirdParty, allowed.sourceBase().toUri());
+                thirdParty, allowed.sourceBase().toUri(), credentials);
     }
 
     private static boolean isHttp(URI u) {

@@ -62,6 +62,9 @@ public class PrepareLoop extends EngineLoop {
     SiteDirectory sites;
 
     @Inject
+    FileCredentials credentials;
+
+    @Inject
     StorageBoundary boundary;
 
     @Inject
@@ -170,7 +173,7 @@ public class PrepareLoop extends EngineLoop {
                 return;
             }
             Mover mover = movers.forUrls(src, allowed.destination().toUri());
-            CopyRequest req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()));
+            CopyRequest req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()), credentials.of(f, "prepare"));
             SourceStat stat = mover.stat(req);
             Mover.checkSource(req, stat);
             mover.prepareDestination(req);

@@ -27,8 +27,13 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
                 deterministic, sid, params);
     }
 
+    /** {@code tokens}: the file's bearer tokens toward storage, null when it brings none (Ferry's own identity is used). */
     public record FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum,
-                              String metadata, String activity) {
+                              String metadata, String activity, FileTokens tokens) {
+
+        public FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum, String metadata, String activity) {
+            this(sources, destinations, filesize, checksum, metadata, activity, null);
+        }
     }
 
     public static Submission parse(JsonNode body) {
@@ -116,7 +121,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
             errors.add(new Problem.FieldError(at + ".activity", "at most 100 characters"));
         }
         String metadata = present(f.get("metadata")) ? f.get("metadata").toString() : null;
-        return new FileRequest(sources, destinations, size, checksum, metadata, activity);
+        FileTokens tokens = FileTokens.parse(f, sources.size(), destinations.size(), at, java.time.Instant.now(), errors);
+        return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens);
     }
 
     private static List<String> urls(JsonNode node, String at, List<Problem.FieldError> errors) {

@@ -62,4 +62,8 @@ public class Job extends PanacheEntityBase {
     public OffsetDateTime finishedAt;
 
     public String reason;
+
+    /** Whether the job's files brought bearer tokens toward storage (the engine looks them up only then). */
+    @Column(name = "has_tokens")
+    public boolean hasTokens;
 }

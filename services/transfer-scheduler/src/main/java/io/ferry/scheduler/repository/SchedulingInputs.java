@@ -38,10 +38,12 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
 
     /**
      * An SE as the engine sees it; {@code thirdPartyCopy}: it pulls files itself when asked (HTTP-TPC COPY);
-     * {@code access}: which VOs may read and write where, checked again before every file touches it.
+     * {@code access}: which VOs may read and write where, checked again before every file touches it;
+     * {@code allowServiceIdentity}: Ferry's own storage identity may be used toward it for a file that brings no
+     * credential of its own.
      */
     public record Se(String name, String site, Map<String, String> baseUrls, boolean needsPrepare, int inboundMax, int outboundMax,
-                     boolean thirdPartyCopy, StorageAccess access) {
+                     boolean thirdPartyCopy, StorageAccess access, boolean allowServiceIdentity) {
     }
 
     public static String key(String sourceSe, String destSe) {
@@ -101,8 +103,8 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
                         links.put(k, new Link(r.getInteger(2), r.getInteger(3), r.getString(4), r.getInteger(5), targets.get(k)));
                     }
                 })
-                .chain(x -> c.query("SELECT name, site, base_urls, needs_prepare, inbound_max_active, outbound_max_active, third_party_copy, access "
-                        + "FROM storage_endpoint").execute())
+                .chain(x -> c.query("SELECT name, site, base_urls, needs_prepare, inbound_max_active, outbound_max_active, third_party_copy, access, "
+                        + "allow_service_identity FROM storage_endpoint").execute())
                 .invoke(rows -> {
                     for (Row r : rows) {
                         Map<String, String> urls = new HashMap<>();
@@ -110,7 +112,7 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
                         JsonObject o = json instanceof JsonObject j ? j : new JsonObject(String.valueOf(json));
                         o.forEach(e -> urls.put(e.getKey(), String.valueOf(e.getValue())));
                         ses.put(r.getString(0), new Se(r.getString(0), r.getString(1), urls, r.getBoolean(3), r.getInteger(4), r.getInteger(5),
-                                r.getBoolean(6), access(r.getValue(7))));
+                                r.getBoolean(6), access(r.getValue(7)), r.getBoolean(8)));
                     }
                 })
                 .chain(x -> c.query("SELECT vo, weight FROM vo_share").execute())

@@ -37,6 +37,10 @@ public class StorageEndpoint extends PanacheEntityBase {
     @Column(name = "third_party_copy")
     public boolean thirdPartyCopy;
 
+    /** Whether Ferry's own storage identity may be used toward this SE for files that bring no credential for it. */
+    @Column(name = "allow_service_identity")
+    public boolean allowServiceIdentity = true;
+
     @Column(name = "inbound_max_active")
     public int inboundMaxActive;
 

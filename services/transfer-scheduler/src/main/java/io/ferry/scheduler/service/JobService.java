@@ -7,6 +7,7 @@ import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.model.Submission;
 import io.ferry.scheduler.repository.Job;
+import io.ferry.scheduler.repository.FileTokenRows;
 import io.ferry.scheduler.repository.JobInserts;
 import io.ferry.scheduler.repository.StorageEndpoint;
 import io.ferry.scheduler.repository.TransferFile;
@@ -52,6 +53,9 @@ public class JobService {
 
     @Inject
     StateChanges states;
+
+    @Inject
+    JobTokens tokens;
 
     /** Stores the job and its files in one transaction; answers the job id. */
     @WithSpan
@@ -101,7 +105,11 @@ public class JobService {
             job.sourceSe = single(files.stream().map(f -> f.sourceSe).toList());
             job.destSe = single(files.stream().map(f -> f.destSe).toList());
             job.submittedAt = now;
-            return pool.withTransaction(c -> JobInserts.insert(c, job, files)).map(stored -> {
+            JobTokens.Rows sealed = tokens.seal(id, s.files(), checked);
+            job.hasTokens = !sealed.isEmpty();
+            return pool.withTransaction(c -> JobInserts.insert(c, job, files).flatMap(stored -> stored
+                    ? FileTokenRows.insert(c, id, sealed.tokens(), sealed.uses()).replaceWith(true)
+                    : Uni.createFrom().item(false))).map(stored -> {
                 if (!stored) {
                     throw ProblemException.conflict("JOB_EXISTS", "a job with id " + id + " (sid " + s.sid() + ") was already submitted");
                 }

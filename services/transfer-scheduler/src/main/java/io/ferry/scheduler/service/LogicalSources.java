@@ -5,6 +5,7 @@ import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.client.ResolverClient;
 import io.ferry.scheduler.model.EndpointMatcher;
+import io.ferry.scheduler.model.FileTokens;
 import io.ferry.scheduler.model.Submission;
 import io.ferry.scheduler.repository.StorageEndpoint;
 import io.ferry.storageurl.StorageUrl;
@@ -17,7 +18,6 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -85,14 +85,18 @@ public class LogicalSources {
         }
         String protocol = destination.get().scheme();
         Uni<List<String>> sources = Uni.createFrom().item(new ArrayList<>());
+        // the token given for a logical source goes with each of its replicas (parallel to the sources found)
+        List<String> tokens = new ArrayList<>();
         Long[] size = {f.filesize()};
         String[] checksum = {f.checksum()};
         for (int j = 0; j < f.sources().size(); j++) {
             String source = f.sources().get(j);
             String at = "files[" + index + "].sources[" + j + "]";
+            String token = f.tokens() == null ? null : f.tokens().source(j);
             if (!isLogical(source)) {
                 sources = sources.map(list -> {
                     list.add(source);
+                    tokens.add(token);
                     return list;
                 });
                 continue;
@@ -131,6 +135,7 @@ public class LogicalSources {
                                 continue;
                             }
                             list.add(canonical.get().toString());
+                            tokens.add(token);
                             if (size[0] == null && r.hasNonNull("size")) {
                                 size[0] = r.get("size").asLong();
                             }
@@ -145,8 +150,19 @@ public class LogicalSources {
                         return list;
                     }));
         }
-        return sources.map(list -> new Submission.FileRequest(new ArrayList<>(new LinkedHashSet<>(list)), f.destinations(), size[0], checksum[0],
-                f.metadata(), f.activity()));
+        return sources.map(list -> {
+            // a replica found twice is tried once, with the token of the source that named it first
+            List<String> distinct = new ArrayList<>();
+            List<String> distinctTokens = new ArrayList<>();
+            for (int k = 0; k < list.size(); k++) {
+                if (!distinct.contains(list.get(k))) {
+                    distinct.add(list.get(k));
+                    distinctTokens.add(tokens.get(k));
+                }
+            }
+            FileTokens resolvedTokens = f.tokens() == null ? null : new FileTokens(distinctTokens, f.tokens().destinations());
+            return new Submission.FileRequest(distinct, f.destinations(), size[0], checksum[0], f.metadata(), f.activity(), resolvedTokens);
+        });
     }
 
     private static ProblemException unavailable(String why) {

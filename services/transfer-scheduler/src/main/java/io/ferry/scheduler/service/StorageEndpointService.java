@@ -69,6 +69,7 @@ public class StorageEndpointService {
             se.thirdPartyCopy = Boolean.TRUE.equals(in.thirdPartyCopy());
             se.inboundMaxActive = in.inboundMaxActive() == null ? 50 : in.inboundMaxActive();
             se.outboundMaxActive = in.outboundMaxActive() == null ? 50 : in.outboundMaxActive();
+            se.allowServiceIdentity = !Boolean.FALSE.equals(in.allowServiceIdentity());
             se.updatedAt = OffsetDateTime.now(ZoneOffset.UTC);
             se.updatedBy = caller.subject();
             return se.<StorageEndpoint>persist().map(saved -> new Created(saved, existing == null));
@@ -86,7 +87,7 @@ public class StorageEndpointService {
 
     /** An SE as an administrator registers it: base URL per protocol, who may read and write, limits (null: defaults). */
     public record Registration(String site, Map<String, String> baseUrls, StorageAccess access, Boolean needsPrepare,
-                               Boolean thirdPartyCopy, Integer inboundMaxActive, Integer outboundMaxActive) {
+                               Boolean thirdPartyCopy, Integer inboundMaxActive, Integer outboundMaxActive, Boolean allowServiceIdentity) {
     }
 
     /**

@@ -1,0 +1,78 @@
+package io.ferry.scheduler.engine;
+
+import io.ferry.movers.BearerToken;
+import io.ferry.movers.MoverException;
+import io.ferry.movers.StorageCredential;
+import io.ferry.movers.StorageCredentials;
+import io.ferry.scheduler.repository.ClaimedFile;
+import io.ferry.scheduler.repository.FileTokenRows;
+import io.ferry.scheduler.repository.SchedulingInputs;
+import io.ferry.scheduler.service.TokenSeal;
+import io.ferry.scheduler.state.StateChanges;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * What a claimed file presents to its source and destination SE: the bearer token it brought for the URL it is about
+ * to touch (its current source, its destination), opened just before use; else Ferry's own storage identity, where
+ * the SE allows it ({@code allowServiceIdentity}). A file whose SE refuses Ferry's identity and that brought no
+ * credential for it, or whose token expired or does not open, fails for good with the reason, before any request.
+ */
+@ApplicationScoped
+public class FileCredentials {
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    TokenSeal seal;
+
+    @Inject
+    SiteDirectory sites;
+
+    /** {@code phase}: where the engine is (prepare or transfer), for the failure. */
+    public StorageCredentials of(ClaimedFile f, String phase) throws MoverException {
+        StorageCredential source = null;
+        StorageCredential destination = null;
+        if (f.hasTokens()) {
+            List<FileTokenRows.FileToken> tokens = pool.withConnection(c -> FileTokenRows.ofFile(c, f.fileId())).await().atMost(StateChanges.WAIT);
+            for (FileTokenRows.FileToken t : tokens) {
+                if (t.side().equals("source") && t.url().equals(f.sourceUrl())) {
+                    source = open(f, t, phase);
+                } else if (t.side().equals("destination") && t.url().equals(f.destUrl())) {
+                    destination = open(f, t, phase);
+                }
+            }
+        }
+        requireOwnWhereServiceRefused(source, sites.se(f.sourceSe()), "source", phase);
+        requireOwnWhereServiceRefused(destination, sites.se(f.destSe()), "destination", phase);
+        return new StorageCredentials(source, destination);
+    }
+
+    private BearerToken open(ClaimedFile f, FileTokenRows.FileToken t, String phase) throws MoverException {
+        if (t.expiresAt().isBefore(OffsetDateTime.now(ZoneOffset.UTC))) {
+            throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, "the " + t.side() + " token this file brought expired at "
+                    + t.expiresAt() + "; submit it again with a fresh one");
+        }
+        try {
+            return new BearerToken(seal.open(t.sealed(), f.jobId(), t.tokenNo()));
+        } catch (TokenSeal.SealBroken e) {
+            throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, "the " + t.side() + " token this file brought cannot be "
+                    + "opened: " + e.getMessage() + " (was the key changed since the job was submitted?)");
+        }
+    }
+
+    /** An SE that refuses Ferry's own identity gets the file's credential or nothing: the file fails for good. */
+    static void requireOwnWhereServiceRefused(StorageCredential given, SchedulingInputs.Se se, String side, String phase) throws MoverException {
+        if (given == null && se != null && !se.allowServiceIdentity()) {
+            throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, "storage endpoint " + se.name()
+                    + " accepts only the user's own credential (allowServiceIdentity is false) and this file brought none for its "
+                    + side + " (files[]." + side + "_tokens)");
+        }
+    }
+}
