@@ -62,6 +62,8 @@ public final class LocalStack implements AutoCloseable {
     private final Map<ServiceSpec, PostgresServer.Credentials> databaseCredentials = new LinkedHashMap<>();
     private PostgresServer postgres;
     private DevKeys keys;
+    /** The key the scheduler seals the storage tokens of files with (FERRY_SCHEDULER_STORAGE_TOKENS_KEY). */
+    private String storageTokensKey;
     private DevGridPki pki;
     private int schedulerHttpsPort;
 
@@ -91,6 +93,7 @@ public final class LocalStack implements AutoCloseable {
     public void start(Duration readyTimeout) throws Exception {
         OwnerOnlyFiles.directory(options.stateDirectory()); // keys, database passwords and data: the user's alone
         keys = DevKeys.loadOrCreate(options.stateDirectory().resolve("keys"));
+        storageTokensKey = DevKeys.loadOrCreateSecretKey(options.stateDirectory().resolve("keys/storage-tokens.key"));
         pki = gridPki(options.stateDirectory());
         pki.host();
         for (String vo : DEV_VOS) {
@@ -135,6 +138,9 @@ public final class LocalStack implements AutoCloseable {
         env.put("FERRY_DB_PASSWORD", databaseCredentials.get(spec).password());
         env.put(spec.serviceTokenVariable(), new DevTokens(keys).mint(new DevTokens.Claims("service:" + spec.name(), null, null,
                 spec.serviceScopes(), Duration.ofDays(30), DevTokens.ISSUER, DevTokens.AUDIENCE)));
+        if (spec.equals(ServiceSpec.SCHEDULER)) {
+            env.put("FERRY_SCHEDULER_STORAGE_TOKENS_KEY", storageTokensKey);
+        }
         Map<String, String> properties = spec.equals(ServiceSpec.SCHEDULER)
                 ? https(logName.equals(spec.name()) ? schedulerHttpsPort : FreePort.find()) : Map.of();
         env.putAll(options.extraEnvironment());

@@ -92,9 +92,18 @@ class EngineTest {
     /** The ids the stand-in resolver was asked about (query strings of its requests). */
     static final List<String> resolverQueries = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+    /** Tokens as an IAM would issue them for storage, one for each of two SEs that want one (tok-a, tok-b). */
+    static final String SOURCE_TOKEN = storageToken("storage.read:/");
+    static final String DEST_TOKEN = storageToken("storage.modify:/ storage.read:/");
+
+    static String storageToken(String scope) {
+        return FerryTestResource.token(new io.ferry.dev.DevTokens.Claims("rucio", null, null, scope, Duration.ofHours(1), "https://iam.test/",
+                "https://wlcg.cern.ch/jwt/v1/any"));
+    }
+
     @BeforeAll
     static void startNginx() throws Exception {
-        nginx = new NginxWebDav();
+        nginx = new NginxWebDav(null, Map.of("tok-a", java.util.Set.of(SOURCE_TOKEN), "tok-b", java.util.Set.of(DEST_TOKEN)));
     }
 
     @BeforeAll
@@ -228,6 +237,151 @@ class EngineTest {
         } finally {
             given().auth().oauth2(admin()).delete("/config/se/XRD");
             DirectoryTrees.delete(pki);
+        }
+    }
+
+    @Test
+    void twoSesThatWantBearerTokensGetEachFilesOwnAndTheTokensAppearNowhereAfterwards() throws Exception {
+        CapturedLogs logs = CapturedLogs.start();
+        try {
+            for (String[] se : new String[][]{{"TOK-A", "/tok-a"}, {"TOK-B", "/tok-b"}}) {
+                given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"TOK-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(se[1])
+                                + "\"},\"access\":{\"open\":true},\"allowServiceIdentity\":false}")
+                        .put("/config/se/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                given().auth().oauth2(admin()).get("/config/se/" + se[0]).then().body("allowServiceIdentity", equalTo(false));
+            }
+            String tokens = ",\"source_tokens\":[\"" + SOURCE_TOKEN + "\"],\"destination_tokens\":[\"" + DEST_TOKEN + "\"]";
+            List<String> withTokens = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                String adler = write("/tok-a/run/f" + i, 200_000 + i, 900 + i);
+                String f = file("/tok-a/run/f" + i, "/tok-b/run/out/f" + i, adler);
+                withTokens.add(f.substring(0, f.length() - 1) + tokens + "}");
+            }
+            String good = submit(vo("atlas"), withTokens, "{\"verify_checksum\":\"both\"}");
+
+            String plain = write("/tok-a/run/plain", 10_000, 910);
+            String none = submit(vo("atlas"), List.of(file("/tok-a/run/plain", "/tok-b/run/out/plain", plain)), "{\"retry\":2,\"retry_delay\":0}");
+            String swapped = ",\"source_tokens\":[\"" + SOURCE_TOKEN + "\"],\"destination_tokens\":[\"" + SOURCE_TOKEN + "\"]";
+            String f = file("/tok-a/run/plain", "/tok-b/run/out/swapped", plain);
+            String wrong = submit(vo("atlas"), List.of(f.substring(0, f.length() - 1) + swapped + "}"), "{\"retry\":2,\"retry_delay\":0}");
+
+            // a list that does not match the sources is refused, and nothing of it is stored
+            long jobsBefore = count("SELECT count(*) FROM job");
+            String refusal = given().auth().oauth2(vo("atlas")).contentType(ContentType.JSON).body("{\"files\":[" + withTokens.get(0).replace(
+                            "\"source_tokens\":[\"" + SOURCE_TOKEN + "\"]", "\"source_tokens\":[\"" + SOURCE_TOKEN + "\",\"" + SOURCE_TOKEN + "\"]") + "]}")
+                    .post("/jobs").then().statusCode(400).contentType("application/problem+json").body("errors[0].field", equalTo("files[0].source_tokens"))
+                    .extract().asString();
+            assertEquals(jobsBefore, count("SELECT count(*) FROM job"));
+
+            awaitJob(vo("atlas"), good, Duration.ofSeconds(30), "FINISHED", "FINISHEDDIRTY", "FAILED");
+            JsonPath done = files(vo("atlas"), good);
+            assertTrue(done.getList("file_state").stream().allMatch("FINISHED"::equals), done.prettify());
+            for (int i = 0; i < 3; i++) {
+                assertArrayEquals(Files.readAllBytes(nginx.file("/tok-a/run/f" + i)), Files.readAllBytes(nginx.file("/tok-b/run/out/f" + i)));
+            }
+
+            awaitJob(vo("atlas"), none, Duration.ofSeconds(30), "FAILED");
+            JsonPath refused = files(vo("atlas"), none);
+            assertEquals("PERMISSION_DENIED", refused.getString("[0].error_code"));
+            assertEquals("prepare", refused.getString("[0].error_phase"));
+            assertTrue(refused.getString("[0].reason").contains("TOK-A accepts only the user's own credential (allowServiceIdentity is false)"),
+                    refused.getString("[0].reason"));
+            awaitJob(vo("atlas"), wrong, Duration.ofSeconds(30), "FAILED");
+            JsonPath denied = files(vo("atlas"), wrong);
+            assertEquals("PERMISSION_DENIED", denied.getString("[0].error_code"));
+            assertTrue(denied.getString("[0].reason").contains("HTTP 401"), denied.getString("[0].reason"));
+            assertFalse(Files.exists(nginx.file("/tok-b/run/out/plain")));
+            assertFalse(Files.exists(nginx.file("/tok-b/run/out/swapped")));
+
+            // the tokens appear nowhere: not in what clients read, what is recorded, or what was logged
+            StringBuilder seen = new StringBuilder(refusal);
+            for (String id : List.of(good, none, wrong)) {
+                seen.append(given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().statusCode(200).extract().asString());
+                seen.append(given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files").then().statusCode(200).extract().asString());
+                for (Object fileId : files(vo("atlas"), id).getList("file_id")) {
+                    seen.append(given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files/" + fileId + "/retries").then().statusCode(200)
+                            .extract().asString());
+                }
+                seen.append(eventStream(vo("atlas"), id));
+            }
+            seen.append(given().auth().oauth2(vo("atlas")).queryParam("limit", 1000).get("/jobs").then().statusCode(200).extract().asString());
+            await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT count(*) FROM record_outbox WHERE payload LIKE '%" + good + "%'") >= 3);
+            for (String table : List.of("record_outbox", "job", "transfer_file", "file_retry", "file_token")) {
+                seen.append(pool.query("SELECT t::text FROM " + table + " t").execute().await().atMost(Duration.ofSeconds(10))
+                        .stream().map(r -> r.getString(0)).reduce("", String::concat));
+            }
+            org.jboss.logging.Logger.getLogger("io.ferry.scheduler.engine").info("log capture probe");
+            assertTrue(logs.text().contains("log capture probe"), "the capture sees what the scheduler logs");
+            seen.append(logs.text());
+            assertTrue(seen.toString().contains(good), "the views looked at were the job's");
+            for (String token : List.of(SOURCE_TOKEN, DEST_TOKEN)) {
+                assertFalse(seen.toString().contains(token), "a token leaked");
+                // nor a large part of it (its signature), nor in the clear where it is stored
+                assertFalse(seen.toString().contains(token.substring(token.lastIndexOf('.') + 1)), "a token's signature leaked");
+                assertEquals(0, count("SELECT count(*) FROM job_token WHERE position(convert_to('" + token + "', 'UTF8') in sealed) > 0"));
+            }
+            assertEquals(2, count("SELECT count(*) FROM job_token WHERE job_id = '" + good + "'"), "each distinct token is stored once per job");
+        } finally {
+            logs.close();
+            given().auth().oauth2(admin()).delete("/config/se/TOK-A");
+            given().auth().oauth2(admin()).delete("/config/se/TOK-B");
+        }
+    }
+
+    private long count(String sql) {
+        return pool.query(sql).execute().await().atMost(Duration.ofSeconds(10)).iterator().next().getLong(0);
+    }
+
+    /** What the job's event stream sends in its first second (the files' states; it stays open after that). */
+    static String eventStream(String token, String id) throws Exception {
+        java.net.HttpURLConnection c = (java.net.HttpURLConnection) java.net.URI.create(io.restassured.RestAssured.baseURI + ":"
+                + io.restassured.RestAssured.port + "/jobs/" + id + "/events").toURL().openConnection();
+        c.setRequestProperty("Authorization", "Bearer " + token);
+        c.setRequestProperty("Accept", "text/event-stream");
+        c.setReadTimeout(1000);
+        StringBuilder out = new StringBuilder();
+        try (java.io.InputStream in = c.getInputStream()) {
+            byte[] b = new byte[8192];
+            for (int n; (n = in.read(b)) > 0; ) {
+                out.append(new String(b, 0, n, java.nio.charset.StandardCharsets.UTF_8));
+            }
+        } catch (java.net.SocketTimeoutException e) {
+            // the stream stays open: what came so far is what it sent
+        } finally {
+            c.disconnect();
+        }
+        assertTrue(out.toString().contains("file_state"), "the stream sent the files' states: " + out);
+        return out.toString();
+    }
+
+    /** Everything logged in this JVM while open (the scheduler under test logs through the same log manager). */
+    static final class CapturedLogs extends java.util.logging.Handler {
+        private final StringBuffer text = new StringBuffer();
+        private final java.util.logging.Formatter format = new java.util.logging.SimpleFormatter();
+
+        static CapturedLogs start() {
+            CapturedLogs h = new CapturedLogs();
+            h.setLevel(java.util.logging.Level.ALL);
+            java.util.logging.Logger.getLogger("").addHandler(h);
+            return h;
+        }
+
+        String text() {
+            return text.toString();
+        }
+
+        @Override
+        public void publish(java.util.logging.LogRecord r) {
+            text.append(format.format(r));
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+            java.util.logging.Logger.getLogger("").removeHandler(this);
         }
     }
 

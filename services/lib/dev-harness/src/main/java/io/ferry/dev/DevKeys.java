@@ -50,6 +50,22 @@ public final class DevKeys {
         }
     }
 
+    /**
+     * A 256-bit secret key (base64) kept in {@code file}, generated there (owner-only) the first time: the dev stack's
+     * key for what a service stores sealed, so a restart still opens what was sealed before.
+     */
+    public static synchronized String loadOrCreateSecretKey(Path file) throws IOException {
+        if (Files.exists(file)) {
+            return Files.readString(file).trim();
+        }
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        String encoded = Base64.getEncoder().encodeToString(key);
+        Files.createDirectories(file.getParent());
+        OwnerOnlyFiles.write(file, encoded + "\n");
+        return encoded;
+    }
+
     public Path publicKeyFile() {
         return directory.resolve("jwt-public.pem");
     }

@@ -52,7 +52,10 @@ public final class NginxWebDav implements AutoCloseable {
         port = FreePort.find();
         tlsPort = tls == null ? -1 : FreePort.find();
         boolean root_ = "root".equals(System.getProperty("user.name"));
-        StringBuilder maps = new StringBuilder();
+        // a map's keys (whole header values: JWTs are hundreds of bytes) must fit its hash buckets
+        int longest = bearerLocations.values().stream().flatMap(Set::stream).mapToInt(String::length).max().orElse(0) + 16;
+        StringBuilder maps = new StringBuilder(bearerLocations.isEmpty() ? ""
+                : "  map_hash_bucket_size " + Integer.highestOneBit(Math.max(64, longest) * 2 - 1) + ";\n");
         StringBuilder guarded = new StringBuilder();
         int n = 0;
         for (Map.Entry<String, Set<String>> location : new TreeMap<>(bearerLocations).entrySet()) {
@@ -94,7 +97,8 @@ public final class NginxWebDav implements AutoCloseable {
         master = new ProcessBuilder(nginx, "-c", file.toString(), "-p", root.toString()).redirectErrorStream(true)
                 .redirectOutput(root.resolve("stdout.log").toFile()).start();
         FreePort.awaitListening(master, port, 10_000, () -> "nginx did not start (Debian's nginx-light is needed): "
-                + Files.readString(root.resolve("stdout.log")) + Files.readString(root.resolve("error.log")));
+                + Files.readString(root.resolve("stdout.log"))
+                + (Files.exists(root.resolve("error.log")) ? Files.readString(root.resolve("error.log")) : ""));
     }
 
     /** CPU time nginx's master and workers have used so far (benchmarks tell what each copy cost the server). */
