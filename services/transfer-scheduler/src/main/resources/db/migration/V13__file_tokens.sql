@@ -5,6 +5,7 @@ CREATE TABLE job_token (
     job_id     UUID        NOT NULL REFERENCES job (job_id) ON DELETE CASCADE,
     token_no   INTEGER     NOT NULL,
     sealed     BYTEA       NOT NULL,
+    issuer     TEXT        NOT NULL,   -- its iss, which says whether it can be exchanged for a fresh one
     expires_at TIMESTAMPTZ NOT NULL,
     PRIMARY KEY (job_id, token_no)
 );

@@ -65,6 +65,9 @@ class EngineTest {
         static final Path FILE_ROOT = tempDirectory();
         /** A stand-in handle-resolver listens here ({@link #startResolver}). */
         static final int RESOLVER_PORT = io.ferry.dev.FreePort.find();
+        /** An IAM-like issuer that exchanges tokens for the scheduler listens here ({@link #startIssuer}). */
+        static final int ISSUER_PORT = io.ferry.dev.FreePort.find();
+        static final String EXCHANGING_ISSUER = "https://iam.exchange.test/";
 
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -73,7 +76,13 @@ class EngineTest {
                     Map.entry("ferry.scheduler.outbox.interval", "500ms"), Map.entry("ferry.scheduler.outbox.max-backoff", "1s"),
                     Map.entry("ferry.scheduler.engine.stage-poll", "300ms"),
                     Map.entry("ferry.scheduler.engine.file-roots", FILE_ROOT.toString()),
-                    Map.entry("quarkus.rest-client.handle-resolver.url", "http://127.0.0.1:" + RESOLVER_PORT));
+                    Map.entry("quarkus.rest-client.handle-resolver.url", "http://127.0.0.1:" + RESOLVER_PORT),
+                    Map.entry("ferry.scheduler.storage-tokens.refresh-before", "10m"),
+                    Map.entry("ferry.scheduler.storage-tokens.refresh-interval", "300ms"),
+                    Map.entry("ferry.scheduler.storage-tokens.exchange.iam.issuer", EXCHANGING_ISSUER),
+                    Map.entry("ferry.scheduler.storage-tokens.exchange.iam.token-endpoint", "http://127.0.0.1:" + ISSUER_PORT + "/token"),
+                    Map.entry("ferry.scheduler.storage-tokens.exchange.iam.client-id", "ferry-scheduler"),
+                    Map.entry("ferry.scheduler.storage-tokens.exchange.iam.client-secret", "exchange-secret"));
         }
 
         private static Path tempDirectory() {
@@ -106,6 +115,14 @@ class EngineTest {
         nginx = new NginxWebDav(null, Map.of("tok-a", java.util.Set.of(SOURCE_TOKEN), "tok-b", java.util.Set.of(DEST_TOKEN)));
     }
 
+    static io.ferry.identity.testca.TestTokenIssuer issuer;
+
+    @BeforeAll
+    static void startIssuer() throws Exception {
+        issuer = io.ferry.identity.testca.TestTokenIssuer.start(WithEngine.EXCHANGING_ISSUER, null, WithEngine.ISSUER_PORT);
+        issuer.allowExchange("ferry-scheduler", "exchange-secret", Duration.ofHours(2));
+    }
+
     @BeforeAll
     static void startResolver() throws Exception {
         resolver = com.sun.net.httpserver.HttpServer.create(
@@ -129,6 +146,7 @@ class EngineTest {
     static void stopNginx() throws Exception {
         nginx.close();
         resolver.stop(0);
+        issuer.close();
         DirectoryTrees.delete(WithEngine.FILE_ROOT);
     }
 
@@ -330,6 +348,45 @@ class EngineTest {
             logs.close();
             given().auth().oauth2(admin()).delete("/config/se/TOK-A");
             given().auth().oauth2(admin()).delete("/config/se/TOK-B");
+        }
+    }
+
+    @Inject
+    io.ferry.scheduler.service.TokenSeal seal;
+
+    @Test
+    void aTokenNearItsExpiryIsExchangedAtItsIssuerForAFreshOneWhileItsFileWaits() throws Exception {
+        String token = issuer.mint(issuer.wlcgClaims("rucio", "https://wlcg.cern.ch/jwt/v1/any", "storage.read:/ storage.modify:/", List.of(),
+                Duration.ofMinutes(5)).build());
+        Path down = nginx.root.resolve("se-c.down");
+        Files.writeString(down, "maintenance");  // NGX-C answers 503: the file waits, retried
+        CapturedLogs logs = CapturedLogs.start();
+        try {
+            String adler = write("/se-c/refresh/f", 20_000, 930);
+            String f = file("/se-c/refresh/f", "/se-b/refresh/f", adler);
+            String id = submit(vo("atlas"), List.of(f.substring(0, f.length() - 1) + ",\"source_tokens\":[\"" + token + "\"],\"destination_tokens\":[\""
+                    + token + "\"]}"), "{\"retry\":20,\"retry_delay\":1}");
+            await().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) FROM job_token WHERE job_id = '" + id
+                    + "' AND expires_at > now() + interval '1 hour'") == 1);
+            assertTrue(issuer.exchanges() >= 1);
+            io.vertx.mutiny.sqlclient.Row row = pool.query("SELECT sealed, token_no FROM job_token WHERE job_id = '" + id + "'").execute().await()
+                    .atMost(Duration.ofSeconds(10)).iterator().next();
+            String fresh = seal.open(row.getBuffer(0).getBytes(), UUID.fromString(id), row.getInteger(1));
+            assertFalse(fresh.equals(token), "the token was replaced");
+            com.nimbusds.jwt.JWTClaimsSet claims = com.nimbusds.jwt.SignedJWT.parse(fresh).getJWTClaimsSet();
+            assertEquals("rucio", claims.getSubject());
+            assertEquals("storage.read:/ storage.modify:/", claims.getStringClaim("scope"), "the same scope as before");
+            assertEquals(WithEngine.EXCHANGING_ISSUER, claims.getIssuer());
+
+            Files.delete(down);
+            awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED");
+            assertEquals("FINISHED", files(vo("atlas"), id).getString("[0].file_state"));
+            for (String t : List.of(token, fresh)) {
+                assertFalse(logs.text().contains(t.substring(t.lastIndexOf('.') + 1)), "a token was logged");
+            }
+        } finally {
+            logs.close();
+            Files.deleteIfExists(down);
         }
     }
 

@@ -5,6 +5,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /** transfer-scheduler settings ({@code ferry.scheduler.*}; environment {@code FERRY_SCHEDULER_*}). */
@@ -183,5 +184,29 @@ public interface SchedulerConfig {
          * it the scheduler does not start. Generate one with {@code openssl rand -base64 32}.
          */
         Optional<String> key();
+
+        /** A token that expires within this time is exchanged for a fresh one, where its issuer is in {@link #exchange}. */
+        @WithDefault("20m")
+        Duration refreshBefore();
+
+        /** How often tokens near their expiry are looked for; well below {@link #refreshBefore}. */
+        @WithDefault("1m")
+        Duration refreshInterval();
+
+        /** Issuers that exchange their tokens for the scheduler (RFC 8693), by a name of the operator's. */
+        Map<String, Exchange> exchange();
+
+        interface Exchange {
+            /** The issuer's {@code iss}. */
+            String issuer();
+
+            /** Its token endpoint. */
+            java.net.URI tokenEndpoint();
+
+            /** The scheduler's client at that issuer (HTTP Basic). */
+            String clientId();
+
+            String clientSecret();
+        }
     }
 }

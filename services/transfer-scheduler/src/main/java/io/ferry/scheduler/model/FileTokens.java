@@ -44,6 +44,23 @@ public record FileTokens(List<String> sources, List<String> destinations) {
         return payload != null && payload.path("exp").canConvertToLong() ? Instant.ofEpochSecond(payload.path("exp").asLong()) : null;
     }
 
+    /** Who issued {@code token} (its {@code iss}); null if it cannot be read. */
+    public static String issuer(String token) {
+        JsonNode payload = payload(token);
+        return payload != null && payload.path("iss").isTextual() ? payload.path("iss").asText() : null;
+    }
+
+    /** The token's {@code scope} claim, null without one. */
+    public static String scope(String token) {
+        JsonNode payload = payload(token);
+        return payload != null && payload.path("scope").isTextual() ? payload.path("scope").asText() : null;
+    }
+
+    /** Whether {@code token} has the shape a submitted one must have ({@code iss}, {@code exp} not passed), at {@code now}. */
+    public static boolean wellFormed(String token, Instant now) {
+        return problem(com.fasterxml.jackson.databind.node.TextNode.valueOf(token), now) == null;
+    }
+
     /**
      * The tokens of a submitted file {@code f} at {@code at} (files[i]), null when it gives none; every problem is
      * added to {@code errors}, none of them quoting a token.

@@ -16,8 +16,14 @@ import java.util.UUID;
  */
 public final class FileTokenRows {
 
-    private static final String TOKENS = "INSERT INTO job_token (job_id, token_no, sealed, expires_at) "
-            + "SELECT $1, unnest($2::int[]), unnest($3::bytea[]), unnest($4::timestamptz[])";
+    private static final String TOKENS = "INSERT INTO job_token (job_id, token_no, sealed, expires_at, issuer) "
+            + "SELECT $1, unnest($2::int[]), unnest($3::bytea[]), unnest($4::timestamptz[]), unnest($5::text[])";
+
+    private static final String EXPIRING = "SELECT job_id, token_no, sealed, expires_at, issuer FROM job_token "
+            + "WHERE expires_at < $1 AND expires_at > now() AND issuer = ANY($2) ORDER BY expires_at LIMIT $3";
+
+    // only if no other replica replaced it in the meantime
+    private static final String REPLACE = "UPDATE job_token SET sealed = $3, expires_at = $4 WHERE job_id = $1 AND token_no = $2 AND expires_at = $5";
 
     // the files were inserted just before, in the same transaction: found by their index in the job
     private static final String USES = "INSERT INTO file_token (file_id, side, url, job_id, token_no) "
@@ -31,7 +37,11 @@ public final class FileTokenRows {
     }
 
     /** One sealed token of a job. */
-    public record Sealed(int tokenNo, byte[] sealed, OffsetDateTime expiresAt) {
+    public record Sealed(int tokenNo, byte[] sealed, OffsetDateTime expiresAt, String issuer) {
+    }
+
+    /** A stored token near its expiry. */
+    public record Expiring(UUID job, int tokenNo, byte[] sealed, OffsetDateTime expiresAt, String issuer) {
     }
 
     /** Which token one URL of a file (by its index in the job) gets; {@code side} is source or destination. */
@@ -49,12 +59,30 @@ public final class FileTokenRows {
         }
         Tuple t = Tuple.tuple().addUUID(job).addArrayOfInteger(tokens.stream().map(Sealed::tokenNo).toArray(Integer[]::new))
                 .addValue(tokens.stream().map(s -> io.vertx.core.buffer.Buffer.buffer(s.sealed())).toArray(io.vertx.core.buffer.Buffer[]::new))
-                .addArrayOfOffsetDateTime(tokens.stream().map(Sealed::expiresAt).toArray(OffsetDateTime[]::new));
+                .addArrayOfOffsetDateTime(tokens.stream().map(Sealed::expiresAt).toArray(OffsetDateTime[]::new))
+                .addArrayOfString(tokens.stream().map(Sealed::issuer).toArray(String[]::new));
         Tuple u = Tuple.tuple().addUUID(job).addArrayOfInteger(uses.stream().map(Use::fileIndex).toArray(Integer[]::new))
                 .addArrayOfString(uses.stream().map(Use::side).toArray(String[]::new))
                 .addArrayOfString(uses.stream().map(Use::url).toArray(String[]::new))
                 .addArrayOfInteger(uses.stream().map(Use::tokenNo).toArray(Integer[]::new));
         return c.preparedQuery(TOKENS).execute(t).flatMap(x -> c.preparedQuery(USES).execute(u)).replaceWithVoid();
+    }
+
+    /** Up to {@code limit} tokens of these issuers that expire before {@code before} (and have not yet), soonest first. */
+    public static Uni<List<Expiring>> expiring(SqlClient c, OffsetDateTime before, List<String> issuers, int limit) {
+        return c.preparedQuery(EXPIRING).execute(Tuple.of(before, issuers.toArray(String[]::new), limit)).map(rows -> {
+            List<Expiring> out = new ArrayList<>();
+            for (Row r : rows) {
+                out.add(new Expiring(r.getUUID(0), r.getInteger(1), r.getBuffer(2).getBytes(), r.getOffsetDateTime(3), r.getString(4)));
+            }
+            return out;
+        });
+    }
+
+    /** Replaces a token by its fresh one; false if it was replaced already. */
+    public static Uni<Boolean> replace(SqlClient c, Expiring old, byte[] sealed, OffsetDateTime expiresAt) {
+        return c.preparedQuery(REPLACE).execute(Tuple.of(old.job(), old.tokenNo(), io.vertx.core.buffer.Buffer.buffer(sealed), expiresAt,
+                old.expiresAt())).map(rows -> rows.rowCount() == 1);
     }
 
     /** The file's tokens, each for the URL it was given for. */

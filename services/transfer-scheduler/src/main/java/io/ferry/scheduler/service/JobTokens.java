@@ -61,7 +61,7 @@ public class JobTokens {
     private int number(UUID job, String token, Map<String, Integer> numbers, List<FileTokenRows.Sealed> sealed) {
         return numbers.computeIfAbsent(token, t -> {
             int no = numbers.size();
-            sealed.add(new FileTokenRows.Sealed(no, seal.seal(t, job, no), FileTokens.expiry(t).atOffset(ZoneOffset.UTC)));
+            sealed.add(new FileTokenRows.Sealed(no, seal.seal(t, job, no), FileTokens.expiry(t).atOffset(ZoneOffset.UTC), FileTokens.issuer(t)));
             return no;
         });
     }

@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A WLCG-profile token issuer for the dev stack and tests, like an experiment's IAM: its JWKS served on
- * 127.0.0.1, tokens signed with its current key, and {@link #rotate()} to change keys while services run.
+ * 127.0.0.1, tokens signed with its current key, and {@link #rotate()} to change keys while services run. Its
+ * {@code /token} endpoint does RFC 8693 token exchange for the client {@link #allowExchange} names: a token it
+ * signed and that has not expired is exchanged for a new one with the same subject, scope and audience.
  */
 public final class TestTokenIssuer implements AutoCloseable {
 
@@ -34,7 +36,10 @@ public final class TestTokenIssuer implements AutoCloseable {
     private final HttpServer server;
     private final AtomicInteger jwksRequests = new AtomicInteger();
     private final AtomicInteger keyNumber = new AtomicInteger();
+    private final AtomicInteger exchanges = new AtomicInteger();
     private volatile RSAKey key;
+    private volatile String exchangeClient;
+    private volatile Duration exchangedLifetime = Duration.ofHours(1);
 
     private TestTokenIssuer(String issuer, HttpServer server) {
         this.issuer = issuer;
@@ -48,7 +53,12 @@ public final class TestTokenIssuer implements AutoCloseable {
 
     /** The same, signing with {@code key} (private, with a key id) until the first {@link #rotate()}; null: a new key. */
     public static TestTokenIssuer start(String issuer, RSAKey key) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        return start(issuer, key, 0);
+    }
+
+    /** The same on {@code port} (0: a free one), for services whose settings name the issuer's endpoints before it starts. */
+    public static TestTokenIssuer start(String issuer, RSAKey key, int port) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         TestTokenIssuer t = new TestTokenIssuer(issuer, server);
         if (key == null) {
             t.rotate();
@@ -64,8 +74,77 @@ public final class TestTokenIssuer implements AutoCloseable {
                 out.write(body);
             }
         });
+        server.createContext("/token", t::exchange);
         server.start();
         return t;
+    }
+
+    /** Token exchange is allowed to this client (HTTP Basic), handing out tokens valid for {@code lifetime}. */
+    public void allowExchange(String clientId, String secret, Duration lifetime) {
+        exchangeClient = "Basic " + java.util.Base64.getEncoder().encodeToString((clientId + ":" + secret).getBytes(StandardCharsets.UTF_8));
+        exchangedLifetime = lifetime;
+    }
+
+    /** Where clients exchange tokens (RFC 8693). */
+    public URI tokenEndpoint() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/token");
+    }
+
+    /** How many tokens were handed out by exchange. */
+    public int exchanges() {
+        return exchanges.get();
+    }
+
+    private void exchange(com.sun.net.httpserver.HttpExchange exchange) throws IOException {
+        try {
+            String form = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            java.util.Map<String, String> p = new java.util.HashMap<>();
+            for (String pair : form.split("&")) {
+                String[] kv = pair.split("=", 2);
+                if (kv.length == 2) {
+                    p.put(java.net.URLDecoder.decode(kv[0], StandardCharsets.UTF_8), java.net.URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
+                }
+            }
+            String client = exchangeClient;
+            if (client == null || !client.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                answer(exchange, 401, "{\"error\":\"invalid_client\"}");
+                return;
+            }
+            if (!"urn:ietf:params:oauth:grant-type:token-exchange".equals(p.get("grant_type"))
+                    || !"urn:ietf:params:oauth:token-type:access_token".equals(p.get("subject_token_type")) || p.get("subject_token") == null) {
+                answer(exchange, 400, "{\"error\":\"unsupported_grant_type\"}");
+                return;
+            }
+            JWTClaimsSet subject;
+            try {
+                SignedJWT jwt = SignedJWT.parse(p.get("subject_token"));
+                if (!jwt.verify(new com.nimbusds.jose.crypto.RSASSAVerifier(key.toRSAPublicKey()))) {
+                    throw new IllegalArgumentException("not signed by this issuer's current key");
+                }
+                subject = jwt.getJWTClaimsSet();
+                if (subject.getExpirationTime().before(new Date())) {
+                    throw new IllegalArgumentException("expired");
+                }
+            } catch (Exception e) {
+                answer(exchange, 400, "{\"error\":\"invalid_grant\"}");
+                return;
+            }
+            String scope = p.getOrDefault("scope", (String) subject.getClaim("scope"));
+            String token = mint(wlcgClaims(subject.getSubject(), subject.getAudience().isEmpty() ? null : subject.getAudience().get(0), scope,
+                    List.of(), exchangedLifetime).build());
+            exchanges.incrementAndGet();
+            answer(exchange, 200, "{\"access_token\":\"" + token + "\",\"issued_token_type\":\"urn:ietf:params:oauth:token-type:access_token\","
+                    + "\"token_type\":\"Bearer\",\"expires_in\":" + exchangedLifetime.toSeconds() + "}");
+        } finally {
+            exchange.close();
+        }
+    }
+
+    private static void answer(com.sun.net.httpserver.HttpExchange exchange, int status, String json) throws IOException {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, body.length);
+        exchange.getResponseBody().write(body);
     }
 
     public String issuer() {
