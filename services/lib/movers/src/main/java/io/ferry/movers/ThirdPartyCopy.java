@@ -83,6 +83,8 @@ final class ThirdPartyCopy {
         if (source instanceof BearerToken token) {
             return Map.of("TransferHeaderAuthorization", token.authorization(), "Credential", "none");
         }
+        // Hook for the delegated X.509 proxy (a ClientCertificate source): "Credential: gridsite", and the SE then asks
+        // the mover to delegate the proxy to it. Until that is built, a pull delegates nothing.
         return Map.of("Credential", "none");
     }
 

@@ -5,7 +5,8 @@
  * <li><b>submit</b> — {@code rest.JobResource} → {@code service.JobService.submit}: parsed
  *     ({@code model.Submission}), logical sources resolved ({@code service.LogicalSources}), every URL checked against
  *     the registered SEs and the VO's rights ({@code service.StorageBoundary});</li>
- * <li><b>store</b> — {@code repository.JobInserts}: the job and its files SUBMITTED in one transaction, then
+ * <li><b>store</b> — {@code repository.JobInserts}: the job and its files SUBMITTED in one transaction (with
+ *     their bearer tokens toward storage, sealed: {@code service.JobTokens}, {@code repository.FileTokenRows}), then
  *     {@link io.ferry.scheduler.engine.EngineWakeups#jobSubmitted};</li>
  * <li><b>prepare</b> — {@link io.ferry.scheduler.engine.PrepareLoop}: picks files per link by fair share
  *     ({@link io.ferry.scheduler.engine.Scheduling}), claims them ({@code repository.FileQueue.claimForPrepare}),
@@ -16,7 +17,8 @@
  *     {@link io.ferry.scheduler.engine.OptimizerLoop}) and the SEs' limits, claims READY files
  *     ({@code repository.FileQueue.claimForTransfer}), and they are ACTIVE ({@code state.StateChanges.started});</li>
  * <li><b>move</b> — still {@link io.ferry.scheduler.engine.TransferLoop#move}: streams from
- *     {@link io.ferry.scheduler.engine.StreamAdvice}, the request from {@link io.ferry.scheduler.engine.CopyRequests},
+ *     {@link io.ferry.scheduler.engine.StreamAdvice}, the request from {@link io.ferry.scheduler.engine.CopyRequests}
+ *     with what the file presents to each SE from {@link io.ferry.scheduler.engine.FileCredentials} (as in prepare),
  *     the copy by the mover ({@code io.ferry.movers}), watched by {@link io.ferry.scheduler.engine.LeaseKeeper}
  *     (lease, stalls, timeouts, cancels) through {@link io.ferry.scheduler.engine.RunningFiles};</li>
  * <li><b>verify</b> — inside the mover: size and checksum as the job's {@code state.ChecksumMode} asks;</li>
@@ -26,6 +28,7 @@
  * <li><b>deliver</b> — {@link io.ferry.scheduler.engine.OutboxDelivery}: the records to rate-aggregator.</li>
  * </ol>
  * Beside the path: {@link io.ferry.scheduler.engine.QueueExpiry} (lapsed leases, stale pins, max time in queue) and
- * {@link io.ferry.scheduler.engine.JobStateSettler} (jobs whose last change could not settle them).
+ * {@link io.ferry.scheduler.engine.JobStateSettler} (jobs whose last change could not settle them) and
+ * {@link io.ferry.scheduler.engine.TokenRefresher} (storage tokens exchanged before they expire).
  */
 package io.ferry.scheduler.engine;
