@@ -62,4 +62,8 @@ public class Job extends PanacheEntityBase {
     public OffsetDateTime finishedAt;
 
     public String reason;
+
+    /** FTS3's cred_id: the delegation id whose proxy the job's copies present to storage (certificate submissions). */
+    @Column(name = "cred_id")
+    public String credId;
 }

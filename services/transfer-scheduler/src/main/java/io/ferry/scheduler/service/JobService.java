@@ -53,6 +53,9 @@ public class JobService {
     @Inject
     StateChanges states;
 
+    @Inject
+    DelegationService delegations;
+
     /** Stores the job and its files in one transaction; answers the job id. */
     @WithSpan
     @WithSession
@@ -60,7 +63,8 @@ public class JobService {
         Submission parsed = Submission.parse(body);
         String vo = requireVo();
         UUID id = parsed.jobId(vo);
-        return StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> logicalSources.resolve(parsed, endpoints).flatMap(s -> {
+        // a certificate submission runs with the caller's delegated proxy: it must be there (419 otherwise, as in FTS3)
+        return delegations.forSubmission().flatMap(credId -> StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> logicalSources.resolve(parsed, endpoints).flatMap(s -> {
             List<StorageBoundary.CheckedFile> checked = boundary.checkSubmission(s, endpoints, vo);
             List<TransferFile> files = new ArrayList<>();
             OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
@@ -101,13 +105,14 @@ public class JobService {
             job.sourceSe = single(files.stream().map(f -> f.sourceSe).toList());
             job.destSe = single(files.stream().map(f -> f.destSe).toList());
             job.submittedAt = now;
+            job.credId = credId;
             return pool.withTransaction(c -> JobInserts.insert(c, job, files)).map(stored -> {
                 if (!stored) {
                     throw ProblemException.conflict("JOB_EXISTS", "a job with id " + id + " (sid " + s.sid() + ") was already submitted");
                 }
                 return id;
             });
-        }));
+        })));
     }
 
     /** Jobs the caller may see, newest first: its own VO's, or any VO for administrators. */
