@@ -16,6 +16,11 @@ public interface Mover {
         return stat(source);
     }
 
+    /** {@link #stat(URI, URI)} of the request's source, presenting what the request gives for it ({@link CopyRequest#credentials()}). */
+    default SourceStat stat(CopyRequest req) throws MoverException {
+        return stat(req.source(), req.sourceBase());
+    }
+
     /** DEST_EXISTS unless overwrite (an existing file is then removed); parent collections created. */
     void prepareDestination(CopyRequest req) throws MoverException;
 
@@ -27,7 +32,7 @@ public interface Mover {
 
     /** Both phases at once, for a copy nobody schedules. */
     default CopyResult copy(CopyRequest req) throws MoverException {
-        SourceStat stat = stat(req.source(), req.sourceBase());
+        SourceStat stat = stat(req);
         checkSource(req, stat);
         prepareDestination(req);
         return transfer(req, stat, TransferProgress.unwatched());

@@ -1,6 +1,7 @@
 package io.ferry.scheduler.engine;
 
 import io.ferry.movers.CopyRequest;
+import io.ferry.movers.StorageCredentials;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.SchedulingInputs;
 import io.ferry.scheduler.service.StorageBoundary;
@@ -14,6 +15,12 @@ final class CopyRequests {
     }
 
     static CopyRequest of(ClaimedFile f, StorageBoundary.Authorized allowed, int streams, SchedulingInputs.Se destSe) {
+        return of(f, allowed, streams, destSe, StorageCredentials.SERVICE);
+    }
+
+    /** As {@link #of(ClaimedFile, StorageBoundary.Authorized, int, SchedulingInputs.Se)}, presenting {@code credentials} to the SEs. */
+    static CopyRequest of(ClaimedFile f, StorageBoundary.Authorized allowed, int streams, SchedulingInputs.Se destSe,
+                          StorageCredentials credentials) {
         URI source = allowed.source().toUri();
         URI dest = allowed.destination().toUri();
         // A file an earlier attempt of ours may have written is ours to replace.
@@ -21,7 +28,7 @@ final class CopyRequests {
         // pull mode: a destination SE that does third-party copy fetches an http(s) source itself
         boolean thirdParty = destSe != null && destSe.thirdPartyCopy() && isHttp(source) && isHttp(dest);
         return new CopyRequest(source, dest, f.filesize(), f.adler32(), f.verify(), overwrite, streams, allowed.destinationBase().toUri(),
-                thirdParty, allowed.sourceBase().toUri());
+                thirdParty, allowed.sourceBase().toUri(), credentials);
     }
 
     private static boolean isHttp(URI u) {

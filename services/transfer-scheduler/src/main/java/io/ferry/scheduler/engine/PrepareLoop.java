@@ -41,6 +41,9 @@ public class PrepareLoop extends EngineLoop {
     SchedulerConfig config;
 
     @Inject
+    JobCredentials credentials;
+
+    @Inject
     Pool pool;
 
     @Inject
@@ -170,8 +173,9 @@ public class PrepareLoop extends EngineLoop {
                 return;
             }
             Mover mover = movers.forUrls(src, allowed.destination().toUri());
-            CopyRequest req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()));
-            SourceStat stat = mover.stat(src, req.sourceBase());
+            CopyRequest req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()),
+                    credentials.forCopy(f, src, allowed.destination().toUri(), "prepare"));
+            SourceStat stat = mover.stat(req);
             Mover.checkSource(req, stat);
             mover.prepareDestination(req);
             if (outcomes.prepared(f, stat)) {

@@ -29,6 +29,10 @@ import java.util.Base64;
 @Singleton
 public class DelegationCipher {
 
+    /** The sealed columns of {@code delegated_credential}: a pending request's key, and the delegated proxy. */
+    public static final String KEY_COLUMN = "request_key";
+    public static final String PROXY_COLUMN = "proxy";
+
     private static final Logger LOG = Logger.getLogger(DelegationCipher.class);
     private static final byte VERSION = 1;
     private static final int NONCE = 12;
@@ -97,6 +101,11 @@ public class DelegationCipher {
         c.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, sealed, 1, NONCE));
         c.updateAAD(associated(row, column));
         return c.doFinal(sealed, 1 + NONCE, sealed.length - 1 - NONCE);
+    }
+
+    /** The row a sealed value belongs to: delegation id and DN. */
+    public static String row(String delegationId, String dn) {
+        return delegationId + "\n" + dn;
     }
 
     private static byte[] associated(String row, String column) {

@@ -37,9 +37,6 @@ public class DelegationService {
     public record Info(OffsetDateTime terminationTime, List<String> vomsAttrs) {
     }
 
-    static final String KEY_COLUMN = "request_key";
-    static final String PROXY_COLUMN = "proxy";
-
     @Inject
     CurrentCaller current;
 
@@ -71,7 +68,7 @@ public class DelegationService {
                 return Uni.createFrom().item(pending.get().csrPem());
             }
             return onWorker(ProxyDelegation::newRequest).flatMap(r -> store.savePending(id, caller.dn(), r.csrPem(),
-                    cipher.encrypt(r.keyPem().getBytes(StandardCharsets.US_ASCII), row(id, caller.dn()), KEY_COLUMN), now).replaceWith(r.csrPem()));
+                    cipher.encrypt(r.keyPem().getBytes(StandardCharsets.US_ASCII), DelegationCipher.row(id, caller.dn()), DelegationCipher.KEY_COLUMN), now).replaceWith(r.csrPem()));
         });
     }
 
@@ -86,7 +83,7 @@ public class DelegationService {
             }
             return onWorker(() -> checked(caller, id, pem, pending.get(), now));
         }).flatMap(proxy -> store.saveProxy(id, caller.dn(), cipher.encrypt(proxy.fullPem().getBytes(StandardCharsets.US_ASCII),
-                row(id, caller.dn()), PROXY_COLUMN), String.join("\n", caller.fqans()), proxy.terminationTime(), now)
+                DelegationCipher.row(id, caller.dn()), DelegationCipher.PROXY_COLUMN), String.join("\n", caller.fqans()), proxy.terminationTime(), now)
                 .replaceWith(proxy.terminationTime()));
     }
 
@@ -142,7 +139,7 @@ public class DelegationService {
         }
         String keyPem;
         try {
-            keyPem = new String(cipher.decrypt(pending.sealedKey(), row(id, caller.dn()), KEY_COLUMN), StandardCharsets.US_ASCII);
+            keyPem = new String(cipher.decrypt(pending.sealedKey(), DelegationCipher.row(id, caller.dn()), DelegationCipher.KEY_COLUMN), StandardCharsets.US_ASCII);
         } catch (GeneralSecurityException e) {
             // sealed with another key (a restart without a configured key): the request is void
             throw ProblemException.badRequest("DELEGATION_NO_REQUEST",
@@ -184,10 +181,6 @@ public class DelegationService {
 
     private Uni<Integer> cleanUp(OffsetDateTime now) {
         return store.deleteExpired(now, now.minus(config.requestLifetime()));
-    }
-
-    static String row(String id, String dn) {
-        return id + "\n" + dn;
     }
 
     private static ProblemException invalid(String reason) {
