@@ -114,7 +114,8 @@ public class GridFixture implements QuarkusTestResourceLifecycleManager {
         }
 
         private HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
-            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            // as FTS3's client: JSON asked for on every call
+            return http.send(b.header("Accept", "application/json").build(), HttpResponse.BodyHandlers.ofString());
         }
 
         /** The caller's delegation id, as fts-rest-delegate learns it: from /whoami. */

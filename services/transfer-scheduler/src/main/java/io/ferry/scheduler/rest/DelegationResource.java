@@ -47,12 +47,14 @@ public class DelegationResource {
                 .orElse("null")).type(MediaType.APPLICATION_JSON).build());
     }
 
-    /** A PEM certificate request for a key pair this service keeps; the caller signs it with its own proxy. */
+    /**
+     * A PEM certificate request for a key pair this service keeps; the caller signs it with its own proxy. Plain text
+     * whatever the client accepts: FTS3's client asks for JSON on every call, this one included.
+     */
     @GET
     @Path("request")
-    @Produces(MediaType.TEXT_PLAIN)
     public Uni<Response> request(@PathParam("id") String id) {
-        return delegations.request(id).map(csr -> Response.ok(csr).header("X-Delegation-ID", id).build());
+        return delegations.request(id).map(csr -> Response.ok(csr, MediaType.TEXT_PLAIN_TYPE).header("X-Delegation-ID", id).build());
     }
 
     /** The signed proxy followed by its chain (PEM): 201 once stored. */
