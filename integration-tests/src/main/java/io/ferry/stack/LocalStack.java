@@ -7,9 +7,12 @@ import io.ferry.dev.OwnerOnlyFiles;
 import io.ferry.dev.PostgresServer;
 import io.ferry.identity.testca.DevGridPki;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +68,7 @@ public final class LocalStack implements AutoCloseable {
     /** The key the scheduler seals the storage tokens of files with (FERRY_SCHEDULER_STORAGE_TOKENS_KEY). */
     private String storageTokensKey;
     private DevGridPki pki;
+    private String delegationKey;
     private int schedulerHttpsPort;
 
     public LocalStack(Options options) {
@@ -94,6 +98,7 @@ public final class LocalStack implements AutoCloseable {
         OwnerOnlyFiles.directory(options.stateDirectory()); // keys, database passwords and data: the user's alone
         keys = DevKeys.loadOrCreate(options.stateDirectory().resolve("keys"));
         storageTokensKey = DevKeys.loadOrCreateSecretKey(options.stateDirectory().resolve("keys/storage-tokens.key"));
+        delegationKey = delegationKey(options.stateDirectory().resolve("keys").resolve("delegation.key"));
         pki = gridPki(options.stateDirectory());
         pki.host();
         for (String vo : DEV_VOS) {
@@ -143,6 +148,9 @@ public final class LocalStack implements AutoCloseable {
         }
         Map<String, String> properties = spec.equals(ServiceSpec.SCHEDULER)
                 ? https(logName.equals(spec.name()) ? schedulerHttpsPort : FreePort.find()) : Map.of();
+        if (spec.equals(ServiceSpec.SCHEDULER)) {
+            env.put("FERRY_SCHEDULER_DELEGATION_KEY", delegationKey);
+        }
         env.putAll(options.extraEnvironment());
         Path jar = options.projectRoot().resolve("services").resolve(spec.name()).resolve("target/quarkus-app/quarkus-run.jar");
         Path log = options.stateDirectory().resolve("logs").resolve(logName + ".log");
@@ -199,6 +207,19 @@ public final class LocalStack implements AutoCloseable {
         return p;
     }
 
+    /**
+     * The AES key that encrypts delegated proxies in the scheduler's database (base64 of 32 random bytes), made once
+     * per stack and kept beside its other keys, so delegations outlive a restart; every replica gets the same.
+     */
+    private static String delegationKey(Path file) throws java.io.IOException {
+        if (!Files.exists(file)) {
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            OwnerOnlyFiles.write(file, Base64.getEncoder().encodeToString(key));
+        }
+        return Files.readString(file).trim();
+    }
+
     /** The dev CA, VOMS signers and user of a stack kept in {@code stateDirectory} ({@code ./ferry proxy} uses it too). */
     public static DevGridPki gridPki(Path stateDirectory) throws java.io.IOException {
         return DevGridPki.loadOrCreate(stateDirectory.resolve("grid"));
@@ -206,6 +227,11 @@ public final class LocalStack implements AutoCloseable {
 
     public DevGridPki gridPki() {
         return pki;
+    }
+
+    /** Where the stack keeps its state: database, keys, the grid PKI ({@code grid/}), logs. */
+    public Path stateDirectory() {
+        return options.stateDirectory();
     }
 
     /** The scheduler's HTTPS address (client certificates accepted). */

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -12,7 +13,8 @@ import java.util.stream.Stream;
  * A real XRootD server (Debian's xrootd-server with the HTTP and HTTP-TPC plugins of xrootd-server-plugins) as a
  * grid destination SE that pulls files itself: WebDAV over HTTPS (its third-party-copy handler loads only with TLS),
  * checksums offered as RFC 3230 digests, every pull logged. XRootD refuses to run as root; as root it is started
- * as the xrootd user the package creates, owning the server's directory. {@code .ci/run} installs the packages.
+ * as the xrootd user the package creates, owning the server's directory. {@code .ci/run} installs the packages. It
+ * can also be an SE that admits only given users' certificates and proxies (the delegated proxy of a job's owner).
  */
 public final class XrootdServer implements AutoCloseable {
 
@@ -23,6 +25,15 @@ public final class XrootdServer implements AutoCloseable {
 
     /** Serves a new temporary directory; the server is given {@code pki}'s directory (it reads its key from there). */
     public XrootdServer(TestCertificates pki) throws Exception {
+        this(pki, Map.of());
+    }
+
+    /**
+     * With {@code users} (DN of a user certificate → user name), an SE that wants a client certificate: only those
+     * users, with their certificate or an X.509 proxy of it (RFC 3820 and legacy; XRootD validates proxy chains, which
+     * nginx's OpenSSL 3 refuses), may read and write; anyone else, without a certificate included, gets 403.
+     */
+    public XrootdServer(TestCertificates pki, Map<String, String> users) throws Exception {
         this.dir = Files.createTempDirectory("ferry-xrootd");
         this.data = Files.createDirectories(dir.resolve("data"));
         Files.createDirectories(dir.resolve("admin"));
@@ -38,7 +49,17 @@ public final class XrootdServer implements AutoCloseable {
                 + "xrd.tlsca certdir " + pki.caDirectory() + "\n"
                 + "http.exthandler xrdtpc libXrdHttpTPC.so\n"
                 + "xrootd.chksum adler32\n"
-                + "tpc.trace info\n";
+                + "tpc.trace info\n"
+                + (users.isEmpty() ? "" : "http.gridmap " + dir.resolve("grid-mapfile") + "\nofs.authorize\n"
+                + "acc.authdb " + dir.resolve("authdb") + "\nacc.audit deny grant\n");
+        StringBuilder gridmap = new StringBuilder();
+        StringBuilder authdb = new StringBuilder();
+        users.forEach((dn, name) -> {
+            gridmap.append('"').append(dn).append("\" ").append(name).append('\n');
+            authdb.append("u ").append(name).append(" / a\n");
+        });
+        Files.writeString(dir.resolve("grid-mapfile"), gridmap);
+        Files.writeString(dir.resolve("authdb"), authdb);
         Path file = dir.resolve("xrootd.cfg");
         Files.writeString(file, config);
         boolean root = "root".equals(System.getProperty("user.name"));
@@ -81,7 +102,10 @@ public final class XrootdServer implements AutoCloseable {
         return ProcessCpu.millis(process.toHandle());
     }
 
-    /** Everything the server logged (its TPC handler logs each pull: PULL_START, TRANSFER_SUCCESS or _FAIL). */
+    /**
+     * Everything the server logged (its TPC handler logs each pull: PULL_START, TRANSFER_SUCCESS or _FAIL; with users,
+     * each decision: {@code grant https alice@… read /path} or {@code deny}).
+     */
     public String log() throws IOException {
         Path log = dir.resolve("ferry").resolve("xrootd.log");
         return Files.exists(log) ? Files.readString(log) : "";

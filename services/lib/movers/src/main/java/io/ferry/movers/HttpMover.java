@@ -48,6 +48,14 @@ public final class HttpMover implements Mover {
 
     /** @param tls how https:// connections are made: whom they trust, which certificate they present ({@link TlsSockets}) */
     public HttpMover(Duration timeout, long copyMemory, SSLSocketFactory tls) {
+        this(timeout, copyMemory, StorageTls.of(tls));
+    }
+
+    /**
+     * @param tls the mover's own TLS material, under whose trust a copy's client certificate ({@link CopyRequest#credentials()})
+     *            is presented instead where the copy has one
+     */
+    public HttpMover(Duration timeout, long copyMemory, StorageTls tls) {
         this.wire = new HttpWire(Duration.ofSeconds(10), timeout, tls);
         this.buffers = new DirectBuffers(copyMemory);
         this.timeout = timeout;
@@ -60,16 +68,31 @@ public final class HttpMover implements Mover {
 
     @Override
     public SourceStat stat(URI source) throws MoverException {
-        return head(source, null, "prepare", "source " + source);
+        return head(wire, source, null, "prepare", "source " + source);
     }
 
+    /** The source's stat, presenting the copy's source credential. */
     @Override
     public SourceStat stat(CopyRequest req) throws MoverException {
-        return head(req.source(), req.credentials().source(), "prepare", "source " + req.source());
+        try {
+            return head(toSource(req), req.source(), req.credentials().source(), "prepare", "source " + req.source());
+        } catch (IOException e) {
+            throw ioFailure(e, "prepare");
+        }
+    }
+
+    /** The wire as the source SE sees this copy (its credential for the source, else the mover's own). */
+    private HttpWire toSource(CopyRequest req) throws IOException {
+        return wire.presenting(req.credentials().source());
+    }
+
+    /** The wire as the destination SE sees this copy. */
+    private HttpWire toDestination(CopyRequest req) throws IOException {
+        return wire.presenting(req.credentials().destination());
     }
 
     /** Size, range support and the SE's ADLER32 (if it offers one) of a file; {@code what} starts "source" or "destination". */
-    private SourceStat head(URI uri, StorageCredential credential, String phase, String what) throws MoverException {
+    private SourceStat head(HttpWire wire, URI uri, StorageCredential credential, String phase, String what) throws MoverException {
         try (HttpWire.Response head = wire.send("HEAD", uri, BearerHeaders.with(Map.of("Want-Digest", "adler32"), credential))) {
             check(head.status, phase, what);
             boolean ranges = head.header("accept-ranges") != null && head.header("accept-ranges").contains("bytes");
@@ -95,13 +118,13 @@ public final class HttpMover implements Mover {
     @Override
     public void prepareDestination(CopyRequest req) throws MoverException {
         try {
-            StorageCredential dest = req.credentials().destination();
-            int exists = status("HEAD", req.destination(), dest);
+            HttpWire dest = toDestination(req);
+            int exists = status(dest, "HEAD", req.destination(), req.credentials().destination());
             if (exists < 300) {
                 if (!req.overwrite()) {
                     throw new MoverException(MoverException.Code.DEST_EXISTS, "prepare", req.destination() + " exists and overwrite is off");
                 }
-                check(status("DELETE", req.destination(), dest), "prepare", "destination " + req.destination());
+                check(status(dest, "DELETE", req.destination(), req.credentials().destination()), "prepare", "destination " + req.destination());
             } else if (exists != 404) {
                 check(exists, "prepare", "destination " + req.destination());
             }
@@ -117,7 +140,7 @@ public final class HttpMover implements Mover {
             if (collections.contains(parent)) {
                 continue;
             }
-            int mk = status("MKCOL", parent, req.credentials().destination());
+            int mk = status(toDestination(req), "MKCOL", parent, req.credentials().destination());
             // 201 created; 405 already exists
             if (mk != 201 && mk != 405) {
                 check(mk, phase, "collection " + parent);
@@ -180,7 +203,7 @@ public final class HttpMover implements Mover {
         try {
             long length = size;
             if (streams == 1) {
-                get = wire.send("GET", req.source(), BearerHeaders.of(req.credentials().source()));
+                get = toSource(req).send("GET", req.source(), BearerHeaders.of(req.credentials().source()));
                 check(get.status, "transfer", "source " + req.source());
                 length = get.contentLength();
                 if (length < 0) {
@@ -194,7 +217,7 @@ public final class HttpMover implements Mover {
             Adler32Stream body = Adler32Stream.counter(progress, req.checksums());
             if (streams > 1) {
                 pool = Executors.newFixedThreadPool(streams + 1);
-                relay = new RangeRelay(wire, req.source(), BearerHeaders.of(req.credentials().source()), size, streams, body, pool, memory);
+                relay = new RangeRelay(toSource(req), req.source(), BearerHeaders.of(req.credentials().source()), size, streams, body, pool, memory);
             } else {
                 relay = new BodyRelay(get, length, body, length >= READ_AHEAD_THRESHOLD ? readers : null, memory);
             }
@@ -202,7 +225,7 @@ public final class HttpMover implements Mover {
             if (stopped != null) {
                 throw stopped;  // stopped before the upload began: the destination is not this attempt's to touch
             }
-            HttpWire.Response put = wire.send("PUT", req.destination(), BearerHeaders.of(req.credentials().destination()), attempt.writing(relay), length);
+            HttpWire.Response put = toDestination(req).send("PUT", req.destination(), BearerHeaders.of(req.credentials().destination()), attempt.writing(relay), length);
             try (put) {
                 put.discard();
                 // an upload the server answered with an error was refused: nothing of this attempt's is there
@@ -279,10 +302,11 @@ public final class HttpMover implements Mover {
         long t0 = System.nanoTime();
         Attempt attempt = new Attempt();
         try {
-            ThirdPartyCopy.pull(wire, req, progress, attempt);
+            HttpWire dest = toDestination(req);
+            ThirdPartyCopy.pull(dest, req, progress, attempt);
             long transferMillis = (System.nanoTime() - t0) / 1_000_000;
             long c0 = System.nanoTime();
-            SourceStat copied = head(req.destination(), req.credentials().destination(), "checksum", "destination " + req.destination());
+            SourceStat copied = head(dest, req.destination(), req.credentials().destination(), "checksum", "destination " + req.destination());
             long expected = req.expectedSize() != null ? req.expectedSize() : stat.size();
             if (copied.size() < 0 || (expected >= 0 && copied.size() != expected)) {
                 throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
@@ -291,10 +315,10 @@ public final class HttpMover implements Mover {
             String adler = copied.adler32();
             if (req.checksums()) {
                 if (adler == null) {
-                    adler = adler32Of(req.destination(), req.credentials().destination(), "destination ");
+                    adler = adler32Of(dest, req.destination(), req.credentials().destination(), "destination ");
                 }
                 String reference = req.expectedAdler32() != null ? req.expectedAdler32()
-                        : stat.adler32() != null ? stat.adler32() : adler32Of(req.source(), req.credentials().source(), "source ");
+                        : stat.adler32() != null ? stat.adler32() : adler32Of(toSource(req), req.source(), req.credentials().source(), "source ");
                 if (!reference.equalsIgnoreCase(adler)) {
                     throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum", "the destination's ADLER32 is " + adler
                             + " after the third-party copy, " + reference + (req.expectedAdler32() != null ? " (the job's)" : " (the source's)") + " expected");
@@ -338,7 +362,7 @@ public final class HttpMover implements Mover {
      */
     private MoverException failedCopy(Exception e, CopyRequest req, TransferProgress progress, boolean wrote) {
         if (wrote) {
-            removeQuietly(req.destination(), req.credentials().destination());
+            removeQuietly(req);
         }
         collections.forget(parents(req.destinationBase(), req.destination()));  // the next attempt makes sure of them
         MoverException aborted = progress.aborted("transfer");
@@ -355,7 +379,7 @@ public final class HttpMover implements Mover {
     }
 
     /** ADLER32 of a file read whole from its URL (a storage that offers no digest); {@code role} is "source " or "destination ". */
-    private String adler32Of(URI uri, StorageCredential credential, String role) throws MoverException {
+    private String adler32Of(HttpWire wire, URI uri, StorageCredential credential, String role) throws MoverException {
         try (HttpWire.Response r = wire.send("GET", uri, BearerHeaders.of(credential))) {
             check(r.status, "checksum", role + uri);
             Adler32Stream s = new Adler32Stream(r.body);
@@ -373,7 +397,12 @@ public final class HttpMover implements Mover {
                     "the source's ADLER32 is " + sourceAdler + ", the job says " + req.expectedAdler32());
         }
         if (mode.equals("target") || mode.equals("both")) {
-            String written = adler32Of(req.destination(), req.credentials().destination(), "destination ");
+            String written;
+            try {
+                written = adler32Of(toDestination(req), req.destination(), req.credentials().destination(), "destination ");
+            } catch (IOException e) {
+                throw ioFailure(e, "checksum");
+            }
             if (!written.equals(sourceAdler)) {
                 throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
                         "the destination's ADLER32 is " + written + ", the source's " + sourceAdler);
@@ -385,7 +414,7 @@ public final class HttpMover implements Mover {
     private boolean collectionGone(CopyRequest req) {
         List<URI> parents = parents(req.destinationBase(), req.destination());
         try {
-            return !parents.isEmpty() && status("HEAD", parents.get(parents.size() - 1), req.credentials().destination()) == 404;
+            return !parents.isEmpty() && status(toDestination(req), "HEAD", parents.get(parents.size() - 1), req.credentials().destination()) == 404;
         } catch (IOException e) {
             return false;
         }
@@ -408,16 +437,16 @@ public final class HttpMover implements Mover {
         return out;
     }
 
-    private int status(String method, URI uri, StorageCredential credential) throws IOException {
+    private static int status(HttpWire wire, String method, URI uri, StorageCredential credential) throws IOException {
         try (HttpWire.Response r = wire.send(method, uri, BearerHeaders.of(credential))) {
             r.discard();
             return r.status;
         }
     }
 
-    private void removeQuietly(URI destination, StorageCredential credential) {
+    private void removeQuietly(CopyRequest req) {
         try {
-            status("DELETE", destination, credential);
+            status(toDestination(req), "DELETE", req.destination(), req.credentials().destination());
         } catch (IOException e) {
             // the partial file stays; the next attempt replaces it (overwrite) or reports it
         }

@@ -7,7 +7,11 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSocketFactory;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,13 +43,48 @@ final class HttpWire {
 
     private final Duration connectTimeout;
     private final Duration ioTimeout;
+    private final StorageTls storageTls;
     private final SSLSocketFactory tls;
-    private final Map<String, ConcurrentLinkedDeque<WireConnection>> idle = new ConcurrentHashMap<>();
+    /** Whose identity this wire's TLS connections carry ("" the mover's own): kept connections are never shared across. */
+    private final String identity;
+    private final Map<String, ConcurrentLinkedDeque<WireConnection>> idle;
 
     HttpWire(Duration connectTimeout, Duration ioTimeout, SSLSocketFactory tls) {
+        this(connectTimeout, ioTimeout, StorageTls.of(tls));
+    }
+
+    HttpWire(Duration connectTimeout, Duration ioTimeout, StorageTls tls) {
+        this(connectTimeout, ioTimeout, tls, tls.service(), "", new ConcurrentHashMap<>());
+    }
+
+    private HttpWire(Duration connectTimeout, Duration ioTimeout, StorageTls storageTls, SSLSocketFactory tls, String identity,
+                     Map<String, ConcurrentLinkedDeque<WireConnection>> idle) {
         this.connectTimeout = connectTimeout;
         this.ioTimeout = ioTimeout;
+        this.storageTls = storageTls;
         this.tls = tls;
+        this.identity = identity;
+        this.idle = idle;
+    }
+
+    /**
+     * This wire as one SE sees a copy's side: presenting {@code credential}'s client certificate in TLS handshakes
+     * (its own kept connections), or the mover's own identity when the side has none.
+     */
+    HttpWire presenting(StorageCredential credential) throws IOException {
+        if (!(credential instanceof ClientCertificate certificate)) {
+            return this;
+        }
+        try {
+            return new HttpWire(connectTimeout, ioTimeout, storageTls, storageTls.presenting(certificate), "#" + fingerprint(certificate), idle);
+        } catch (GeneralSecurityException e) {
+            throw new SSLHandshakeException("the copy's client certificate is unusable: " + e.getMessage());
+        }
+    }
+
+    private static String fingerprint(ClientCertificate certificate) throws GeneralSecurityException {
+        byte[] leaf = certificate.chain().get(0).getEncoded();
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(leaf), 0, 16);
     }
 
     /** Where an upload's body goes: all of {@code src} is written before this returns. */
@@ -307,8 +346,8 @@ final class HttpWire {
         }
     }
 
-    private static String key(URI uri) {
-        return uri.getScheme().toLowerCase(Locale.ROOT) + "://" + uri.getHost() + ":" + uri.getPort();
+    private String key(URI uri) {
+        return uri.getScheme().toLowerCase(Locale.ROOT) + "://" + uri.getHost() + ":" + uri.getPort() + identity;
     }
 
     /** A body that knows when it was read to its end (then the connection may be kept). */

@@ -16,7 +16,7 @@ public interface Mover {
         return stat(source);
     }
 
-    /** {@link #stat(URI, URI)} of the request's source, presenting the request's source credential. */
+    /** {@link #stat(URI, URI)} of the request's source, presenting what the request gives for it ({@link CopyRequest#credentials()}). */
     default SourceStat stat(CopyRequest req) throws MoverException {
         return stat(req.source(), req.sourceBase());
     }

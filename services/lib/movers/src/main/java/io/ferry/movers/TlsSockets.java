@@ -57,8 +57,14 @@ public final class TlsSockets {
      */
     public static SSLSocketFactory factory(Optional<Path> caCertificates, Optional<Path> clientCertificate, Optional<Path> clientKey)
             throws IOException, GeneralSecurityException {
+        return storageTls(caCertificates, clientCertificate, clientKey).service();
+    }
+
+    /** {@link #factory}'s sockets, and sockets presenting a copy's own certificate under the same trust. */
+    public static StorageTls storageTls(Optional<Path> caCertificates, Optional<Path> clientCertificate, Optional<Path> clientKey)
+            throws IOException, GeneralSecurityException {
         if (caCertificates.isEmpty() && clientCertificate.isEmpty()) {
-            return (SSLSocketFactory) SSLSocketFactory.getDefault();
+            return StorageTls.of((SSLSocketFactory) SSLSocketFactory.getDefault());
         }
         TrustManager[] trust = null;
         if (caCertificates.isPresent()) {
@@ -70,7 +76,7 @@ public final class TlsSockets {
         }
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(keys, trust, null);
-        return context.getSocketFactory();
+        return new StorageTls(context.getSocketFactory(), trust);
     }
 
     private static KeyStore caStore(Path where) throws IOException, GeneralSecurityException {

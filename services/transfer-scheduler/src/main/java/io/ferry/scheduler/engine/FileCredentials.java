@@ -13,14 +13,16 @@ import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.net.URI;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 
 /**
  * What a claimed file presents to its source and destination SE: the bearer token it brought for the URL it is about
- * to touch (its current source, its destination), opened just before use; else Ferry's own storage identity, where
- * the SE allows it ({@code allowServiceIdentity}). A file whose SE refuses Ferry's identity and that brought no
+ * to touch (its current source, its destination), opened just before use; else, for an https:// side of a job
+ * submitted with a certificate, the owner's delegated proxy ({@link JobCredentials}); else Ferry's own storage
+ * identity, where the SE allows it ({@code allowServiceIdentity}). A file whose SE refuses Ferry's identity and that brought no
  * credential for it, or whose token expired or does not open, fails for good with the reason, before any request.
  */
 @ApplicationScoped
@@ -35,8 +37,11 @@ public class FileCredentials {
     @Inject
     SiteDirectory sites;
 
-    /** {@code phase}: where the engine is (prepare or transfer), for the failure. */
-    public StorageCredentials of(ClaimedFile f, String phase) throws MoverException {
+    @Inject
+    JobCredentials delegated;
+
+    /** The copy of {@code f} from {@code sourceUrl} to {@code destinationUrl}; {@code phase}: where the engine is (prepare or transfer), for the failure. */
+    public StorageCredentials of(ClaimedFile f, URI sourceUrl, URI destinationUrl, String phase) throws MoverException {
         StorageCredential source = null;
         StorageCredential destination = null;
         if (f.hasTokens()) {
@@ -48,6 +53,12 @@ public class FileCredentials {
                     destination = open(f, t, phase);
                 }
             }
+        }
+        if (source == null || destination == null) {
+            // asked only for a side without a token: a job whose delegation is gone still runs on the tokens it brought
+            StorageCredentials proxy = delegated.forCopy(f, sourceUrl, destinationUrl, phase);
+            source = source != null ? source : proxy.source();
+            destination = destination != null ? destination : proxy.destination();
         }
         requireOwnWhereServiceRefused(source, sites.se(f.sourceSe()), "source", phase);
         requireOwnWhereServiceRefused(destination, sites.se(f.destSe()), "destination", phase);
@@ -72,7 +83,7 @@ public class FileCredentials {
         if (given == null && se != null && !se.allowServiceIdentity()) {
             throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, "storage endpoint " + se.name()
                     + " accepts only the user's own credential (allowServiceIdentity is false) and this file brought none for its "
-                    + side + " (files[]." + side + "_tokens)");
+                    + side + " (files[]." + side + "_tokens, or a delegated proxy for https)");
         }
     }
 }

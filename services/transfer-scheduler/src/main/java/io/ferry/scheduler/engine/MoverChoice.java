@@ -5,6 +5,7 @@ import io.ferry.movers.FileMover;
 import io.ferry.movers.HttpMover;
 import io.ferry.movers.Mover;
 import io.ferry.movers.MoverException;
+import io.ferry.movers.StorageTls;
 import io.ferry.movers.TlsSockets;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,7 +17,6 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.List;
 import java.util.Locale;
-import javax.net.ssl.SSLSocketFactory;
 
 /** Picks the mover for a source and destination URL: both file://, or both http(s):// (WebDAV). */
 @ApplicationScoped
@@ -31,9 +31,9 @@ public class MoverChoice {
     @PostConstruct
     void init() {
         SchedulerConfig.Tls tls = config.engine().tls();
-        SSLSocketFactory sockets;
+        StorageTls sockets;
         try {
-            sockets = TlsSockets.factory(tls.caCertificates().map(Path::of), tls.certificate().map(Path::of), tls.key().map(Path::of));
+            sockets = TlsSockets.storageTls(tls.caCertificates().map(Path::of), tls.certificate().map(Path::of), tls.key().map(Path::of));
         } catch (IOException | GeneralSecurityException e) {
             // refuse to start rather than fail every https:// copy later
             throw new IllegalStateException("ferry.scheduler.engine.tls is unusable: " + e.getMessage(), e);

@@ -173,7 +173,7 @@ public class PrepareLoop extends EngineLoop {
                 return;
             }
             Mover mover = movers.forUrls(src, allowed.destination().toUri());
-            CopyRequest req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()), credentials.of(f, "prepare"));
+            CopyRequest req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()), credentials.of(f, src, allowed.destination().toUri(), "prepare"));
             SourceStat stat = mover.stat(req);
             Mover.checkSource(req, stat);
             mover.prepareDestination(req);

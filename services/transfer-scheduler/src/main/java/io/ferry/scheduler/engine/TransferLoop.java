@@ -205,7 +205,7 @@ public class TransferLoop extends EngineLoop {
             // again, just before the copy: rights may have been taken away since the file was prepared
             StorageBoundary.Authorized allowed = boundary.authorize(f, "transfer");
             Mover mover = movers.forUrls(allowed.source().toUri(), allowed.destination().toUri());
-            CopyRequest req = CopyRequests.of(f, allowed, streams, sites.se(f.destSe()), credentials.of(f, "transfer"));
+            CopyRequest req = CopyRequests.of(f, allowed, streams, sites.se(f.destSe()), credentials.of(f, allowed.source().toUri(), allowed.destination().toUri(), "transfer"));
             SourceStat stat = new SourceStat(f.sourceSize() == null ? -1 : f.sourceSize(), f.sourceRanges(), null);
             CopyResult r = mover.transfer(req, stat, progress);
             OffsetDateTime transferEnd = start.plusNanos(r.transferMillis() * 1_000_000);

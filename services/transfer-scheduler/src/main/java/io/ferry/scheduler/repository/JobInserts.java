@@ -19,8 +19,8 @@ public final class JobInserts {
             + "unnest($9::text[]), unnest($10::text[]), unnest($11::text[]), unnest($12::bigint[]), unnest($13::text[]), unnest($14::text[])";
 
     private static final String JOB = "INSERT INTO job (job_id, vo, user_dn, state, priority, verify_checksum, overwrite, retry, retry_delay, "
-            + "max_time_in_queue, timeout, nostreams, job_metadata, params, source_se, dest_se, submitted_at, has_tokens) "
-            + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) ON CONFLICT (job_id) DO NOTHING";
+            + "max_time_in_queue, timeout, nostreams, job_metadata, params, source_se, dest_se, submitted_at, has_tokens, cred_id) "
+            + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) ON CONFLICT (job_id) DO NOTHING";
 
     private JobInserts() {
     }
@@ -30,7 +30,8 @@ public final class JobInserts {
         Tuple j = Tuple.tuple().addUUID(job.jobId).addString(job.vo).addString(job.userDn).addString(job.state).addInteger(job.priority)
                 .addString(job.verifyChecksum).addBoolean(job.overwrite).addInteger(job.retry).addInteger(job.retryDelay)
                 .addInteger(job.maxTimeInQueue).addInteger(job.timeout).addInteger(job.nostreams).addString(job.jobMetadata)
-                .addString(job.params).addString(job.sourceSe).addString(job.destSe).addOffsetDateTime(job.submittedAt).addBoolean(job.hasTokens);
+                .addString(job.params).addString(job.sourceSe).addString(job.destSe).addOffsetDateTime(job.submittedAt).addBoolean(job.hasTokens)
+                .addString(job.credId);
         return c.preparedQuery(JOB).execute(j).flatMap(stored -> {
             if (stored.rowCount() == 0) {
                 return Uni.createFrom().item(false);

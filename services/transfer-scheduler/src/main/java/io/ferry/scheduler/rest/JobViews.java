@@ -16,10 +16,11 @@ public final class JobViews {
     public record JobView(UUID job_id, String job_state, String vo_name, String user_dn, OffsetDateTime submit_time,
                           OffsetDateTime job_finished, int priority, String reason, String source_se, String dest_se,
                           String verify_checksum, boolean overwrite_flag, int retry, int retry_delay, Integer max_time_in_queue,
-                          Integer nostreams, @JsonRawValue String job_metadata) {
+                          Integer nostreams, @JsonRawValue String job_metadata, String cred_id) {
         public static JobView of(Job j) {
             return new JobView(j.jobId, j.state, j.vo, j.userDn, j.submittedAt, j.finishedAt, j.priority, j.reason, j.sourceSe,
-                    j.destSe, j.verifyChecksum, j.overwrite, j.retry, j.retryDelay, j.maxTimeInQueue, j.nostreams, j.jobMetadata);
+                    j.destSe, j.verifyChecksum, j.overwrite, j.retry, j.retryDelay, j.maxTimeInQueue, j.nostreams, j.jobMetadata,
+                    j.credId);
         }
     }
 

@@ -56,6 +56,7 @@ public class JobService {
 
     @Inject
     JobTokens tokens;
+    DelegationService delegations;
 
     /** Stores the job and its files in one transaction; answers the job id. */
     @WithSpan
@@ -64,7 +65,8 @@ public class JobService {
         Submission parsed = Submission.parse(body);
         String vo = requireVo();
         UUID id = parsed.jobId(vo);
-        return StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> logicalSources.resolve(parsed, endpoints).flatMap(s -> {
+        // a certificate submission runs with the caller's delegated proxy: it must be there (419 otherwise, as in FTS3)
+        return delegations.forSubmission().flatMap(credId -> StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> logicalSources.resolve(parsed, endpoints).flatMap(s -> {
             List<StorageBoundary.CheckedFile> checked = boundary.checkSubmission(s, endpoints, vo);
             List<TransferFile> files = new ArrayList<>();
             OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
@@ -105,6 +107,7 @@ public class JobService {
             job.sourceSe = single(files.stream().map(f -> f.sourceSe).toList());
             job.destSe = single(files.stream().map(f -> f.destSe).toList());
             job.submittedAt = now;
+            job.credId = credId;
             JobTokens.Rows sealed = tokens.seal(id, s.files(), checked);
             job.hasTokens = !sealed.isEmpty();
             return pool.withTransaction(c -> JobInserts.insert(c, job, files).flatMap(stored -> stored
@@ -115,7 +118,7 @@ public class JobService {
                 }
                 return id;
             });
-        }));
+        })));
     }
 
     /** Jobs the caller may see, newest first: its own VO's, or any VO for administrators. */

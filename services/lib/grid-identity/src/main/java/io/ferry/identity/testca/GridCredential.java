@@ -3,6 +3,7 @@ package io.ferry.identity.testca;
 import eu.emi.security.authn.x509.proxy.ProxyCertificate;
 import eu.emi.security.authn.x509.proxy.ProxyCertificateOptions;
 import eu.emi.security.authn.x509.proxy.ProxyGenerator;
+import eu.emi.security.authn.x509.proxy.ProxyRequestOptions;
 import eu.emi.security.authn.x509.proxy.ProxyType;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x509.AttributeCertificate;
@@ -12,9 +13,11 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,6 +56,30 @@ public record GridCredential(X509Certificate[] chain, PrivateKey key) {
             return new GridCredential(proxy.getCertificateChain(), proxy.getPrivateKey());
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot make a proxy", e);
+        }
+    }
+
+    /**
+     * What a delegating client does with a server's certificate request ({@code csrPem}): signs an RFC 3820 proxy
+     * for the request's key with this credential, valid from {@code notBefore} to {@code notAfter}; answers the
+     * PEM the client puts back: the new proxy, then this credential's chain.
+     */
+    public String signRequest(String csrPem, Instant notBefore, Instant notAfter) {
+        try (Reader r = new StringReader(csrPem); PEMParser pem = new PEMParser(r)) {
+            Object csr = pem.readObject();
+            if (!(csr instanceof PKCS10CertificationRequest request)) {
+                throw new IllegalArgumentException("not a PEM certificate request");
+            }
+            ProxyRequestOptions options = new ProxyRequestOptions(chain, request);
+            options.setType(ProxyType.RFC3820);
+            options.setValidityBounds(Date.from(notBefore), Date.from(notAfter));
+            StringBuilder out = new StringBuilder();
+            for (X509Certificate c : ProxyGenerator.generate(options, key)) {
+                out.append(pem(c));
+            }
+            return out.toString();
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("cannot sign the certificate request", e);
         }
     }
 
