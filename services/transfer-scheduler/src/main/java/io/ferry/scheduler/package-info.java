@@ -1,0 +1,2 @@
+/** transfer-scheduler's entry point. */
+package io.ferry.scheduler;
