@@ -1,6 +1,8 @@
 package io.ferry.scheduler.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
@@ -169,10 +171,25 @@ public class JobResource {
         return jobs.cancel(uuid(id)).map(JobViews.JobView::of);
     }
 
+    /**
+     * FTS3's data-management operations of a job (deletions, staging without a copy), which its client reads with
+     * every detailed status; Ferry's jobs are copies only, so a job the caller sees has none.
+     */
+    @GET
+    @Path("{id}/dm")
+    @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
+    public Uni<List<Object>> dataManagement(@PathParam("id") String id) {
+        return jobs.find(uuid(id)).map(j -> {
+            j.orElseThrow(() -> ProblemException.notFound("job " + id));
+            return List.of();
+        });
+    }
+
+    /** The files' states after the cancel, as FTS3 answers: one state alone for one file, else their list. */
     @DELETE
     @Path("{id}/files/{fileIds}")
     @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
-    public Uni<List<JobViews.FileView>> cancelFiles(@PathParam("id") String id, @PathParam("fileIds") String fileIds) {
+    public Uni<JsonNode> cancelFiles(@PathParam("id") String id, @PathParam("fileIds") String fileIds) {
         List<Long> ids = new ArrayList<>();
         for (String f : fileIds.split(",")) {
             try {
@@ -181,7 +198,13 @@ public class JobResource {
                 throw ProblemException.badRequest("file_ids", "comma-separated file ids, got '" + f + "'");
             }
         }
-        return jobs.cancelFiles(uuid(id), ids).map(l -> l.stream().map(JobViews.FileView::of).toList());
+        return jobs.cancelFiles(uuid(id), ids).map(files -> {
+            Map<Long, String> states = new LinkedHashMap<>();
+            files.forEach(f -> states.put(f.fileId, f.state));
+            ArrayNode answer = JsonNodeFactory.instance.arrayNode();
+            ids.forEach(f -> answer.add(states.get(f)));
+            return answer.size() == 1 ? answer.get(0) : answer;
+        });
     }
 
     private static UUID uuid(String id) {
