@@ -41,6 +41,7 @@ public final class FerryCli {
             case "proxy" -> proxy(root, rest);
             default -> {
                 OUT.println("usage: ferry up | status | down | token --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N]"
+                        + " | token --wlcg --vo VO [--group G] [--scope \"SCOPES\"] [--aud AUDIENCE]"
                         + " | proxy --vo VO [--fqan FQAN] [--hours N] [--out FILE] | test [maven arguments]");
                 yield command.equals("help") ? 0 : 2;
             }
@@ -182,20 +183,41 @@ public final class FerryCli {
         return 0;
     }
 
+    /**
+     * {@code ./ferry token --vo VO --scope "SCOPES" ...}: a token in Ferry's own claims; with {@code --wlcg}, a WLCG
+     * Common JWT Profile token instead (its VO as the group {@code /VO}, more with {@code --group}, WLCG scopes,
+     * {@code aud} WLCG's any-audience unless {@code --aud} names one), which the stack accepts from the same issuer.
+     */
     static int token(Path root, List<String> args) throws IOException {
         Map<String, String> opts = new HashMap<>();
+        List<String> groups = new ArrayList<>();
+        boolean wlcg = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
+            if (a.equals("--wlcg")) {
+                wlcg = true;
+                continue;
+            }
             if (!a.startsWith("--") || i + 1 >= args.size()) {
-                ERR.println("ferry token: expected --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N], got '" + a + "'");
+                ERR.println("ferry token: expected --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N]"
+                        + " or --wlcg --vo VO [--group /VO/GROUP] [--scope \"SCOPES\"] [--aud AUDIENCE] [--sub NAME] [--hours N], got '" + a + "'");
                 return 2;
             }
-            opts.put(a.substring(2), args.get(++i));
+            String value = args.get(++i);
+            if (a.equals("--group")) {
+                groups.add(value);
+            } else {
+                opts.put(a.substring(2), value);
+            }
         }
         List<String> unknown = new ArrayList<>(opts.keySet());
-        unknown.removeAll(List.of("vo", "scope", "site", "sub", "hours"));
-        if (!unknown.isEmpty() || !opts.containsKey("scope")) {
-            ERR.println("ferry token: --scope is required; known options are --vo --scope --site --sub --hours");
+        unknown.removeAll(wlcg ? List.of("vo", "scope", "aud", "sub", "hours") : List.of("vo", "scope", "site", "sub", "hours"));
+        if (wlcg && (!unknown.isEmpty() || !opts.containsKey("vo"))) {
+            ERR.println("ferry token --wlcg: --vo is required; known options are --vo --group (repeatable) --scope --aud --sub --hours");
+            return 2;
+        }
+        if (!wlcg && (!unknown.isEmpty() || !groups.isEmpty() || !opts.containsKey("scope"))) {
+            ERR.println("ferry token: --scope is required; known options are --vo --scope --site --sub --hours (and --wlcg)");
             return 2;
         }
         long hours;
@@ -205,10 +227,18 @@ public final class FerryCli {
             ERR.println("ferry token: --hours takes a whole number");
             return 2;
         }
-        DevKeys keys = DevKeys.loadOrCreate(root.resolve(".ferry/keys"));
+        DevTokens tokens = new DevTokens(DevKeys.loadOrCreate(root.resolve(".ferry/keys")));
+        if (wlcg) {
+            List<String> allGroups = new ArrayList<>(List.of("/" + opts.get("vo")));
+            groups.stream().filter(g -> !allGroups.contains(g)).forEach(allGroups::add);
+            OUT.println(tokens.mintWlcg(new DevTokens.WlcgClaims(opts.getOrDefault("sub", "dev-user"), allGroups,
+                    opts.getOrDefault("scope", DevTokens.WlcgClaims.DEFAULT_SCOPE),
+                    opts.getOrDefault("aud", DevTokens.WlcgClaims.ANY_AUDIENCE), Duration.ofHours(hours))));
+            return 0;
+        }
         DevTokens.Claims claims = new DevTokens.Claims(opts.getOrDefault("sub", "dev-user"), opts.get("vo"), opts.get("site"),
                 opts.get("scope"), Duration.ofHours(hours), DevTokens.ISSUER, DevTokens.AUDIENCE);
-        OUT.println(new DevTokens(keys).mint(claims));
+        OUT.println(tokens.mint(claims));
         return 0;
     }
 

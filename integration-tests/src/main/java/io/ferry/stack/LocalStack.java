@@ -180,6 +180,8 @@ public final class LocalStack implements AutoCloseable {
         env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", keys.publicKeyFile().toUri().toString());
         env.put("MP_JWT_VERIFY_ISSUER", DevTokens.ISSUER);
         env.put("MP_JWT_VERIFY_AUDIENCES", DevTokens.AUDIENCE);
+        // ./ferry token --wlcg: the dev issuer's WLCG-profile tokens may be for any service, as IAM's often are
+        env.put("FERRY_IDENTITY_ISSUERS_FERRY_ACCEPT_ANY_AUDIENCE", "true");
         options.ports().forEach((spec, port) ->
                 env.put("FERRY_CLIENTS_" + spec.configPrefix().toUpperCase() + "_URL", "http://localhost:" + port));
         return env;
@@ -200,10 +202,15 @@ public final class LocalStack implements AutoCloseable {
         for (String vo : DEV_VOS) {
             String rule = "ferry.identity.grants." + vo;
             p.put(rule + "-members.fqan", "/" + vo);
+            p.put(rule + "-members.group", "/" + vo);
             p.put(rule + "-members.roles", "transfer:read");
             p.put(rule + "-production.fqan", "/" + vo + "/Role=production");
+            p.put(rule + "-production.group", "/" + vo + "/production");
             p.put(rule + "-production.roles", "transfer:submit");
         }
+        // WLCG tokens (./ferry token --wlcg): the scope Rucio asks IAM for reads and submits, as in grid-identity's example
+        p.put("ferry.identity.grants.wlcg-fts.scope", "fts");
+        p.put("ferry.identity.grants.wlcg-fts.roles", "transfer:read,transfer:submit");
         return p;
     }
 

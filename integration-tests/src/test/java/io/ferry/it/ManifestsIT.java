@@ -231,6 +231,63 @@ class ManifestsIT {
     }
 
     @Test
+    void theSchedulerServesFts3sHttpsPortWithGridTrustWhenEnabled() throws Exception {
+        Path values = Files.writeString(OUT.resolve("values-grid-https.yaml"), String.join("\n",
+                "services:",
+                "  transferScheduler:",
+                "    tls: {caConfigMap: grid-cas}",
+                "    gridHttps:",
+                "      enabled: true",
+                "      certificateSecret: fts-host-cert",
+                "      vomsdirConfigMap: vomsdir",
+                "      vomsdirItems: {\"atlas/voms-atlas-auth.cern.ch.lsc\": atlas-voms-atlas-auth.lsc}",
+                "networkPolicy:",
+                "  ingressFrom: [{namespaceSelector: {}}]", ""));
+        String jvm = template().withValuesFile(values).call();
+        String nativeImage = template().withValuesFile(values).set("image.variant", "native").call();
+        assertValid(Files.writeString(OUT.resolve("helm-grid-https.yaml"), jvm),
+                Files.writeString(OUT.resolve("helm-grid-https-native.yaml"), nativeImage));
+        boolean seen = false;
+        for (JsonNode d : documents(jvm)) {
+            boolean scheduler = d.at("/metadata/name").asText().equals("ferry-transfer-scheduler");
+            String yaml = d.toString();
+            switch (d.path("kind").asText()) {
+                case "Deployment" -> {
+                    assertEquals(scheduler, yaml.contains("{\"name\":\"https\",\"containerPort\":8446"), yaml);
+                    if (scheduler) {
+                        seen = true;
+                        String c = d.at("/spec/template/spec/containers/0").toString();
+                        assertTrue(c.contains("{\"name\":\"FERRY_IDENTITY_X509_ENABLED\",\"value\":\"true\"}"), c);
+                        assertTrue(c.contains("{\"name\":\"QUARKUS_HTTP_SSL_PORT\",\"value\":\"8446\"}"), c);
+                        // no trust-anchor ConfigMap of its own: the grid CAs the scheduler already trusts toward SEs
+                        assertTrue(c.contains("{\"name\":\"FERRY_IDENTITY_X509_TRUST_ANCHORS\",\"value\":\"/etc/grid-security/certificates\"}"), c);
+                        assertTrue(c.contains("-Dquarkus.tls.key-store.pem.0.cert=/etc/grid-security/ferry-https/tls.crt"), c);
+                        assertTrue(c.contains("\"mountPath\":\"/etc/grid-security/vomsdir\""), c);
+                        assertTrue(yaml.contains("{\"key\":\"atlas-voms-atlas-auth.lsc\",\"path\":\"atlas/voms-atlas-auth.cern.ch.lsc\"}"), yaml);
+                        assertTrue(yaml.contains("\"secretName\":\"fts-host-cert\""), yaml);
+                    }
+                }
+                case "Service", "NetworkPolicy" -> assertEquals(scheduler, yaml.contains("8446"), yaml);
+                default -> {
+                }
+            }
+        }
+        assertTrue(seen, "the scheduler's Deployment");
+        for (JsonNode d : documents(nativeImage)) {
+            if (d.path("kind").asText().equals("Deployment") && d.at("/metadata/name").asText().equals("ferry-transfer-scheduler")) {
+                String args = d.at("/spec/template/spec/containers/0/args").toString();
+                assertTrue(args.contains("-Xmx320m") && args.contains("-Dquarkus.tls.key-store.pem.0.key=/etc/grid-security/ferry-https/tls.key"), args);
+            }
+        }
+        Exception noCertificate = assertThrows(Exception.class, () -> template()
+                .set("services.transferScheduler.gridHttps.enabled", "true").set("services.transferScheduler.tls.caConfigMap", "grid-cas").call());
+        assertTrue(noCertificate.getMessage().contains("certificateSecret"), noCertificate.getMessage());
+        Exception noAnchors = assertThrows(Exception.class, () -> template()
+                .set("services.transferScheduler.gridHttps.enabled", "true").set("services.transferScheduler.gridHttps.certificateSecret", "c").call());
+        assertTrue(noAnchors.getMessage().contains("trust anchors"), noAnchors.getMessage());
+    }
+
+    @Test
     void theSchedulerDrainsWithinItsPodsGracePeriodAndIsNamedAfterItsPod() throws IOException {
         for (JsonNode d : documents(template().call())) {
             if (!d.path("kind").asText().equals("Deployment")) {

@@ -92,6 +92,38 @@ class JobApiTest {
     }
 
     @Test
+    void theFts3ClientReadsDataManagementCancelledFileStatesAndHostActivity() {
+        String twoFiles = "{\"files\":[{\"sources\":[\"https://ral.example/data/c1\"],\"destinations\":[\"https://cern.example/eos/c1\"]},"
+                + "{\"sources\":[\"https://ral.example/data/c2\"],\"destinations\":[\"https://cern.example/eos/c2\"]}]}";
+        String id = given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(twoFiles).post("/jobs").then().statusCode(200)
+                .extract().path("job_id");
+        // fts-rest-transfer-status -j reads /dm beside /files: a copy job has no data-management operations
+        given().auth().oauth2(atlas()).get("/jobs/" + id + "/dm").then().statusCode(200).body("size()", equalTo(0));
+        given().auth().oauth2(cms()).get("/jobs/" + id + "/dm").then().statusCode(404).contentType(PROBLEM);
+        java.util.List<Integer> files = given().auth().oauth2(atlas()).get("/jobs/" + id + "/files").then().statusCode(200)
+                .extract().path("file_id");
+        // fts-rest-transfer-cancel JOB:F prints the state it gets; JOB:F1,F2 joins the states it gets
+        String one = given().auth().oauth2(atlas()).delete("/jobs/" + id + "/files/" + files.get(0)).then().statusCode(200)
+                .extract().asString();
+        org.junit.jupiter.api.Assertions.assertEquals("\"CANCELED\"", one);
+        given().auth().oauth2(atlas()).delete("/jobs/" + id + "/files/" + files.get(1) + "," + files.get(0)).then().statusCode(200)
+                .body("", equalTo(java.util.List.of("CANCELED", "CANCELED")));
+        // easy.get_jobs_statuses(list_files=True): each job with its files, only the fields asked for
+        String other = given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(twoFiles).post("/jobs").then().statusCode(200)
+                .extract().path("job_id");
+        given().auth().oauth2(atlas()).get("/jobs/" + id + "," + other + "?files=file_state,dest_surl,file_metadata").then().statusCode(200)
+                .body("[0].job_id", equalTo(id)).body("[0].files.file_state", equalTo(java.util.List.of("CANCELED", "CANCELED")))
+                .body("[0].files[1].dest_surl", equalTo("https://cern.example/eos/c2")).body("[0].files[0].size()", equalTo(3))
+                .body("[1].files.file_state", equalTo(java.util.List.of("SUBMITTED", "SUBMITTED")));
+        given().auth().oauth2(atlas()).get("/jobs/" + id + "?files=file_state").then().statusCode(200)
+                .body("files[0].file_state", equalTo("CANCELED"));
+        given().auth().oauth2(atlas()).get("/jobs/" + id + "," + other).then().statusCode(200).body("[0].files", org.hamcrest.Matchers.nullValue());
+        // fts-rest-server-status: host -> {active, staging}; this profile runs no engine, so no replica is live
+        given().auth().oauth2(atlas()).get("/status/hosts").then().statusCode(200).body("size()", equalTo(0));
+        given().get("/status/hosts").then().statusCode(401).contentType(PROBLEM);
+    }
+
+    @Test
     void jobReadsNeedAReadOrSubmitScopeAndStayWithinTheVo() throws Exception {
         String atlasJob = given().auth().oauth2(atlas()).contentType(ContentType.JSON)
                 .body(job("https://ral.example/data/r1", "https://cern.example/eos/r1", "{}")).post("/jobs").then().statusCode(200)

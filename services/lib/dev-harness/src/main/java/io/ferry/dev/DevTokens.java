@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -46,16 +47,28 @@ public final class DevTokens {
         }
     }
 
+    /**
+     * What a WLCG Common JWT Profile token of the dev issuer says (as an experiment's IAM would issue it): its VO in
+     * {@code wlcg.groups} rather than a {@code vo} claim, WLCG scopes ({@code fts}, {@code storage.read:/path}, ...).
+     */
+    public record WlcgClaims(String subject, List<String> groups, String scope, String audience, Duration lifetime) {
+        /** WLCG's audience for a token that any service may accept. */
+        public static final String ANY_AUDIENCE = "https://wlcg.cern.ch/jwt/v1/any";
+        /** What Rucio asks an IAM for: FTS access, and reading and writing the VO's storage. */
+        public static final String DEFAULT_SCOPE = "fts storage.read:/ storage.modify:/";
+
+        public WlcgClaims {
+            groups = List.copyOf(groups);
+        }
+
+        /** A member of {@code vo} (group {@code /vo}) with the default scopes, for any service, for 12 hours. */
+        public static WlcgClaims of(String subject, String vo) {
+            return new WlcgClaims(subject, List.of("/" + vo), DEFAULT_SCOPE, ANY_AUDIENCE, Duration.ofHours(12));
+        }
+    }
+
     public String mint(Claims claims) {
-        Instant now = Instant.now();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("iss", claims.issuer());
-        body.put("aud", claims.audience());
-        body.put("sub", claims.subject());
-        body.put("jti", UUID.randomUUID().toString());
-        body.put("iat", now.getEpochSecond());
-        // A negative lifetime gives an already expired token, which tests use.
-        body.put("exp", now.plus(claims.lifetime()).getEpochSecond());
+        Map<String, Object> body = registered(claims.issuer(), claims.audience(), claims.subject(), claims.lifetime());
         if (claims.vo() != null) {
             body.put("vo", claims.vo());
         }
@@ -63,6 +76,32 @@ public final class DevTokens {
             body.put("site", claims.site());
         }
         body.put("scope", claims.scope() == null ? "" : claims.scope());
+        return sign(body);
+    }
+
+    /** A WLCG-profile token ({@code wlcg.ver} 1.0) signed by the dev key, issued by {@link #ISSUER}. */
+    public String mintWlcg(WlcgClaims claims) {
+        Map<String, Object> body = registered(ISSUER, claims.audience(), claims.subject(), claims.lifetime());
+        body.put("wlcg.ver", "1.0");
+        body.put("scope", claims.scope());
+        body.put("wlcg.groups", claims.groups());
+        return sign(body);
+    }
+
+    private static Map<String, Object> registered(String issuer, String audience, String subject, Duration lifetime) {
+        Instant now = Instant.now();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("iss", issuer);
+        body.put("aud", audience);
+        body.put("sub", subject);
+        body.put("jti", UUID.randomUUID().toString());
+        body.put("iat", now.getEpochSecond());
+        // A negative lifetime gives an already expired token, which tests use.
+        body.put("exp", now.plus(lifetime).getEpochSecond());
+        return body;
+    }
+
+    private String sign(Map<String, Object> body) {
         String header = b64("{\"alg\":\"RS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
         String payload = b64(json(body).getBytes(StandardCharsets.UTF_8));
         String signingInput = header + "." + payload;
@@ -87,7 +126,13 @@ public final class DevTokens {
                 out.append(',');
             }
             out.append(quote(e.getKey())).append(':');
-            out.append(e.getValue() instanceof Number n ? n.toString() : quote(String.valueOf(e.getValue())));
+            if (e.getValue() instanceof Number n) {
+                out.append(n);
+            } else if (e.getValue() instanceof List<?> values) {
+                out.append(values.stream().map(v -> quote(String.valueOf(v))).collect(java.util.stream.Collectors.joining(",", "[", "]")));
+            } else {
+                out.append(quote(String.valueOf(e.getValue())));
+            }
         }
         return out.append('}').toString();
     }

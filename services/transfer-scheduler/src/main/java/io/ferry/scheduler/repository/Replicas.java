@@ -67,6 +67,23 @@ public class Replicas {
         return pool.preparedQuery("UPDATE scheduler_replica SET dead = TRUE WHERE replica_id = $1").execute(Tuple.of(replicaId)).replaceWithVoid();
     }
 
+    /** What one live replica is doing: files it moves ({@code ACTIVE}) and stages ({@code STAGING}). */
+    public record Activity(String name, long active, long staging) {
+    }
+
+    /** The activity of every replica that beat within {@code timeout}, by name (FTS3's hosts), idle ones included. */
+    public Uni<List<Activity>> activity(Duration timeout) {
+        return pool.preparedQuery("SELECT r.name, count(f.file_id) FILTER (WHERE f.state = 'ACTIVE'), "
+                        + "count(f.file_id) FILTER (WHERE f.state = 'STAGING') FROM scheduler_replica r "
+                        + "LEFT JOIN transfer_file f ON f.lease_owner = r.replica_id AND f.state IN ('ACTIVE', 'STAGING') "
+                        + "WHERE NOT r.dead AND r.beat_at >= now() - make_interval(secs => $1) GROUP BY r.name ORDER BY r.name")
+                .execute(Tuple.of(FileQueue.seconds(timeout))).map(rows -> {
+                    List<Activity> out = new ArrayList<>();
+                    rows.forEach(r -> out.add(new Activity(r.getString(0), r.getLong(1), r.getLong(2))));
+                    return out;
+                });
+    }
+
     /** Forgets a dead replica once its files are back in the queue. */
     public Uni<Void> forget(String replicaId) {
         return pool.preparedQuery("DELETE FROM scheduler_replica WHERE replica_id = $1 AND dead").execute(Tuple.of(replicaId)).replaceWithVoid();

@@ -1,6 +1,10 @@
 package io.ferry.scheduler.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
@@ -59,6 +63,9 @@ public class JobResource {
     @Inject
     CurrentCaller caller;
 
+    @Inject
+    ObjectMapper json;
+
     /**
      * Server-Sent Events of the job's files: first each file's current state, then every change as it commits
      * (on any scheduler replica). Beyond FTS3, which only offers polling. Unknown and other VOs' jobs give an
@@ -108,20 +115,26 @@ public class JobResource {
         return jobs.list(states, voName, sourceSe, destSe, limit).map(l -> l.stream().map(JobViews.JobView::of).toList());
     }
 
-    /** One job, or several ({@code id1,id2}): 207 with a per-id status when some are unknown. */
+    /**
+     * One job, or several ({@code id1,id2}): 207 with a per-id status when some are unknown. With
+     * {@code files=file_state,dest_surl,...} (FTS3's bulk status, {@code easy.get_jobs_statuses(list_files=True)})
+     * each job carries its files with those fields.
+     */
     @GET
     @Path("{ids}")
     @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
-    public Uni<Response> get(@PathParam("ids") String ids) {
+    public Uni<Response> get(@PathParam("ids") String ids, @QueryParam("files") String fileFields) {
         List<String> requested = Arrays.stream(ids.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        List<String> fields = fileFields == null ? null
+                : Arrays.stream(fileFields.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
         if (requested.size() == 1) {
-            return jobs.find(uuid(requested.get(0))).map(j -> Response.ok(JobViews.JobView.of(
-                    j.orElseThrow(() -> ProblemException.notFound("job " + requested.get(0))))).build());
+            return jobs.find(uuid(requested.get(0))).flatMap(j -> withFiles(JobViews.JobView.of(
+                    j.orElseThrow(() -> ProblemException.notFound("job " + requested.get(0)))), fields)).map(v -> Response.ok(v).build());
         }
         Uni<List<Object>> all = Uni.createFrom().item(new ArrayList<>());
         boolean[] missing = {false};
         for (String id : requested) {
-            all = all.flatMap(acc -> lookup(id).map(found -> {
+            all = all.flatMap(acc -> lookup(id, fields).map(found -> {
                 if (found == null) {
                     missing[0] = true;
                     Map<String, Object> miss = new LinkedHashMap<>();
@@ -137,14 +150,30 @@ public class JobResource {
         return all.map(list -> Response.status(missing[0] ? 207 : 200).entity(list).build());
     }
 
-    private Uni<JobViews.JobView> lookup(String id) {
+    private Uni<Object> lookup(String id, List<String> fileFields) {
         UUID uuid;
         try {
             uuid = UUID.fromString(id);
         } catch (IllegalArgumentException e) {
             return Uni.createFrom().nullItem();
         }
-        return jobs.find(uuid).map(j -> j.map(JobViews.JobView::of).orElse(null));
+        return jobs.find(uuid).flatMap(j -> j.isEmpty() ? Uni.createFrom().nullItem() : withFiles(JobViews.JobView.of(j.get()), fileFields));
+    }
+
+    /** The job as it is, or (fields asked for) with its files' fields under {@code files}. */
+    private Uni<Object> withFiles(JobViews.JobView job, List<String> fileFields) {
+        if (fileFields == null) {
+            return Uni.createFrom().item(job);
+        }
+        return jobs.files(job.job_id()).map(files -> {
+            ObjectNode entry = json.valueToTree(job);
+            ArrayNode listed = entry.putArray("files");
+            for (TransferFile f : files) {
+                ObjectNode file = json.valueToTree(JobViews.FileView.of(f));
+                listed.add(fileFields.isEmpty() ? file : file.retain(fileFields));
+            }
+            return entry;
+        });
     }
 
     @GET
@@ -169,10 +198,25 @@ public class JobResource {
         return jobs.cancel(uuid(id)).map(JobViews.JobView::of);
     }
 
+    /**
+     * FTS3's data-management operations of a job (deletions, staging without a copy), which its client reads with
+     * every detailed status; Ferry's jobs are copies only, so a job the caller sees has none.
+     */
+    @GET
+    @Path("{id}/dm")
+    @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
+    public Uni<List<Object>> dataManagement(@PathParam("id") String id) {
+        return jobs.find(uuid(id)).map(j -> {
+            j.orElseThrow(() -> ProblemException.notFound("job " + id));
+            return List.of();
+        });
+    }
+
+    /** The files' states after the cancel, as FTS3 answers: one state alone for one file, else their list. */
     @DELETE
     @Path("{id}/files/{fileIds}")
     @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
-    public Uni<List<JobViews.FileView>> cancelFiles(@PathParam("id") String id, @PathParam("fileIds") String fileIds) {
+    public Uni<JsonNode> cancelFiles(@PathParam("id") String id, @PathParam("fileIds") String fileIds) {
         List<Long> ids = new ArrayList<>();
         for (String f : fileIds.split(",")) {
             try {
@@ -181,7 +225,13 @@ public class JobResource {
                 throw ProblemException.badRequest("file_ids", "comma-separated file ids, got '" + f + "'");
             }
         }
-        return jobs.cancelFiles(uuid(id), ids).map(l -> l.stream().map(JobViews.FileView::of).toList());
+        return jobs.cancelFiles(uuid(id), ids).map(files -> {
+            Map<Long, String> states = new LinkedHashMap<>();
+            files.forEach(f -> states.put(f.fileId, f.state));
+            ArrayNode answer = JsonNodeFactory.instance.arrayNode();
+            ids.forEach(f -> answer.add(states.get(f)));
+            return answer.size() == 1 ? answer.get(0) : answer;
+        });
     }
 
     private static UUID uuid(String id) {

@@ -212,7 +212,11 @@ public final class TokenVerifier {
             return List.of(fixed.vo());
         }
         if (rule instanceof TrustedIssuer.VoRule.FromClaim claim) {
-            return strings(claims, claim.claim());
+            List<String> named = strings(claims, claim.claim());
+            // a WLCG-profile token of the same issuer names its VO the profile's way, by its groups
+            if (!named.isEmpty()) {
+                return named;
+            }
         }
         return List.copyOf(AccessRules.vosOf(groups));
     }

@@ -43,7 +43,7 @@ public record TrustedIssuer(String issuer, URI keys, Set<String> audiences, VoRu
         record FromGroups() implements VoRule {
         }
 
-        /** A named claim holds the VO (Ferry's dev issuer: {@code vo}). */
+        /** A named claim holds the VO (Ferry's dev issuer: {@code vo}); a token without it is read by its groups. */
         record FromClaim(String claim) implements VoRule {
         }
     }

@@ -108,6 +108,21 @@ class TokenVerifierTest {
     }
 
     @Test
+    void aWlcgProfileTokenOfAnIssuerWithAVoClaimTakesItsVoFromItsGroups() {
+        // ./ferry token --wlcg: Ferry's dev issuer, no vo claim, the VO in wlcg.groups
+        String wlcg = Tokens.sign(ferryKey, Tokens.claims(FERRY, "ferry").claim("wlcg.ver", "1.0").claim("scope", "fts")
+                .claim("wlcg.groups", List.of("/atlas", "/atlas/production")).build());
+        String both = Tokens.sign(ferryKey, Tokens.claims(FERRY, "ferry").claim("vo", "cms").claim("scope", "fts")
+                .claim("wlcg.groups", List.of("/atlas")).build());
+
+        GridCaller caller = verifier.verify(wlcg);
+
+        assertEquals(List.of("atlas"), caller.vos());
+        assertEquals(Set.of("transfer:read", "transfer:submit"), caller.roles());
+        assertEquals(List.of("cms"), verifier.verify(both).vos());
+    }
+
+    @Test
     void aGroupCanGrantAdministration() {
         String token = Tokens.sign(iamKey, Tokens.claims(IAM, SELF).claim("wlcg.groups", List.of("/atlas", "/atlas/ferry-admins")).build());
 
