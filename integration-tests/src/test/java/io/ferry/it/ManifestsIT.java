@@ -341,6 +341,37 @@ class ManifestsIT {
     }
 
     @Test
+    void theGridHttpsComponentOpensFts3sPortOnProductionsScheduler() throws Exception {
+        Result r = run(ROOT, "kubectl", "kustomize", "k8s/overlays/prod-grid");
+        assertEquals(0, r.exit(), r.output());
+        assertValid(Files.writeString(OUT.resolve("kustomize-prod-grid.yaml"), r.output()));
+        boolean deployment = false;
+        for (JsonNode d : documents(r.output())) {
+            boolean scheduler = d.at("/metadata/name").asText().startsWith("transfer-scheduler");
+            String yaml = d.toString();
+            switch (d.path("kind").asText()) {
+                case "Deployment" -> {
+                    assertEquals(scheduler, yaml.contains("\"containerPort\":8446"), yaml);
+                    if (scheduler) {
+                        deployment = true;
+                        String c = d.at("/spec/template/spec/containers/0").toString();
+                        // production's native bounds stay, the host certificate comes after them
+                        assertTrue(c.contains("\"args\":[\"-Xmx320m\",\"-XX:MaxDirectMemorySize=192m\",\"-Dquarkus.tls.key-store.pem.0.cert="), c);
+                        assertTrue(c.contains("{\"name\":\"FERRY_IDENTITY_X509_ENABLED\",\"value\":\"true\"}"), c);
+                        assertTrue(c.contains("\"mountPath\":\"/etc/grid-security/vomsdir\""), c);
+                        assertTrue(yaml.contains("\"secretName\":\"fts-host-cert\""), yaml);
+                    }
+                }
+                case "Service" -> assertEquals(scheduler, yaml.contains("8446"), yaml);
+                case "NetworkPolicy" -> assertEquals(d.at("/metadata/name").asText().equals("transfer-scheduler-ingress"), yaml.contains("8446"), yaml);
+                default -> {
+                }
+            }
+        }
+        assertTrue(deployment, "the scheduler's Deployment");
+    }
+
+    @Test
     void kustomizeDeniesIngressByDefaultAndAdmitsOnlyTheCallGraph() throws Exception {
         Map<String, Set<String>> callers = Map.of(
                 "transfer-scheduler", Set.of("handle-resolver"),
