@@ -818,6 +818,33 @@ class EngineTest {
     }
 
     @Test
+    void theTokenGivenForALogicalSourceGoesWithEachOfItsReplicas() throws Exception {
+        for (String[] se : new String[][]{{"TOK-A", "/tok-a"}, {"TOK-B", "/tok-b"}}) {
+            given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"TOK-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(se[1])
+                            + "\"},\"access\":{\"open\":true},\"allowServiceIdentity\":false}")
+                    .put("/config/se/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+        }
+        String adler = write("/tok-a/handle/f", 30_000, 940);
+        // two replicas, the first gone: the second is tried with the same token
+        replicaTurls.add(nginx.url("/tok-a/handle/gone"));
+        replicaTurls.add(nginx.url("/tok-a/handle/f"));
+        try {
+            String id = submit(vo("atlas"), List.of("{\"sources\":[\"handle:20.500.1/tokens\"],\"destinations\":[\"" + nginx.url("/tok-b/handle/f")
+                    + "\"],\"checksum\":\"ADLER32:" + adler + "\",\"source_tokens\":[\"" + SOURCE_TOKEN + "\"],\"destination_tokens\":[\"" + DEST_TOKEN
+                    + "\"]}"), "{\"verify_checksum\":\"both\"}");
+            awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED");
+            JsonPath f = files(vo("atlas"), id);
+            assertEquals("FINISHED", f.getString("[0].file_state"), f.prettify());
+            assertEquals(nginx.url("/tok-a/handle/f"), f.getString("[0].source_surl"));
+            assertArrayEquals(Files.readAllBytes(nginx.file("/tok-a/handle/f")), Files.readAllBytes(nginx.file("/tok-b/handle/f")));
+        } finally {
+            replicaTurls.clear();
+            given().auth().oauth2(admin()).delete("/config/se/TOK-A");
+            given().auth().oauth2(admin()).delete("/config/se/TOK-B");
+        }
+    }
+
+    @Test
     void aResolvedReplicaThatEscapesItsSeIsNotUsed() throws Exception {
         Files.writeString(nginx.file("/not-a-replica"), "outside every SE");
         replicaTurls.add(nginx.url("/se-a/%2e%2E/not-a-replica"));
