@@ -20,7 +20,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,9 +28,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -191,7 +187,7 @@ class Fts3X509IT {
         Run client = cli("fts-rest-whoami", proxy);
         assertNotEquals(0, client.exit(), client.output());
 
-        HttpResponse<String> r = HttpClient.newBuilder().sslContext(tls(expired)).build()
+        HttpResponse<String> r = HttpClient.newBuilder().sslContext(expired.clientTls(stack.gridPki().caCertificate())).build()
                 .send(HttpRequest.newBuilder(URI.create(stack.schedulerHttpsUrl() + "/whoami")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(401, r.statusCode(), r.body());
         assertTrue(r.body().contains("CERTIFICATE_EXPIRED"), r.body());
@@ -200,21 +196,5 @@ class Fts3X509IT {
     static void assertRefused(Run run, String code) {
         assertNotEquals(0, run.exit(), run.output());
         assertTrue(run.output().contains(code) && run.output().contains("401"), run.output());
-    }
-
-    static SSLContext tls(GridCredential credential) throws Exception {
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        keys.load(null, null);
-        keys.setKeyEntry("proxy", credential.key(), new char[0], credential.chain());
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance("SunX509");  // SunX509 presents expired certificates too
-        kmf.init(keys, new char[0]);
-        KeyStore anchors = KeyStore.getInstance("PKCS12");
-        anchors.load(null, null);
-        anchors.setCertificateEntry("dev-ca", stack.gridPki().caCertificate());
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(anchors);
-        SSLContext c = SSLContext.getInstance("TLS");
-        c.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-        return c;
     }
 }

@@ -12,14 +12,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The scheduler over HTTPS with client certificates, and a grid PKI for it under {@code target/grid-test}: a CA
@@ -79,21 +77,11 @@ public class GridFixture implements QuarkusTestResourceLifecycleManager {
 
         static Client of(URI base, Path proxy) throws Exception {
             GridCredential c = GridCredential.load(proxy, proxy);
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, null);
+            X509Certificate ca;
             try (var in = Files.newInputStream(CA)) {
-                trust.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in));
+                ca = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
             }
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
-            KeyStore keys = KeyStore.getInstance("PKCS12");
-            keys.load(null, null);
-            keys.setKeyEntry("proxy", c.key(), new char[0], c.chain());
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance("SunX509");
-            kmf.init(keys, new char[0]);
-            SSLContext tls = SSLContext.getInstance("TLS");
-            tls.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-            return new Client(base, c, HttpClient.newBuilder().sslContext(tls).build());
+            return new Client(base, c, HttpClient.newBuilder().sslContext(c.clientTls(ca)).build());
         }
 
         HttpResponse<String> get(String path) throws Exception {

@@ -92,6 +92,25 @@ class HttpsMoverTest {
     }
 
     @Test
+    void aCopysOwnClientCertificateIsPresentedWhereTheMoverHasNone() throws Exception {
+        StorageTls tls = TlsSockets.storageTls(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty());
+        HttpMover mover = new HttpMover(Duration.ofSeconds(60), 64L << 20, tls);
+        ClientCertificate user = new ClientCertificate(TlsSockets.privateKey(Files.readString(pki.clientKey()), pki.clientKey()),
+                TlsSockets.certificates(Files.readString(pki.clientCertificate())));
+        String adler = HttpMoverTest.write(nginx.file("/se-a/tls/own.bin"), 300_000, 15);
+        CopyRequest anonymous = request("/se-a/tls/own.bin", "/se-b/tls/own/own.bin", 300_000L, adler, 1);
+        CopyRequest withCertificate = new CopyRequest(anonymous.source(), anonymous.destination(), 300_000L, adler, "both", false, 1,
+                anonymous.destinationBase(), false, null, new StorageCredentials(user, user));
+
+        assertThrows(MoverException.class, () -> mover.copy(anonymous), "the mover itself has no client certificate");
+        assertEquals(adler, mover.copy(withCertificate).adler32());
+        assertEquals(-1, Files.mismatch(nginx.file("/se-a/tls/own.bin"), nginx.file("/se-b/tls/own/own.bin")));
+        // the kept connections that presented the certificate are not lent to a copy without one
+        assertThrows(MoverException.class, () -> mover.stat(anonymous));
+        assertTrue(user.toString().contains("redacted"));
+    }
+
+    @Test
     void unusableSettingsAreRefusedWithTheirReason() throws Exception {
         Path empty = Files.createDirectories(dir.resolve("empty-certificates"));
         Exception noCa = assertThrows(Exception.class, () -> TlsSockets.factory(Optional.of(empty), Optional.empty(), Optional.empty()));

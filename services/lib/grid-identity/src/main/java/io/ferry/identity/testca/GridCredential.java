@@ -23,12 +23,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A certificate chain (leaf first) and the leaf's private key: a user or host certificate, or a proxy.
@@ -57,6 +61,28 @@ public record GridCredential(X509Certificate[] chain, PrivateKey key) {
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot make a proxy", e);
         }
+    }
+
+    /**
+     * A TLS client that presents this credential (SunX509 presents it even when expired: refusing is the server's
+     * job) and trusts {@code anchors}.
+     */
+    public SSLContext clientTls(X509Certificate... anchors) throws GeneralSecurityException, IOException {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("credential", key, new char[0], chain);
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance("SunX509");
+        kmf.init(keys, new char[0]);
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        for (int i = 0; i < anchors.length; i++) {
+            trust.setCertificateEntry("anchor-" + i, anchors[i]);
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return tls;
     }
 
     /**

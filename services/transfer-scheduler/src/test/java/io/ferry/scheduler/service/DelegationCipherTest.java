@@ -1,0 +1,41 @@
+package io.ferry.scheduler.service;
+
+import org.junit.jupiter.api.Test;
+
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class DelegationCipherTest {
+
+    private static DelegationCipher cipher(int fill) {
+        byte[] key = new byte[32];
+        Arrays.fill(key, (byte) fill);
+        return new DelegationCipher(new SecretKeySpec(key, "AES"));
+    }
+
+    @Test
+    void aSealedValueOpensOnlyForItsRowColumnAndKey() throws Exception {
+        DelegationCipher c = cipher(7);
+        byte[] plain = "-----BEGIN RSA PRIVATE KEY-----".getBytes(StandardCharsets.US_ASCII);
+        String row = DelegationCipher.row("0123456789abcdef", "/DC=org/CN=alice");
+
+        byte[] sealed = c.encrypt(plain, row, DelegationCipher.PROXY_COLUMN);
+        assertFalse(new String(sealed, StandardCharsets.ISO_8859_1).contains("PRIVATE"));
+        assertArrayEquals(plain, c.decrypt(sealed, row, DelegationCipher.PROXY_COLUMN));
+        assertFalse(Arrays.equals(sealed, c.encrypt(plain, row, DelegationCipher.PROXY_COLUMN)), "a fresh nonce each time");
+
+        assertThrows(GeneralSecurityException.class, () -> c.decrypt(sealed, DelegationCipher.row("0123456789abcdef", "/DC=org/CN=bob"),
+                DelegationCipher.PROXY_COLUMN), "another owner's row");
+        assertThrows(GeneralSecurityException.class, () -> c.decrypt(sealed, row, DelegationCipher.KEY_COLUMN), "another column");
+        assertThrows(GeneralSecurityException.class, () -> cipher(8).decrypt(sealed, row, DelegationCipher.PROXY_COLUMN), "another key");
+        byte[] tampered = sealed.clone();
+        tampered[tampered.length - 1] ^= 1;
+        assertThrows(GeneralSecurityException.class, () -> c.decrypt(tampered, row, DelegationCipher.PROXY_COLUMN), "a changed byte");
+    }
+}
