@@ -8,16 +8,11 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
-import javax.crypto.Cipher;
+import javax.crypto.AEADBadTagException;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
-import java.util.Arrays;
-import java.util.Base64;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -31,14 +26,10 @@ import java.util.UUID;
 public class TokenSeal {
 
     private static final Logger LOG = Logger.getLogger(TokenSeal.class);
-    private static final byte VERSION = 1;
-    private static final int NONCE = 12;
-    private static final int TAG_BITS = 128;
 
     @Inject
     SchedulerConfig config;
 
-    private final SecureRandom random = new SecureRandom();
     private volatile SecretKey key;
 
     public TokenSeal() {
@@ -53,35 +44,17 @@ public class TokenSeal {
         key();
     }
 
-    /** The sealed token: version, nonce, ciphertext with its tag. */
+    /** The sealed token (see {@link AesGcmSeal}), bound to its job and token number. */
     public byte[] seal(String token, UUID job, int tokenNo) {
-        byte[] nonce = new byte[NONCE];
-        random.nextBytes(nonce);
-        try {
-            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
-            c.init(Cipher.ENCRYPT_MODE, key(), new GCMParameterSpec(TAG_BITS, nonce));
-            c.updateAAD(associated(job, tokenNo));
-            byte[] sealed = c.doFinal(token.getBytes(StandardCharsets.US_ASCII));
-            return ByteBuffer.allocate(1 + NONCE + sealed.length).put(VERSION).put(nonce).put(sealed).array();
-        } catch (GeneralSecurityException ex) {
-            throw new IllegalStateException("AES-GCM is not available: " + ex.getMessage(), ex);
-        }
+        return AesGcmSeal.seal(key(), token.getBytes(StandardCharsets.US_ASCII), associated(job, tokenNo));
     }
 
     /** The token sealed for this job and number; a {@link SealBroken} if the key differs or the row was altered. */
     public String open(byte[] sealed, UUID job, int tokenNo) throws SealBroken {
-        if (sealed == null || sealed.length < 1 + NONCE + TAG_BITS / 8 || sealed[0] != VERSION) {
-            throw new SealBroken();
-        }
         try {
-            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
-            c.init(Cipher.DECRYPT_MODE, key(), new GCMParameterSpec(TAG_BITS, sealed, 1, NONCE));
-            c.updateAAD(associated(job, tokenNo));
-            return new String(c.doFinal(sealed, 1 + NONCE, sealed.length - 1 - NONCE), StandardCharsets.US_ASCII);
-        } catch (javax.crypto.AEADBadTagException ex) {
+            return new String(AesGcmSeal.open(key(), sealed, associated(job, tokenNo)), StandardCharsets.US_ASCII);
+        } catch (AEADBadTagException e) {
             throw new SealBroken();
-        } catch (GeneralSecurityException ex) {
-            throw new IllegalStateException("AES-GCM is not available: " + ex.getMessage(), ex);
         }
     }
 
@@ -118,21 +91,8 @@ public class TokenSeal {
                         + "(openssl rand -base64 32), the same on every replica.");
             }
             LOG.warn("ferry.scheduler.storage-tokens.key is not set: storage tokens are sealed with a random key for this process only");
-            byte[] random = new byte[32];
-            new SecureRandom().nextBytes(random);
-            return new SecretKeySpec(random, "AES");
+            return AesGcmSeal.randomKey();
         }
-        byte[] raw;
-        try {
-            raw = Base64.getDecoder().decode(configured.trim());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("ferry.scheduler.storage-tokens.key is not base64");
-        }
-        if (raw.length != 32) {
-            throw new IllegalStateException("ferry.scheduler.storage-tokens.key must be 32 bytes (AES-256) in base64, not " + raw.length);
-        }
-        SecretKey k = new SecretKeySpec(raw, "AES");
-        Arrays.fill(raw, (byte) 0);
-        return k;
+        return AesGcmSeal.parseKey(configured, "ferry.scheduler.storage-tokens.key", Set.of(32));
     }
 }
