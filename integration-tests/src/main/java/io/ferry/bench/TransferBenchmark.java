@@ -254,6 +254,7 @@ public final class TransferBenchmark {
             settle(scheduler);
             pgWork0 = firstRow(stack, PG_WORK);
             pgReads0 = firstText(stack, PG_READS);
+            statementsReset(stack);
             long sched0 = scheduler.cpuMillis(), nginx0 = nginx.cpuMillis(), pg0 = io.ferry.dev.ProcessCpu.millis(postgres);
             double e2e = job(base, user, smallFilesTo(nginx, smallFiles, "/se-b/many" + round + "/f"), "{}");
             lastSched = scheduler.cpuMillis() - sched0;
@@ -293,6 +294,7 @@ public final class TransferBenchmark {
                         + "inserted, %.1f updated, %.1f deleted, %.0f read%n", (pgWork[0] - pgWork0[0]) / smallFiles, (pgWork[1] - pgWork0[1]) / smallFiles,
                 (pgWork[2] - pgWork0[2]) / smallFiles, (pgWork[3] - pgWork0[3]) / smallFiles, (pgWork[4] - pgWork0[4]) / smallFiles);
         System.out.println("(b) rows read per file, by table scan or index: " + topReads(pgReads0, firstText(stack, PG_READS), smallFiles));
+        statements(stack, smallFiles);
         phases(stack, measured);
         double inFlight = dataInFlight(stack, measured);
         System.out.printf(Locale.ROOT, "(b) some file moving (union of the files' transfer intervals) %.2f s of the %.2f s: "
@@ -481,6 +483,43 @@ public final class TransferBenchmark {
                 + "t.e - j.submitted_at), 'FM990.00') || ' s (' || to_char(extract(epoch FROM t.len) * 1000, 'FM9990.0') || ' ms, ' "
                 + "|| (SELECT count(*) FROM transfer_file r WHERE r.job_id = j.job_id AND r.prepared_at <= t.e AND r.start_time > t.e) "
                 + "|| ' files prepared and waiting)', ', ' ORDER BY t.len DESC) FROM top t, job j WHERE j.job_id = '" + jobId + "'), 'none')");
+    }
+
+    static final boolean STATEMENTS = System.getenv().getOrDefault("FERRY_PG_PRELOAD", "").contains("pg_stat_statements");
+
+    static void statementsReset(LocalStack stack) throws Exception {
+        if (!STATEMENTS) {
+            return;
+        }
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(stack.postgres().jdbcUrl("ferry_scheduler"), stack.postgres().user(),
+                stack.postgres().password()); java.sql.Statement st = c.createStatement()) {
+            st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+            st.execute("SELECT pg_stat_statements_reset()");
+        }
+    }
+
+    static void statements(LocalStack stack, int files) throws Exception {
+        if (!STATEMENTS) {
+            return;
+        }
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(stack.postgres().jdbcUrl("ferry_scheduler"), stack.postgres().user(),
+                stack.postgres().password()); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet r = st.executeQuery("SELECT calls, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 150) "
+                     + "FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'ferry_scheduler' ORDER BY calls DESC")) {
+            long calls = 0;
+            double ms = 0;
+            StringBuilder top = new StringBuilder();
+            int n = 0;
+            while (r.next()) {
+                calls += r.getLong(1);
+                ms += r.getDouble(2);
+                if (n++ < 25) {
+                    top.append(String.format(Locale.ROOT, "(b)   %6.3f/file %7.3f ms/file rows %6.2f/file  %s%n", r.getLong(1) / (double) files,
+                            r.getDouble(2) / files, r.getLong(3) / (double) files, r.getString(4)));
+                }
+            }
+            System.out.printf(Locale.ROOT, "(b) statements during the last job: %.2f per file, %.3f ms execution per file%n%s", calls / (double) files, ms / files, top);
+        }
     }
 
     static String firstText(LocalStack stack, String sql) throws Exception {

@@ -106,6 +106,10 @@ public final class PostgresServer implements AutoCloseable {
         if (durable) {
             builder.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on");
         }
+        // diagnostics, e.g. FERRY_PG_PRELOAD=pg_stat_statements: transfer-bench.sh then prints the statements per file
+        if (System.getenv("FERRY_PG_PRELOAD") != null) {
+            builder.setServerConfig("shared_preload_libraries", System.getenv("FERRY_PG_PRELOAD"));
+        }
         boolean setPassword = passwordIsNew;
         embedded = builder
                 .setOverrideWorkingDirectory(PostgresBinaries.workingDirectory().toFile())

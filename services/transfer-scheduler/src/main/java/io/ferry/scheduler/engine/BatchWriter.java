@@ -31,6 +31,7 @@ public final class BatchWriter<T> {
     private final int maxBatch;
     private final Function<List<T>, List<Boolean>> write;
     private final Thread thread;
+    private volatile long lastWrittenNanos = System.nanoTime();
 
     /** @param write writes one batch in one transaction; answers, per item, whether it applied */
     public BatchWriter(String name, int maxBatch, Function<List<T>, List<Boolean>> write) {
@@ -57,6 +58,14 @@ public final class BatchWriter<T> {
         }
     }
 
+    /**
+     * When ({@link System#nanoTime}) the latest batch was written; read after {@link #submit} returns, it is no
+     * earlier than the commit of the caller's change.
+     */
+    public long lastWrittenNanos() {
+        return lastWrittenNanos;
+    }
+
     public void stop() {
         thread.interrupt();
     }
@@ -72,6 +81,7 @@ public final class BatchWriter<T> {
             }
             try {
                 List<Boolean> applied = writeRetryingTransient(batch.stream().map(Item::value).toList());
+                lastWrittenNanos = System.nanoTime();
                 for (int i = 0; i < batch.size(); i++) {
                     batch.get(i).done().complete(applied.get(i));
                 }

@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * The one way anything wakes an engine loop: callers say what happened, the loops that care registered for it when
@@ -20,7 +21,11 @@ public class EngineWakeups {
         JOB_SUBMITTED, FILES_REQUEUED, PREPARED_POOL_SHRANK, FILE_PREPARED, FILE_CHANGED
     }
 
-    private final Map<Event, List<Runnable>> listeners = new EnumMap<>(Event.class);
+    /** The link a wake-up concerns (null for events that concern no one link). */
+    record Link(String sourceSe, String destSe) {
+    }
+
+    private final Map<Event, List<Consumer<Link>>> listeners = new EnumMap<>(Event.class);
 
     EngineWakeups() {
         for (Event e : Event.values()) {
@@ -30,6 +35,11 @@ public class EngineWakeups {
 
     /** Registers a loop's wake-up for an event. */
     void on(Event event, Runnable wake) {
+        listeners.get(event).add(link -> wake.run());
+    }
+
+    /** Registers a loop's wake-up that wants to know which link the event concerns. */
+    void onLink(Event event, Consumer<Link> wake) {
         listeners.get(event).add(wake);
     }
 
@@ -48,9 +58,9 @@ public class EngineWakeups {
         fire(Event.PREPARED_POOL_SHRANK);
     }
 
-    /** A file was prepared: it may start. */
-    public void filePrepared() {
-        fire(Event.FILE_PREPARED);
+    /** A file of the link was prepared: it may start. */
+    public void filePrepared(String sourceSe, String destSe) {
+        fire(Event.FILE_PREPARED, new Link(sourceSe, destSe));
     }
 
     /** A file changed state: its job may now be over. */
@@ -59,6 +69,10 @@ public class EngineWakeups {
     }
 
     private void fire(Event event) {
-        listeners.get(event).forEach(Runnable::run);
+        fire(event, null);
+    }
+
+    private void fire(Event event, Link link) {
+        listeners.get(event).forEach(l -> l.accept(link));
     }
 }

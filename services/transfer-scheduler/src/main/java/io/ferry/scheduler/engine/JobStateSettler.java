@@ -44,6 +44,16 @@ public class JobStateSettler extends EngineLoop {
         return config.engine().tick().multipliedBy(4);
     }
 
+    /**
+     * Changes that close a job settle it themselves; this loop only mends the rare ones that could not, so a burst
+     * of changes (every finished batch wakes it) is served by one pass every tenth of a second rather than every few
+     * milliseconds, each pass a probe of every open job.
+     */
+    @Override
+    protected Duration minimumGap() {
+        return Duration.ofMillis(100);
+    }
+
     @Override
     protected void pass() {
         for (UUID job : states.unsettledJobs()) {

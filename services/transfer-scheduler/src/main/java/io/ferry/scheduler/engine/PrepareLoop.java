@@ -178,7 +178,7 @@ public class PrepareLoop extends EngineLoop {
             Mover.checkSource(req, stat);
             mover.prepareDestination(req);
             if (outcomes.prepared(f, stat)) {
-                wakeups.filePrepared();
+                wakeups.filePrepared(f.sourceSe(), f.destSe());
             }
         } catch (MoverException e) {
             outcomes.failed(f, StateChanges.Guard.PREPARING, f.attempts() + 1, e, 0, null,

@@ -30,7 +30,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -89,12 +92,18 @@ public class TransferLoop extends EngineLoop {
     EngineWakeups wakeups;
 
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** When the latest pass past the capacity check began ({@link System#nanoTime}): its snapshot is later. */
+    private volatile long passStartedNanos = System.nanoTime();
+    /** Links whose prepared files did not all start at the last pass (keys of {@link SchedulingInputs#key}). */
+    private final Set<String> linksWithReadyWaiting = ConcurrentHashMap.newKeySet();
+    /** Per link, files started since the prepare loop was last asked to refill it (the loop's thread only). */
+    private final Map<String, Integer> startedSinceRefill = new HashMap<>();
     private ExecutorService workers;
 
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
             workers = workerPool("transfer", config.engine().transferThreads());
-            wakeups.on(EngineWakeups.Event.FILE_PREPARED, this::wake);
+            wakeups.onLink(EngineWakeups.Event.FILE_PREPARED, this::filePrepared);
             start("transfers");
         }
     }
@@ -127,6 +136,10 @@ public class TransferLoop extends EngineLoop {
         if (capacity <= 0 || !permit.mayClaim()) {
             return;
         }
+        passStartedNanos = System.nanoTime();
+        List<UUID> jobsToStart = new ArrayList<>();
+        Set<String> stillWaiting = new HashSet<>();
+        boolean[] refill = {false};
         Map<ClaimedFile, Integer> claimed = Tx.run(pool, c -> {
             c.preparedQuery("SELECT pg_advisory_xact_lock($1)").execute(io.vertx.mutiny.sqlclient.Tuple.of(SCHEDULING_LOCK))
                     .await().atMost(StateChanges.WAIT);
@@ -140,62 +153,135 @@ public class TransferLoop extends EngineLoop {
             }
             Map<ClaimedFile, Integer> out = new LinkedHashMap<>();
             int left = capacity;
-            for (List<QueueSnapshot> queues : Scheduling.byLink(snapshot).values()) {
-                if (left <= 0 || queues.stream().noneMatch(q -> q.ready() > 0)) {
+            for (Map.Entry<String, List<QueueSnapshot>> byLink : Scheduling.byLink(snapshot).entrySet()) {
+                List<QueueSnapshot> queues = byLink.getValue();
+                int ready = queues.stream().mapToInt(QueueSnapshot::ready).sum();
+                if (ready == 0) {
                     continue;
                 }
-                QueueSnapshot first = queues.get(0);
-                SchedulingInputs.Link link = in.link(first.sourceSe(), first.destSe(), config.engine().defaultMinActive(),
-                        config.engine().defaultMaxActive());
-                int free = link.allowed() - queues.stream().mapToInt(QueueSnapshot::active).sum();
-                SchedulingInputs.Se src = in.ses().get(first.sourceSe());
-                SchedulingInputs.Se dst = in.ses().get(first.destSe());
-                if (src == null || dst == null) {
-                    // an SE unregistered since submission: Ferry touches registered storage only, the files wait
-                    continue;
+                int started = left <= 0 ? 0 : startOnLink(c, queues, in, outbound, inbound, left, out);
+                left -= started;
+                if (started < ready) {
+                    stillWaiting.add(byLink.getKey());
                 }
-                free = Math.min(free, src.outboundMax() - outbound.getOrDefault(src.name(), 0));
-                free = Math.min(free, dst.inboundMax() - inbound.getOrDefault(dst.name(), 0));
-                free = Math.min(free, left);
-                if (free <= 0) {
-                    continue;
-                }
-                Map<QueueSnapshot, Integer> plan = Scheduling.plan(free, queues, in, QueueSnapshot::active, QueueSnapshot::ready);
-                for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
-                    List<ClaimedFile> files = queue.claimForTransfer(c, p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
-                            config.engine().pinLifetime()).await().atMost(StateChanges.WAIT);
-                    for (ClaimedFile f : files) {
-                        out.put(f, link.nostreams() == null ? 0 : link.nostreams());
-                    }
-                    outbound.merge(first.sourceSe(), files.size(), Integer::sum);
-                    inbound.merge(first.destSe(), files.size(), Integer::sum);
-                    left -= files.size();
+                if (started > 0 && prepareAhead(byLink.getKey(), started, ready - started, in, queues.get(0))) {
+                    refill[0] = true;
                 }
             }
+            Map<UUID, List<Long>> byJob = byJob(out.keySet());
+            // subscribers hear ACTIVE before anything a fast copy reports; a job already ACTIVE needs no write, so its
+            // announcement goes with the claim
+            byJob.forEach((job, ids) -> {
+                if (!outcomes.startedWhileJobActive(c, job, ids, STARTED).await().atMost(StateChanges.WAIT)) {
+                    jobsToStart.add(job);
+                }
+            });
             return out;
         });
-        if (!claimed.isEmpty()) {
-            // the prepared pool just shrank: refill it now, not at the next tick, or a fast link drains it and idles
+        linksWithReadyWaiting.retainAll(stillWaiting);
+        linksWithReadyWaiting.addAll(stillWaiting);
+        if (claimed.size() >= capacity) {
+            // the pass ran out of transfer threads, not of slots: a slot freed meanwhile still needs a pass
+            wake();
+        }
+        if (refill[0]) {
+            // the prepared pool shrank: refill it now, not at the next tick, or a fast link drains it and idles
             wakeups.preparedPoolShrank();
         }
-        Map<UUID, List<Long>> byJob = new LinkedHashMap<>();
-        claimed.keySet().forEach(f -> byJob.computeIfAbsent(f.jobId(), k -> new ArrayList<>()).add(f.fileId()));
-        // subscribers hear ACTIVE before anything a fast copy reports
-        byJob.forEach((job, ids) -> outcomes.started(job, ids, "transfer started"));
+        Map<UUID, List<Long>> byJob = byJob(claimed.keySet());
+        jobsToStart.forEach(job -> outcomes.started(job, byJob.get(job), STARTED));
         claimed.forEach((f, linkStreams) -> {
             inFlight.incrementAndGet();
             workers.submit(() -> {
+                Long settled = null;
                 try {
-                    move(f, linkStreams == 0 ? null : linkStreams);
+                    settled = move(f, linkStreams == 0 ? null : linkStreams);
                 } finally {
                     inFlight.decrementAndGet();
-                    wake();
+                    // a slot of the link is free: its waiting files may start, unless a pass that began after the
+                    // outcome's commit (and so counts the slot free) already claims for it: the outcomes of a batch
+                    // commit together and would otherwise each wake a pass of their own
+                    linksWithReadyWaiting.remove(SchedulingInputs.key(f.sourceSe(), f.destSe()));
+                    if (settled == null || passStartedNanos - settled <= 0) {
+                        wake();
+                    }
                 }
             });
         });
     }
 
-    void move(ClaimedFile f, Integer linkStreams) {
+    private static final String STARTED = "transfer started";
+
+    /**
+     * Claims what the link's free slots allow (its target, the SEs' caps, the pass's capacity), shared between its
+     * queues by weight; answers how many files it claimed.
+     */
+    private int startOnLink(io.vertx.mutiny.sqlclient.SqlConnection c, List<QueueSnapshot> queues, SchedulingInputs in,
+                            Map<String, Integer> outbound, Map<String, Integer> inbound, int left, Map<ClaimedFile, Integer> out) {
+        QueueSnapshot first = queues.get(0);
+        SchedulingInputs.Link link = in.link(first.sourceSe(), first.destSe(), config.engine().defaultMinActive(),
+                config.engine().defaultMaxActive());
+        int free = link.allowed() - queues.stream().mapToInt(QueueSnapshot::active).sum();
+        SchedulingInputs.Se src = in.ses().get(first.sourceSe());
+        SchedulingInputs.Se dst = in.ses().get(first.destSe());
+        if (src == null || dst == null) {
+            // an SE unregistered since submission: Ferry touches registered storage only, the files wait
+            return 0;
+        }
+        free = Math.min(free, src.outboundMax() - outbound.getOrDefault(src.name(), 0));
+        free = Math.min(free, dst.inboundMax() - inbound.getOrDefault(dst.name(), 0));
+        free = Math.min(free, left);
+        if (free <= 0) {
+            return 0;
+        }
+        int started = 0;
+        Map<QueueSnapshot, Integer> plan = Scheduling.plan(free, queues, in, QueueSnapshot::active, QueueSnapshot::ready);
+        for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
+            List<ClaimedFile> files = queue.claimForTransfer(c, p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
+                    config.engine().pinLifetime()).await().atMost(StateChanges.WAIT);
+            for (ClaimedFile f : files) {
+                out.put(f, link.nostreams() == null ? 0 : link.nostreams());
+            }
+            outbound.merge(first.sourceSe(), files.size(), Integer::sum);
+            inbound.merge(first.destSe(), files.size(), Integer::sum);
+            started += files.size();
+        }
+        return started;
+    }
+
+    /**
+     * Whether the prepare loop should refill the link now: once half a link's worth of its prepared files started
+     * since the last refill, or at once when fewer prepared files are left than the link runs. Waking it on every
+     * claim made it count the queue for every file or two.
+     */
+    private boolean prepareAhead(String linkKey, int started, int readyLeft, SchedulingInputs in, QueueSnapshot first) {
+        int allowed = in.link(first.sourceSe(), first.destSe(), config.engine().defaultMinActive(), config.engine().defaultMaxActive()).allowed();
+        int since = startedSinceRefill.merge(linkKey, started, Integer::sum);
+        if (since * 2 >= allowed || readyLeft < allowed) {
+            startedSinceRefill.remove(linkKey);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * A file prepared on a link whose prepared files already wait for a slot changes nothing until a slot frees (a
+     * copy of this replica ending wakes the loop, the tick covers the rest), so it does not cost a pass.
+     */
+    private void filePrepared(EngineWakeups.Link link) {
+        if (link == null || !linksWithReadyWaiting.contains(SchedulingInputs.key(link.sourceSe(), link.destSe()))) {
+            wake();
+        }
+    }
+
+    private static Map<UUID, List<Long>> byJob(Set<ClaimedFile> files) {
+        Map<UUID, List<Long>> byJob = new LinkedHashMap<>();
+        files.forEach(f -> byJob.computeIfAbsent(f.jobId(), k -> new ArrayList<>()).add(f.fileId()));
+        return byJob;
+    }
+
+    /** Moves the file and writes its outcome; answers a {@link System#nanoTime} no earlier than the outcome's commit. */
+    long move(ClaimedFile f, Integer linkStreams) {
         TransferProgress progress = running.add(f, true);
         OffsetDateTime start = OffsetDateTime.now(ZoneOffset.UTC);
         int streams = 1;
@@ -212,7 +298,7 @@ public class TransferLoop extends EngineLoop {
             OffsetDateTime checksumEnd = transferEnd.plusNanos(r.checksumMillis() * 1_000_000);
             times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, transferEnd, transferEnd, checksumEnd);
             double throughput = r.bytes() / Math.max(0.001, r.transferMillis() / 1000.0);
-            outcomes.finished(f, r.bytes(), r.streams(), throughput, times);
+            return outcomes.finished(f, r.bytes(), r.streams(), throughput, times);
         } catch (MoverException e) {
             times = ended(times, e.phase());
             if (e.code() == MoverException.Code.CANCELED) {
@@ -227,6 +313,7 @@ public class TransferLoop extends EngineLoop {
         } finally {
             running.remove(f);
         }
+        return System.nanoTime();
     }
 
     private static AttemptTimes ended(AttemptTimes t, String phase) {

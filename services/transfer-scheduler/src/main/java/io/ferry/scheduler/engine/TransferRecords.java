@@ -59,6 +59,17 @@ public class TransferRecords {
     }
 
     /**
+     * An INSERT, for a CTE of the statement that makes the change, writing the records of the files the CTE
+     * {@code changed} (a {@code file_id} column) returns; parameters {@code $first..$first+2}: file ids, record ids,
+     * payloads, in one order. Records already in the outbox are left as they are.
+     */
+    public static String insertForChanged(String changed, int first) {
+        return "INSERT INTO record_outbox (record_id, payload) SELECT r.id, r.payload FROM unnest($" + first + "::bigint[], $" + (first + 1)
+                + "::text[], $" + (first + 2) + "::text[]) AS r(file_id, id, payload) JOIN " + changed + " USING (file_id) "
+                + "ON CONFLICT (record_id) DO NOTHING";
+    }
+
+    /**
      * Builds the record of one attempt. Call it on the engine's own threads, before a reactive chain: it reads the SE
      * directory, which may query the database and wait, and continuations run on the event loop, where nothing may.
      */

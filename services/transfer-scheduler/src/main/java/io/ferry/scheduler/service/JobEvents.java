@@ -105,6 +105,18 @@ public class JobEvents {
         return chain;
     }
 
+    /**
+     * Like {@link #publish(io.vertx.mutiny.sqlclient.SqlClient, UUID, List, String, String, String)}, in one statement,
+     * but only if the job's row meets {@code jobCondition} (SQL over {@code job}); answers whether it published.
+     */
+    public Uni<Boolean> publishIfJob(io.vertx.mutiny.sqlclient.SqlClient c, UUID jobId, String jobCondition, List<Long> fileIds, String fileState,
+                                     String jobState, String reason) {
+        return c.preparedQuery("SELECT pg_notify($1, p.payload) FROM job, unnest($3::text[]) WITH ORDINALITY AS p(payload, n) "
+                        + "WHERE job.job_id = $2 AND " + jobCondition + " ORDER BY p.n")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(CHANNEL, jobId, payloads(jobId, fileIds, fileState, jobState, reason).toArray(String[]::new)))
+                .map(rows -> rows.size() > 0);
+    }
+
     /** One NOTIFY payload per chunk of file ids (payloads are limited to 8000 bytes). */
     private List<String> payloads(UUID jobId, List<Long> fileIds, String fileState, String jobState, String reason) {
         String at = OffsetDateTime.now().toString();

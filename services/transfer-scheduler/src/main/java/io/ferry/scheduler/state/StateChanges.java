@@ -116,11 +116,15 @@ public class StateChanges {
                 .execute(Tuple.of(f.fileId(), identity.id(), poll.toMillis() / 1000.0, f.claimEpoch())).await().atMost(WAIT);
     }
 
-    /** The copy succeeded: FINISHED, with its record. */
-    public void finished(ClaimedFile f, long bytes, int streams, double throughput, AttemptTimes t) {
+    /**
+     * The copy succeeded: FINISHED, with its record. Answers a {@link System#nanoTime} no earlier than the change's
+     * commit.
+     */
+    public long finished(ClaimedFile f, long bytes, int streams, double throughput, AttemptTimes t) {
         if (finishedWriter.submit(new Finished(f, bytes, streams, throughput, t))) {
             wakeups.fileChanged();
         }
+        return finishedWriter.lastWrittenNanos();
     }
 
     private record Prepared(ClaimedFile file, SourceStat stat) {
@@ -149,19 +153,21 @@ public class StateChanges {
         Set<Long> applied = new HashSet<>();
         pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file f SET state = 'READY', prepared_at = now(), source_size = v.size, "
                         + "source_ranges = v.ranges, stage_request = NULL, lease_owner = NULL, lease_until = NULL "
-                        + "FROM unnest($1::bigint[], $2::bigint[], $3::bool[], $5::bigint[]) AS v(id, size, ranges, epoch) "
-                        + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND f.file_id IN (" + FileQueue.lockedInOrder("state = 'SUBMITTED' AND lease_owner = $4")
-                        + ") RETURNING f.file_id, f.job_id")
+                        + "FROM unnest($1::bigint[], $2::bigint[], $3::bool[], $5::bigint[]) AS v(id, size, ranges, epoch), job j "
+                        + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND j.job_id = f.job_id AND f.file_id IN ("
+                        + FileQueue.lockedInOrder("state = 'SUBMITTED' AND lease_owner = $4") + ") RETURNING f.file_id, f.job_id, j.state")
                 .execute(Tuple.of(batch.stream().map(p -> p.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(p -> p.stat().size()).toArray(Long[]::new),
                         batch.stream().map(p -> p.stat().ranges()).toArray(Boolean[]::new), identity.id(),
                         batch.stream().map(p -> p.file().claimEpoch()).toArray(Long[]::new)))
                 .chain(rows -> {
                     Map<UUID, List<Long>> byJob = byJob(rows, applied);
+                    // the job's state as the update read it: becoming READY from SUBMITTED does not change it
+                    Map<UUID, String> jobStates = new java.util.HashMap<>();
+                    rows.forEach(r -> jobStates.put(r.getUUID(1), r.getString(2)));
                     Uni<Void> chain = Uni.createFrom().voidItem();
                     for (Map.Entry<UUID, List<Long>> e : byJob.entrySet()) {
-                        chain = chain.chain(x -> c.preparedQuery("SELECT state FROM job WHERE job_id = $1").execute(Tuple.of(e.getKey()))
-                                .chain(job -> events.publish(c, e.getKey(), e.getValue(), FileState.READY.name(), job.iterator().next().getString(0), "prepared")));
+                        chain = chain.chain(x -> events.publish(c, e.getKey(), e.getValue(), FileState.READY.name(), jobStates.get(e.getKey()), "prepared"));
                     }
                     return chain;
                 })).await().atMost(WAIT);
@@ -178,22 +184,26 @@ public class StateChanges {
             builtByFile.put(b.file().fileId(), records.build(b.file(), b.file().attempts(), b.times(),
                     TransferRecords.Outcome.finished(b.bytes(), b.streams())));
         }
-        pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file f SET state = 'FINISHED', finish_time = clock_timestamp(), "
+        List<TransferRecords.Built> built = batch.stream().map(b -> builtByFile.get(b.file().fileId())).toList();
+        // the records go with the update, in one statement: only the files it changed get one
+        pool.withTransaction(c -> c.preparedQuery("WITH done AS (UPDATE transfer_file f SET state = 'FINISHED', finish_time = clock_timestamp(), "
                         + "bytes_transferred = v.bytes, streams = v.streams, throughput = v.throughput, reason = NULL, error_code = NULL, "
                         + "error_phase = NULL, lease_owner = NULL, lease_until = NULL "
                         + "FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::float8[], $6::bigint[]) AS v(id, bytes, streams, throughput, epoch) "
                         + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND f.file_id IN (" + FileQueue.lockedInOrder("state = 'ACTIVE' AND lease_owner = $5")
-                        + ") RETURNING f.file_id, f.job_id")
-                .execute(Tuple.of(batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
+                        + ") RETURNING f.file_id, f.job_id), recorded AS (" + TransferRecords.insertForChanged("done", 7) + ") "
+                        + "SELECT file_id, job_id FROM done")
+                .execute(Tuple.from(List.<Object>of(batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(Finished::bytes).toArray(Long[]::new),
                         batch.stream().map(Finished::streams).toArray(Integer[]::new),
                         batch.stream().map(Finished::throughput).toArray(Double[]::new), identity.id(),
-                        batch.stream().map(b -> b.file().claimEpoch()).toArray(Long[]::new)))
+                        batch.stream().map(b -> b.file().claimEpoch()).toArray(Long[]::new),
+                        batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
+                        built.stream().map(TransferRecords.Built::id).toArray(String[]::new),
+                        built.stream().map(TransferRecords.Built::payload).toArray(String[]::new))))
                 .chain(rows -> {
                     Map<UUID, List<Long>> byJob = byJob(rows, applied);
-                    List<TransferRecords.Built> built = batch.stream().filter(b -> applied.contains(b.file().fileId()))
-                            .map(b -> builtByFile.get(b.file().fileId())).toList();
-                    Uni<Void> chain = records.writeAll(c, built);
+                    Uni<Void> chain = Uni.createFrom().voidItem();
                     for (Map.Entry<UUID, List<Long>> e : byJob.entrySet()) {
                         chain = chain.chain(x -> JobStateWrites.afterFileChange(c, e.getKey()))
                                 .chain(state -> events.publish(c, e.getKey(), e.getValue(), FileState.FINISHED.name(), state, "finished"));
@@ -334,6 +344,17 @@ public class StateChanges {
                         + JobState.sql(java.util.EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")")
                 .execute(Tuple.of(jobId, active)).chain(x -> events.publish(c, jobId, fileIds, FileState.ACTIVE.name(), active, reason)))
                 .await().atMost(WAIT);
+    }
+
+    /**
+     * In the claim's transaction: announces the claimed files ACTIVE if their job needs no write for it (it is past
+     * SUBMITTED and STAGING), in one statement; false when the job's row must change first: then {@link #started}
+     * after the claim committed.
+     */
+    public Uni<Boolean> startedWhileJobActive(SqlClient c, UUID jobId, List<Long> fileIds, String reason) {
+        String active = JobStateRule.whileOpen(true, false, false).name();
+        return events.publishIfJob(c, jobId, "state NOT IN (" + JobState.sql(java.util.EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")",
+                fileIds, FileState.ACTIVE.name(), active, reason);
     }
 
     /** Jobs not over although none of their files is open: their last change could not settle them (at most 500). */
