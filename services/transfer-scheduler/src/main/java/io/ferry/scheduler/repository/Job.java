@@ -66,6 +66,7 @@ public class Job extends PanacheEntityBase {
     /** Whether the job's files brought bearer tokens toward storage (the engine looks them up only then). */
     @Column(name = "has_tokens")
     public boolean hasTokens;
+
     /** FTS3's cred_id: the delegation id whose proxy the job's copies present to storage (certificate submissions). */
     @Column(name = "cred_id")
     public String credId;
