@@ -233,6 +233,23 @@ class EngineTest {
                 .body("find { it.source_se == 'NGX-A' && it.dest_se == 'NGX-B' }.rationale", notNullValue());
     }
 
+    /** Rucio's WebDAV SEs are registered and submitted as dav:// (davs:// over TLS): the engine moves them as http(s). */
+    @Test
+    void davUrlsAreMovedLikeHttp() throws Exception {
+        String davA = nginx.url("/dav-a").replaceFirst("^http:", "dav:");
+        String davB = nginx.url("/dav-b").replaceFirst("^http:", "dav:");
+        register("DAV-A", "{\"site\":\"DAV-SITE\",\"baseUrls\":{\"dav\":\"" + davA + "\"},\"access\":{\"open\":true}}");
+        register("DAV-B", "{\"site\":\"DAV-SITE\",\"baseUrls\":{\"dav\":\"" + davB + "\"},\"access\":{\"open\":true}}");
+        String adler = write("/dav-a/f1", 150_000, 31);
+        String id = submit(vo("atlas"), List.of("{\"sources\":[\"" + davA + "/f1\"],\"destinations\":[\"" + davB + "/run/f1\"],"
+                + "\"checksum\":\"ADLER32:" + adler + "\"}"), "{\"verify_checksum\":\"both\"}");
+        awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED");
+        JsonPath done = files(vo("atlas"), id);
+        assertEquals("FINISHED", done.getString("file_state[0]"), done.prettify());
+        assertEquals(davB + "/run/f1", done.getString("dest_surl[0]"));
+        assertArrayEquals(Files.readAllBytes(nginx.file("/dav-a/f1")), Files.readAllBytes(nginx.file("/dav-b/run/f1")));
+    }
+
     @Test
     void aDestinationSeThatDoesThirdPartyCopyPullsTheFileItself() throws Exception {
         Path pki = Files.createTempDirectory("ferry-engine-pki");

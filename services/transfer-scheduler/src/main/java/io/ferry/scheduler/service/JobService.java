@@ -56,6 +56,8 @@ public class JobService {
 
     @Inject
     JobTokens tokens;
+
+    @Inject
     DelegationService delegations;
 
     /** Stores the job and its files in one transaction; answers the job id. */
