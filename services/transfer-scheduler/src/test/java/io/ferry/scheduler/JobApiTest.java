@@ -112,6 +112,34 @@ class JobApiTest {
                 .then().statusCode(200).body("http_status", equalTo("304 Not Modified")).body("priority", equalTo(3));
     }
 
+    /** A 10,000-file job is above the 1 MB limit of other bodies: POST /jobs alone may be that large. */
+    @Test
+    void tenThousandFilesAreOneJobWhileOtherBodiesKeepTheirLimit() {
+        StringBuilder files = new StringBuilder();
+        for (int i = 0; i < 10_000; i++) {
+            files.append(i == 0 ? "" : ",").append("{\"sources\":[\"https://ral.example/data/big/f").append(i)
+                    .append("\"],\"destinations\":[\"https://cern.example/eos/big/f").append(i)
+                    .append("\"],\"filesize\":1048576,\"checksum\":\"ADLER32:1a2b3c4d\",\"metadata\":{\"request_id\":\"").append(UUID.randomUUID())
+                    .append("\",\"scope\":\"mc23\"},\"activity\":\"Production\"}");
+        }
+        String body = "{\"files\":[" + files + "],\"params\":{\"priority\":1}}";
+        org.junit.jupiter.api.Assertions.assertTrue(body.length() > 1 << 20, "the job is larger than other bodies may be");
+        long start = System.nanoTime();
+        String id = given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(body).post("/jobs").then().statusCode(200)
+                .extract().path("job_id");
+        System.out.printf("JobApiTest: a 10000-file job of %d bytes was accepted in %.3f s%n", body.length(), (System.nanoTime() - start) / 1e9);
+        given().auth().oauth2(atlas()).get("/jobs/" + id + "/files").then().body("size()", equalTo(10_000));
+        given().auth().oauth2(atlas()).delete("/jobs/" + id).then().statusCode(200);
+        // over the FTS3 client's doubled slashes too
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(body.replace("\"priority\":1", "\"priority\":2"))
+                .post("//jobs").then().statusCode(200);
+        String admin = FerryTestResource.token(null, "transfer:admin");
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"" + "x".repeat(1_100_000) + "\"}")
+                .put("/config/se/TOO-LARGE").then().statusCode(413).contentType(PROBLEM).body("code", equalTo("BODY_TOO_LARGE"));
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(body).post("/jobs/" + id).then().statusCode(413)
+                .contentType(PROBLEM);
+    }
+
     /** GET /jobs as FTS3 lists: unfinished only by default, time_window for finished ones, fields, user_dn, scheme://host. */
     @Test
     void jobListingsFollowFts3sFilters() {
