@@ -192,6 +192,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
     /** The longest {@code max_time_in_queue} taken: a year (FTS3 sets none; a longer wait is a mistake). */
     static final long MAX_INTERVAL_SECONDS = 366L * 86_400;
 
+    private static final java.util.regex.Pattern INTERVAL = java.util.regex.Pattern.compile("(\\d{1,9})([smhd]?)");
+
     /**
      * An interval as FTS3's {@code seconds_from_value} reads it: a bare whole number is hours (Rucio's
      * {@code max_time_in_queue} of 168 is a week), a string has a unit, {@code s}, {@code m}, {@code h} or {@code d};
@@ -202,7 +204,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         if (v.isIntegralNumber() && v.canConvertToLong()) {
             seconds = v.asLong() * 3600;
         } else if (v.isTextual()) {
-            var m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd]?)").matcher(v.asText().trim().toLowerCase(Locale.ROOT));
+            var m = INTERVAL.matcher(v.asText().trim().toLowerCase(Locale.ROOT));
             if (!m.matches()) {
                 errors.add(new Problem.FieldError(field, "hours as a whole number, or a number with s, m, h or d"));
                 return null;

@@ -32,6 +32,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
+import java.io.IOException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -39,6 +43,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BiFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * FTS3's job calls: submit, list, get (one or several), files, retries, cancel, and event streams. Reads need
@@ -48,6 +55,8 @@ import java.util.UUID;
 @Path("/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public class JobResource {
+
+    private static final Pattern TIME_WINDOW = Pattern.compile("(\\d{1,6})(?::(\\d{1,4}))?");
 
     @Inject
     JobService jobs;
@@ -120,24 +129,24 @@ public class JobResource {
         if (states.stream().anyMatch(s -> !JobState.NAMES.contains(s))) {
             throw ProblemException.badRequest("state_in", "states are " + JobState.NAMES);
         }
-        java.time.OffsetDateTime since = timeWindow == null || timeWindow.isBlank() ? null
-                : java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).minus(window(timeWindow));
+        OffsetDateTime since = timeWindow == null || timeWindow.isBlank() ? null
+                : OffsetDateTime.now(ZoneOffset.UTC).minus(window(timeWindow));
         List<String> kept = fields == null || fields.isBlank() ? null
                 : Arrays.stream(fields.split(",")).map(String::trim).filter(f -> !f.isEmpty()).toList();
         return jobs.list(new JobService.Listing(states, blankToNull(voName), blankToNull(userDn), blankToNull(sourceSe),
                 blankToNull(destSe), since, limit)).map(l -> l.stream().map(j -> {
-            com.fasterxml.jackson.databind.node.ObjectNode view = json.valueToTree(JobViews.JobView.of(j));
+            ObjectNode view = json.valueToTree(JobViews.JobView.of(j));
             return (JsonNode) (kept == null ? view : view.retain(kept));
         }).toList());
     }
 
     /** FTS3's {@code time_window}: hours, optionally {@code :minutes}. */
-    private static java.time.Duration window(String value) {
-        var m = java.util.regex.Pattern.compile("(\\d{1,6})(?::(\\d{1,4}))?").matcher(value.trim());
+    private static Duration window(String value) {
+        Matcher m = TIME_WINDOW.matcher(value.trim());
         if (!m.matches()) {
             throw ProblemException.badRequest("time_window", "hours, or hours:minutes");
         }
-        return java.time.Duration.ofHours(Long.parseLong(m.group(1))).plusMinutes(m.group(2) == null ? 0 : Long.parseLong(m.group(2)));
+        return Duration.ofHours(Long.parseLong(m.group(1))).plusMinutes(m.group(2) == null ? 0 : Long.parseLong(m.group(2)));
     }
 
     private static String blankToNull(String s) {
@@ -181,7 +190,7 @@ public class JobResource {
         JsonNode parsed;
         try {
             parsed = body == null || body.isBlank() ? json.createObjectNode() : json.readTree(body);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw ProblemException.badRequest("body", "expected {\"params\": {\"priority\": 1..5}}");
         }
         JsonNode p = parsed.path("params").path("priority");
@@ -196,7 +205,7 @@ public class JobResource {
     }
 
     /** Runs {@code op} on each job the ids name (in order, so answers line up) and answers as FTS3 does. */
-    private Uni<Response> perJob(String ids, String path, java.util.function.BiFunction<UUID, Job, Uni<ObjectNode>> op) {
+    private Uni<Response> perJob(String ids, String path, BiFunction<UUID, Job, Uni<ObjectNode>> op) {
         List<String> requested = Fts3Statuses.ids(ids);
         Uni<List<ObjectNode>> all = Uni.createFrom().item(new ArrayList<>());
         for (String id : requested) {
@@ -209,7 +218,7 @@ public class JobResource {
                 : Fts3Statuses.answer(json, entries, requested.size() > 1, path));
     }
 
-    private Uni<ObjectNode> entry(String id, java.util.function.BiFunction<UUID, Job, Uni<ObjectNode>> op) {
+    private Uni<ObjectNode> entry(String id, BiFunction<UUID, Job, Uni<ObjectNode>> op) {
         UUID uuid;
         try {
             uuid = UUID.fromString(id);

@@ -11,11 +11,14 @@ import io.ferry.scheduler.repository.FileTokenRows;
 import io.ferry.scheduler.repository.JobInserts;
 import io.ferry.scheduler.repository.StorageEndpoint;
 import io.ferry.scheduler.repository.TransferFile;
+import io.ferry.scheduler.state.FileState;
 import io.ferry.scheduler.state.JobState;
 import io.ferry.scheduler.state.StateChanges;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.ferry.storageurl.StorageUrl;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -176,10 +179,10 @@ public class JobService {
         if (!se.contains("://")) {
             return List.of(se);
         }
-        Optional<io.ferry.storageurl.StorageUrl> wanted = io.ferry.storageurl.StorageUrl.tryParse(se);
+        Optional<StorageUrl> wanted = StorageUrl.tryParse(se);
         List<String> names = new ArrayList<>();
         wanted.ifPresent(w -> endpoints.forEach(e -> {
-            boolean there = e.baseUrls.values().stream().map(io.ferry.storageurl.StorageUrl::tryParse).flatMap(Optional::stream)
+            boolean there = e.baseUrls.values().stream().map(StorageUrl::tryParse).flatMap(Optional::stream)
                     .anyMatch(b -> b.scheme().equals(w.scheme()) && b.host().equals(w.host()) && b.effectivePort() == w.effectivePort());
             if (there) {
                 names.add(e.name);
@@ -246,12 +249,12 @@ public class JobService {
             if (j.isEmpty() || JobState.valueOf(j.get().state).terminal()) {
                 return Uni.createFrom().item(false);
             }
-            io.vertx.mutiny.sqlclient.Tuple args = io.vertx.mutiny.sqlclient.Tuple.of(id, priority);
+            Tuple args = Tuple.of(id, priority);
             return pool.withTransaction(c -> c.preparedQuery("UPDATE job SET priority = $2 WHERE job_id = $1 AND state IN ("
                             + JobState.sql(JobState.OPEN) + ")").execute(args)
                     .flatMap(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
                             : c.preparedQuery("UPDATE transfer_file SET priority = $2 WHERE job_id = $1 AND state IN ("
-                                    + io.ferry.scheduler.state.FileState.sql(io.ferry.scheduler.state.FileState.OPEN) + ")")
+                                    + FileState.sql(FileState.OPEN) + ")")
                             .execute(args).replaceWith(true)));
         });
     }

@@ -206,6 +206,24 @@ class SubmissionTest {
         assertEquals(7200, parse(withParams("{\"max_time_in_queue\":\" 2H \"}")).maxTimeInQueue());
     }
 
+    /** Rucio's build_job_params and _file_from_transfer, with the FTS3 parameters Ferry does not implement. */
+    @Test
+    void rucioSubmissionsWithParamsFerryDoesNotImplementAreAccepted() {
+        Submission s = parse("{\"files\":[{\"sources\":[\"davs://ral.example:443/data/f1\"],\"destinations\":[\"davs://cern.example/eos/f1\"],"
+                + "\"metadata\":{\"request_id\":\"r1\",\"md5\":null},\"filesize\":10,\"checksum\":\"ADLER32:0000abcd\","
+                + "\"selection_strategy\":\"auto\",\"activity\":\"User Subscriptions\",\"scitag\":145,"
+                + "\"staging_metadata\":{\"default\":{\"activity\":\"x\"}}}],"
+                + "\"params\":{\"account\":\"root\",\"verify_checksum\":\"both\",\"copy_pin_lifetime\":-1,\"bring_online\":null,"
+                + "\"job_metadata\":{\"issuer\":\"rucio\",\"multi_sources\":false},\"overwrite\":true,\"overwrite_when_only_on_disk\":false,"
+                + "\"priority\":3,\"s3alternate\":true,\"ipv4\":true,\"ipv6\":false,\"strict_copy\":false,\"reuse\":false,"
+                + "\"buffer_size\":0,\"target_qos\":\"disk\",\"max_time_in_queue\":168,\"overwrite_hop\":false,\"archive_timeout\":3600}}");
+        assertEquals(1, s.files().size());
+        assertEquals("both", s.verifyChecksum());
+        assertTrue(s.overwrite());
+        assertEquals(168 * 3600, s.maxTimeInQueue());
+        assertEquals("{\"issuer\":\"rucio\",\"multi_sources\":false}", s.jobMetadata());
+    }
+
     @Test
     void aZeroIntervalIsNoLimitAsInFts3() {
         assertNull(parse(withParams("{\"max_time_in_queue\":0}")).maxTimeInQueue());
