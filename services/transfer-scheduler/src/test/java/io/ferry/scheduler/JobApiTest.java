@@ -130,9 +130,6 @@ class JobApiTest {
         System.out.printf("JobApiTest: a 10000-file job of %d bytes was accepted in %.3f s%n", body.length(), (System.nanoTime() - start) / 1e9);
         given().auth().oauth2(atlas()).get("/jobs/" + id + "/files").then().body("size()", equalTo(10_000));
         given().auth().oauth2(atlas()).delete("/jobs/" + id).then().statusCode(200);
-        // over the FTS3 client's doubled slashes too
-        given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(body.replace("\"priority\":1", "\"priority\":2"))
-                .post("//jobs").then().statusCode(200);
         String admin = FerryTestResource.token(null, "transfer:admin");
         given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"" + "x".repeat(1_100_000) + "\"}")
                 .put("/config/se/TOO-LARGE").then().statusCode(413).contentType(PROBLEM).body("code", equalTo("BODY_TOO_LARGE"));

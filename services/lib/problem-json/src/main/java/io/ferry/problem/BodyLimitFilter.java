@@ -49,8 +49,10 @@ public class BodyLimitFilter {
     }
 
     void refuseOversizedBodies(RoutingContext rc) {
-        // leading slashes folded: FTS3's client asks for //jobs, which the service takes as /jobs
-        String path = rc.request().path() == null ? "" : rc.request().path().replaceFirst("^/{2,}", "/");
+        // From the request URI, leading slashes folded: FTS3's client asks for //jobs, which the service takes as
+        // /jobs, and in which Vert.x's own path() would see an authority.
+        String uri = rc.request().uri() == null ? "" : rc.request().uri();
+        String path = uri.replaceFirst("[?#].*$", "").replaceFirst("^/{2,}", "/");
         boolean large = largeRoutes.contains(rc.request().method().name() + " " + path);
         String declared = rc.request().getHeader(HttpHeaders.CONTENT_LENGTH);
         if (declared == null && rc.request().headers().contains(HttpHeaders.TRANSFER_ENCODING, HttpHeaders.CHUNKED, true)) {
