@@ -87,6 +87,9 @@ class Fts3TokenIT {
         registerSe("NGX-A", nginx.url("/se-a"));
         registerSe("NGX-B", nginx.url("/se-b"));
         registerSe("SILENT", "http://127.0.0.1:" + silentSe.getLocalPort() + "/data");
+        // a WebDAV SE as Rucio names them (dav:// here, davs:// over TLS)
+        registerSe("NGX-DAV", nginx.url("/se-dav").replaceFirst("^http:", "dav:"));
+        Files.createDirectories(nginx.file("/se-dav"));
         Files.createDirectories(nginx.file("/se-b"));
     }
 
@@ -152,9 +155,10 @@ class Fts3TokenIT {
         assertEquals(700_000, shown.get("files").get(0).get("filesize").asLong(), detailed.toString());
         assertTrue(shown.get("dm").isArray() && shown.get("dm").isEmpty(), detailed.toString());
 
+        // FTS3 lists unfinished jobs only (the CLI sends no state_in): a finished job is not among them
         Fts3Client.Result listed = fts("transfer-list", production());
         assertTrue(listed.ok(), listed.toString());
-        assertTrue(listed.output().contains("Request ID: " + job), listed.toString());
+        assertFalse(listed.output().contains("Request ID: " + job), listed.toString());
         finishedJob = job;
     }
 
@@ -237,8 +241,133 @@ class Fts3TokenIT {
         assertArrayEquals(Files.readAllBytes(nginx.file("/se-a/easy/b.dat")), Files.readAllBytes(nginx.file("/se-b/easy/b.dat")));
     }
 
+    /**
+     * Rucio's conveyor (lib/rucio/transfertool/fts3.py) with plain requests, as it talks to FTS3: its submit body
+     * (job_params of build_job_params, files of _file_from_transfer, unknown-to-Ferry params included), its
+     * update_priority, its bulk_query with the file fields it asks for and the parsing of __bulk_query_responses
+     * (http_status, job_metadata.get, file_metadata['request_id'], strptime of every time), and its cancel.
+     */
+    private static final String RUCIO_CONVEYOR = String.join("\n",
+            "import datetime, json, sys, time, uuid",
+            "import requests",
+            "host, token, src1, dst1, src2, dst2, silent, sizes = sys.argv[1:]",
+            "headers = {'Authorization': 'Bearer ' + token, 'Content-Type': 'application/json'}",
+            "FMT = '%Y-%m-%dT%H:%M:%S'",
+            "def params(priority):",
+            "    return {'account': 'root', 'verify_checksum': 'both', 'copy_pin_lifetime': -1, 'bring_online': None,",
+            "            'job_metadata': {'issuer': 'rucio', 'multi_sources': False, 'overwrite_when_only_on_disk': False},",
+            "            'overwrite': True, 'overwrite_when_only_on_disk': False, 'priority': priority, 's3alternate': True,",
+            "            'ipv4': True, 'ipv6': False, 'strict_copy': False, 'max_time_in_queue': 168}",
+            "def rfile(request_id, src, dst, size, adler):",
+            "    return {'sources': [src], 'destinations': [dst],",
+            "            'metadata': {'request_id': request_id, 'scope': 'mc23', 'name': 'f', 'activity': 'User Subscriptions',",
+            "                         'request_type': 'TRANSFER', 'src_type': 'DISK', 'dst_type': 'DISK', 'src_rse': 'NGX-A',",
+            "                         'dst_rse': 'NGX-B', 'filesize': size, 'md5': None, 'adler32': adler},",
+            "            'filesize': size, 'checksum': 'ADLER32:' + adler, 'selection_strategy': 'auto',",
+            "            'activity': 'User Subscriptions', 'scitag': 2 << 6 | 17}",
+            "def submit(files, priority):",
+            "    t0 = time.time()",
+            "    r = requests.post('%s/jobs' % host, data=json.dumps({'files': files, 'params': params(priority)}), headers=headers, timeout=60)",
+            "    assert r.status_code == 200, (r.status_code, r.text)",
+            "    return str(r.json()['job_id']), time.time() - t0",
+            "size1, adler1, size2, adler2 = [int(x) if i % 2 == 0 else x for i, x in enumerate(sizes.split())]",
+            "req1, req2, req3 = uuid.uuid4().hex, uuid.uuid4().hex, uuid.uuid4().hex",
+            "job1, _ = submit([rfile(req1, src1, dst1, size1, adler1)], 3)",
+            "job2, _ = submit([rfile(req2, src2, dst2, size2, adler2)], 2)",
+            "job3, _ = submit([{'sources': [silent], 'destinations': [silent + '.copy'], 'metadata': {'request_id': req3}, 'activity': 'Staging'}], 3)",
+            "r = requests.post('%s/jobs/%s' % (host, job3), data=json.dumps({'params': {'priority': 5}}), headers=headers, timeout=10)",
+            "assert r.status_code == 200, r.text",
+            "out = {'priority': r.json()['priority']}",
+            "lost = str(uuid.uuid4())",
+            "fields = 'file_state,dest_surl,finish_time,start_time,staging_start,staging_finished,reason,source_surl,file_metadata'",
+            "def bulk_query(ids):",
+            "    jobs = requests.Session().get('%s/jobs/%s?files=%s' % (host, ','.join(ids), fields), headers=headers, timeout=10)",
+            "    assert jobs.status_code in (200, 207, 404), jobs.text",
+            "    answer = jobs.json()",
+            "    if not isinstance(answer, list):",
+            "        answer = [answer]",
+            "    responses = {}",
+            "    for job in answer:",
+            "        if job['http_status'] == '200 Ok':",
+            "            multi = job['job_metadata'].get('multi_sources', False)",
+            "            files = {}",
+            "            for f in job['files']:",
+            "                times = [datetime.datetime.strptime(f[k], FMT) if f[k] else None for k in ('start_time', 'finish_time', 'staging_start', 'staging_finished')]",
+            "                files[f['file_metadata']['request_id']] = {'state': f['file_state'], 'started': str(times[0]), 'finished': str(times[1]), 'reason': f['reason']}",
+            "            datetime.datetime.strptime(job['submit_time'], FMT)",
+            "            responses[job['job_id']] = {'state': job['job_state'], 'files': files, 'multi': multi}",
+            "        elif job['http_status'] == '404 Not Found':",
+            "            responses[job['job_id']] = None",
+            "        else:",
+            "            raise Exception(job['http_status'] + ' ' + str(job.get('http_message')))",
+            "    return responses",
+            "for _ in range(120):",
+            "    seen = bulk_query([job1, job2, job3, lost])",
+            "    if all(seen[j]['state'] in ('FINISHED', 'FAILED', 'FINISHEDDIRTY', 'CANCELED') for j in (job1, job2)):",
+            "        break",
+            "    time.sleep(0.5)",
+            "out['bulk'] = seen",
+            "out['single_lost'] = bulk_query([lost])",
+            "out['single'] = bulk_query([job1])",
+            "c = requests.delete('%s/jobs/%s' % (host, job3), headers=headers, timeout=10)",
+            "assert c.status_code == 200, c.text",
+            "out['canceled'] = c.json()['job_state']",
+            "out['listed'] = [j['job_id'] for j in requests.get('%s/jobs' % host, headers=headers, timeout=10).json()]",
+            "out['ids'] = {'job1': job1, 'job2': job2, 'job3': job3, 'lost': lost, 'req1': req1, 'req2': req2, 'req3': req3}",
+            "files = [rfile(uuid.uuid4().hex, silent + '/bulk/%d' % i, silent + '/bulk/%d.copy' % i, 1000, '0000abcd') for i in range(10000)]",
+            "big, took = submit(files, 1)",
+            "requests.delete('%s/jobs/%s' % (host, big), headers=headers, timeout=60)",
+            "out['big'] = {'files': len(files), 'seconds': took, 'bytes': len(json.dumps({'files': files, 'params': params(1)}))}",
+            "print(json.dumps(out))");
+
     @Test
     @Order(5)
+    void rucioSubmitsUpdatesPrioritiesPollsInBulkAndCancelsAsItsTransfertoolDoes() throws Exception {
+        byte[] a = writeRandom("/se-a/rucio/a.dat", 140_000, 6);
+        byte[] b = writeRandom("/se-a/rucio/b.dat", 150_000, 7);
+        String sizes = a.length + " " + adler32(a) + " " + b.length + " " + adler32(b);
+        String silent = "http://127.0.0.1:" + silentSe.getLocalPort() + "/data/rucio";
+        Fts3Client.Result r = cli.python(RUCIO_CONVEYOR, scheduler, production(), nginx.url("/se-a/rucio/a.dat"),
+                nginx.url("/se-b/rucio/a.dat"), nginx.url("/se-a/rucio/b.dat"), nginx.url("/se-dav/rucio/b.dat").replaceFirst("^http:", "dav:"),
+                silent, sizes);
+        assertTrue(r.ok(), r.toString());
+        JsonNode out = JSON.readTree(r.output().substring(r.output().indexOf('{')));
+        JsonNode ids = out.get("ids");
+        JsonNode bulk = out.get("bulk");
+        for (String[] job : new String[][]{{"job1", "req1"}, {"job2", "req2"}}) {
+            JsonNode seen = bulk.get(ids.get(job[0]).asText());
+            assertEquals("FINISHED", seen.get("state").asText(), r.toString());
+            JsonNode file = seen.get("files").get(ids.get(job[1]).asText());
+            assertEquals("FINISHED", file.get("state").asText(), r.toString());
+            assertFalse(file.get("finished").asText().equals("None"), r.toString());
+        }
+        assertTrue(bulk.get(ids.get("lost").asText()).isNull(), "a lost job is None to Rucio: " + r);
+        assertTrue(out.get("single_lost").get(ids.get("lost").asText()).isNull(), r.toString());
+        assertEquals("FINISHED", out.get("single").get(ids.get("job1").asText()).get("state").asText(), r.toString());
+        assertEquals(5, out.get("priority").asInt(), r.toString());
+        assertEquals("CANCELED", out.get("canceled").asText(), r.toString());
+        // GET /jobs without state_in lists unfinished jobs only
+        List<String> listed = new ArrayList<>();
+        out.get("listed").forEach(j -> listed.add(j.asText()));
+        assertFalse(listed.contains(ids.get("job1").asText()) || listed.contains(ids.get("job3").asText()), r.toString());
+        assertArrayEquals(a, Files.readAllBytes(nginx.file("/se-b/rucio/a.dat")));
+        assertArrayEquals(b, Files.readAllBytes(nginx.file("/se-dav/rucio/b.dat")));
+        // a 10,000-file job as Rucio sends it, above the 1 MB limit of other bodies (the time goes to the log, not an assertion)
+        JsonNode big = out.get("big");
+        assertEquals(10_000, big.get("files").asInt());
+        assertTrue(big.get("bytes").asLong() > 1 << 20, r.toString());
+        System.out.printf("Fts3TokenIT: a %d-file Rucio submission of %d bytes was accepted in %.3f s%n", big.get("files").asInt(),
+                big.get("bytes").asLong(), big.get("seconds").asDouble());
+    }
+
+    private static String adler32(byte[] data) {
+        java.util.zip.Adler32 a = new java.util.zip.Adler32();
+        a.update(data);
+        return String.format("%08x", a.getValue());
+    }
+
+    @Test
+    @Order(6)
     void filesAndJobsAreCancelledAndTheCliPrintsTheirStates() throws Exception {
         String token = production();
         Path bulk = Files.createTempFile("fts3-cancel", ".json");
@@ -247,6 +376,8 @@ class Fts3TokenIT {
         Files.delete(bulk);
         String job = Fts3Client.jobId(submitted).orElseThrow(() -> new AssertionError(submitted.toString()));
         long[] fileIds = fileIds(job, token);
+        Fts3Client.Result listed = fts("transfer-list", token);
+        assertTrue(listed.output().contains("Request ID: " + job), "a queued job is listed: " + listed);
 
         Fts3Client.Result one = fts("transfer-cancel", token, job + ":" + fileIds[0]);
         assertTrue(one.ok(), one.toString());
@@ -346,7 +477,7 @@ class Fts3TokenIT {
 
     private void registerSe(String name, String baseUrl) throws Exception {
         String admin = stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin"));
-        String body = "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"http\":\"" + baseUrl + "\"},"
+        String body = "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"" + URI.create(baseUrl).getScheme() + "\":\"" + baseUrl + "\"},"
                 + "\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}";
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(scheduler + "/config/se/" + name))
                 .header("Authorization", "Bearer " + admin).header("Content-Type", "application/json")

@@ -63,6 +63,108 @@ class JobApiTest {
                 .body("[1].http_status", equalTo("404 Not Found"));
     }
 
+    /** What Rucio's conveyor polls (bulk_query) and parses: http_status per job, objects for metadata, FTS3 times. */
+    @Test
+    void rucioBulkStatusPriorityUpdateAndCancelOfSeveralJobs() {
+        String a = given().auth().oauth2(atlas()).contentType(ContentType.JSON)
+                .body(job("https://ral.example/data/bulk/a", "https://cern.example/eos/bulk/a", "{\"job_metadata\":{\"issuer\":\"rucio\",\"multi_sources\":false}}"))
+                .post("/jobs").then().statusCode(200).extract().path("job_id");
+        String b = given().auth().oauth2(atlas()).contentType(ContentType.JSON)
+                .body(job("https://ral.example/data/bulk/b", "https://cern.example/eos/bulk/b", "{\"priority\":2}"))
+                .post("/jobs").then().statusCode(200).extract().path("job_id");
+        String lost = UUID.randomUUID().toString();
+        String fields = "file_state,dest_surl,finish_time,start_time,staging_start,staging_finished,reason,source_surl,file_metadata";
+        io.restassured.path.json.JsonPath bulk = given().auth().oauth2(atlas()).get("/jobs/" + a + "," + b + "," + lost + "?files=" + fields)
+                .then().statusCode(207).extract().jsonPath();
+        org.junit.jupiter.api.Assertions.assertEquals("200 Ok", bulk.getString("[0].http_status"));
+        org.junit.jupiter.api.Assertions.assertEquals("rucio", bulk.getString("[0].job_metadata.issuer"));
+        org.junit.jupiter.api.Assertions.assertEquals(false, bulk.getBoolean("[0].job_metadata.multi_sources"));
+        org.junit.jupiter.api.Assertions.assertEquals("/atlas/f1", bulk.getString("[0].files[0].file_metadata.lfn"));
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.Set.of(fields.split(",")), bulk.getMap("[0].files[0]").keySet());
+        org.junit.jupiter.api.Assertions.assertTrue(bulk.getString("[0].submit_time").matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d"),
+                bulk.getString("[0].submit_time"));
+        org.junit.jupiter.api.Assertions.assertEquals("404 Not Found", bulk.getString("[2].http_status"));
+        org.junit.jupiter.api.Assertions.assertTrue(bulk.getString("[2].http_message").contains(lost));
+        // one id: the entry alone; a lost job is 404 with FTS3's fields (Rucio reads http_status) and a problem's
+        given().auth().oauth2(atlas()).get("/jobs/" + a + "?files=" + fields).then().statusCode(200)
+                .body("http_status", equalTo("200 Ok")).body("files[0].staging_start", org.hamcrest.Matchers.nullValue());
+        given().auth().oauth2(atlas()).get("/jobs/" + lost + "?files=" + fields).then().statusCode(404).contentType(PROBLEM)
+                .body("http_status", equalTo("404 Not Found")).body("job_id", equalTo(lost)).body("code", equalTo("NOT_FOUND"));
+
+        // update_priority: the job's and its unfinished files' priority, which the queues order by
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":5}}").post("/jobs/" + b)
+                .then().statusCode(200).body("http_status", equalTo("200 Ok")).body("priority", equalTo(5));
+        given().auth().oauth2(atlas()).get("/jobs/" + b).then().body("priority", equalTo(5));
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":9}}").post("/jobs/" + b)
+                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("params.priority"));
+        given().auth().oauth2(cms()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":1}}").post("/jobs/" + b)
+                .then().statusCode(404);
+        given().auth().oauth2(atlas()).get("/jobs/" + b).then().body("priority", equalTo(5));
+
+        // DELETE /jobs/a,b: each job's entry; then again: both were over already
+        io.restassured.path.json.JsonPath canceled = given().auth().oauth2(atlas()).delete("/jobs/" + a + "," + b).then().statusCode(200)
+                .extract().jsonPath();
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of("CANCELED", "CANCELED"), canceled.getList("job_state"));
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of("200 Ok", "200 Ok"), canceled.getList("http_status"));
+        given().auth().oauth2(atlas()).delete("/jobs/" + a + "," + b + "," + lost).then().statusCode(207)
+                .body("http_status", equalTo(java.util.List.of("304 Not Modified", "304 Not Modified", "404 Not Found")));
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":1}}").post("/jobs/" + a)
+                .then().statusCode(200).body("http_status", equalTo("304 Not Modified")).body("priority", equalTo(3));
+    }
+
+    /** A 10,000-file job is above the 1 MB limit of other bodies: POST /jobs alone may be that large. */
+    @Test
+    void tenThousandFilesAreOneJobWhileOtherBodiesKeepTheirLimit() {
+        StringBuilder files = new StringBuilder();
+        for (int i = 0; i < 10_000; i++) {
+            files.append(i == 0 ? "" : ",").append("{\"sources\":[\"https://ral.example/data/big/f").append(i)
+                    .append("\"],\"destinations\":[\"https://cern.example/eos/big/f").append(i)
+                    .append("\"],\"filesize\":1048576,\"checksum\":\"ADLER32:1a2b3c4d\",\"metadata\":{\"request_id\":\"").append(UUID.randomUUID())
+                    .append("\",\"scope\":\"mc23\"},\"activity\":\"Production\"}");
+        }
+        String body = "{\"files\":[" + files + "],\"params\":{\"priority\":1}}";
+        org.junit.jupiter.api.Assertions.assertTrue(body.length() > 1 << 20, "the job is larger than other bodies may be");
+        long start = System.nanoTime();
+        String id = given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(body).post("/jobs").then().statusCode(200)
+                .extract().path("job_id");
+        System.out.printf("JobApiTest: a 10000-file job of %d bytes was accepted in %.3f s%n", body.length(), (System.nanoTime() - start) / 1e9);
+        given().auth().oauth2(atlas()).get("/jobs/" + id + "/files").then().body("size()", equalTo(10_000));
+        given().auth().oauth2(atlas()).delete("/jobs/" + id).then().statusCode(200);
+        String admin = FerryTestResource.token(null, "transfer:admin");
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"" + "x".repeat(1_100_000) + "\"}")
+                .put("/config/se/TOO-LARGE").then().statusCode(413).contentType(PROBLEM).body("code", equalTo("BODY_TOO_LARGE"));
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(body).post("/jobs/" + id).then().statusCode(413)
+                .contentType(PROBLEM);
+    }
+
+    /** GET /jobs as FTS3 lists: unfinished only by default, time_window for finished ones, fields, user_dn, scheme://host. */
+    @Test
+    void jobListingsFollowFts3sFilters() {
+        String open = given().auth().oauth2(atlas()).contentType(ContentType.JSON)
+                .body(job("https://ral.example/data/list/o", "https://cern.example/eos/list/o", "{}")).post("/jobs").then().statusCode(200)
+                .extract().path("job_id");
+        String done = given().auth().oauth2(atlas()).contentType(ContentType.JSON)
+                .body(job("https://ral.example/data/list/d", "https://cern.example/eos/list/d", "{}")).post("/jobs").then().statusCode(200)
+                .extract().path("job_id");
+        given().auth().oauth2(atlas()).delete("/jobs/" + done).then().statusCode(200);
+        given().auth().oauth2(atlas()).get("/jobs?limit=10000").then().statusCode(200).body("job_id", hasItem(open)).body("job_id", not(hasItem(done)));
+        given().auth().oauth2(atlas()).get("/jobs?state_in=CANCELED&limit=10000").then().body("job_id", hasItem(done));
+        given().auth().oauth2(atlas()).get("/jobs?state_in=CANCELED&time_window=1&limit=10000").then().body("job_id", hasItem(done));
+        given().auth().oauth2(atlas()).get("/jobs?state_in=CANCELED&time_window=0:0&limit=10000").then().body("job_id", not(hasItem(done)));
+        given().auth().oauth2(atlas()).get("/jobs?time_window=soon").then().statusCode(400).contentType(PROBLEM);
+        given().auth().oauth2(atlas()).get("/jobs?fields=job_id,job_state&limit=10000").then()
+                .body("find { it.job_id == '" + open + "' }.keySet()", equalTo(java.util.Set.of("job_id", "job_state")));
+        String dn = given().auth().oauth2(atlas()).get("/jobs/" + open).then().extract().path("user_dn");
+        given().auth().oauth2(atlas()).queryParam("user_dn", dn).get("/jobs?limit=10000").then().body("job_id", hasItem(open));
+        given().auth().oauth2(atlas()).queryParam("user_dn", "/DC=org/CN=someone else").get("/jobs?limit=10000").then().body("job_id", not(hasItem(open)));
+        for (String q : new String[]{"source_se=https://ral.example", "source_se=https://ral.example:443", "source_se=RAL-DISK",
+                "dest_se=https://cern.example"}) {
+            given().auth().oauth2(atlas()).get("/jobs?limit=10000&" + q).then().statusCode(200).body("job_id", hasItem(open));
+        }
+        given().auth().oauth2(atlas()).get("/jobs?limit=10000&source_se=https://cern.example").then().body("job_id", not(hasItem(open)));
+        given().auth().oauth2(atlas()).get("/jobs?limit=10000&source_se=davs://ral.example").then().body("job_id", not(hasItem(open)));
+    }
+
     @Test
     void aLogicalSourceNeedsTheResolverAndWithoutItNothingIsStored() {
         // handle-resolver is unreachable in this profile: the job cannot be accepted, and nothing is kept

@@ -68,12 +68,14 @@ public final class HttpMover implements Mover {
 
     @Override
     public SourceStat stat(URI source) throws MoverException {
+        source = WebDavSchemes.asHttp(source);
         return head(wire, source, null, "prepare", "source " + source);
     }
 
     /** The source's stat, presenting the copy's source credential. */
     @Override
     public SourceStat stat(CopyRequest req) throws MoverException {
+        req = WebDavSchemes.asHttp(req);
         try {
             return head(toSource(req), req.source(), req.credentials().source(), "prepare", "source " + req.source());
         } catch (IOException e) {
@@ -117,6 +119,7 @@ public final class HttpMover implements Mover {
 
     @Override
     public void prepareDestination(CopyRequest req) throws MoverException {
+        req = WebDavSchemes.asHttp(req);
         try {
             HttpWire dest = toDestination(req);
             int exists = status(dest, "HEAD", req.destination(), req.credentials().destination());
@@ -151,6 +154,7 @@ public final class HttpMover implements Mover {
 
     @Override
     public CopyResult transfer(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException {
+        req = WebDavSchemes.asHttp(req);
         if (req.thirdPartyCopy()) {
             try {
                 return thirdPartyCopy(req, stat, progress);

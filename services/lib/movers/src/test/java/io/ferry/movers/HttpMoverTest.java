@@ -68,6 +68,18 @@ class HttpMoverTest {
         return String.format("%08x", adler.getValue());
     }
 
+    /** dav:// is WebDAV over plain HTTP, moved as http:// (percent-escapes kept as they are). */
+    @Test
+    void davUrlsAreMovedAsHttp() throws Exception {
+        String adler = write(nginx.file("/se-a/dav/a b.bin"), 200_000, 22);
+        URI source = URI.create(nginx.url("/se-a/dav/a%20b.bin").replaceFirst("^http:", "dav:"));
+        URI dest = URI.create(nginx.url("/se-b/dav/a%20b.bin").replaceFirst("^http:", "dav:"));
+        CopyResult r = MOVER.copy(new CopyRequest(source, dest, 200_000L, adler, "both", false, 1,
+                URI.create(nginx.url("/se-b").replaceFirst("^http:", "dav:"))));
+        assertEquals(adler, r.adler32());
+        assertEquals(-1, Files.mismatch(nginx.file("/se-a/dav/a b.bin"), nginx.file("/se-b/dav/a b.bin")));
+    }
+
     static CopyRequest request(String src, String dst, Long size, String adler, String verify, boolean overwrite, int streams) {
         return new CopyRequest(URI.create(nginx.url(src)), URI.create(nginx.url(dst)), size, adler, verify, overwrite, streams,
                 URI.create(nginx.url("/se-b")));

@@ -70,6 +70,20 @@ class HttpsMoverTest {
         }
     }
 
+    /** Rucio's WebDAV SEs are davs:// (and dav://): the mover speaks them as https (and http), parents and all. */
+    @Test
+    void davsUrlsAreMovedAsHttps() throws Exception {
+        HttpMover mover = mover(Optional.of(pki.caDirectory()), Optional.of(pki.clientCertificate()), Optional.of(pki.clientKey()));
+        String adler = HttpMoverTest.write(nginx.file("/se-a/davs/f.bin"), 500_000, 21);
+        URI source = URI.create(nginx.httpsUrl("/se-a/davs/f.bin").replaceFirst("^https:", "davs:"));
+        URI dest = URI.create(nginx.httpsUrl("/se-b/davs/sub/f.bin").replaceFirst("^https:", "davs:"));
+        URI destBase = URI.create(nginx.httpsUrl("/se-b").replaceFirst("^https:", "davs:"));
+        CopyResult r = mover.copy(new CopyRequest(source, dest, 500_000L, adler, "both", false, 1, destBase));
+        assertEquals(adler, r.adler32());
+        assertEquals(-1, Files.mismatch(nginx.file("/se-a/davs/f.bin"), nginx.file("/se-b/davs/sub/f.bin")));
+        assertEquals(500_000, mover.stat(dest).size());
+    }
+
     @Test
     void anSeWhoseCaIsNotTrustedFailsForGoodWithTlsFailed() throws Exception {
         HttpMover jdkTrustOnly = mover(Optional.empty(), Optional.of(pki.clientCertificate()), Optional.of(pki.clientKey()));

@@ -30,6 +30,6 @@ final class CopyRequests {
     }
 
     private static boolean isHttp(URI u) {
-        return "http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme());
+        return io.ferry.movers.WebDavSchemes.transport(u) != null;
     }
 }

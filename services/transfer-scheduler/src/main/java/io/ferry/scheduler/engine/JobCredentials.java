@@ -129,6 +129,6 @@ public class JobCredentials {
     }
 
     private static boolean isHttps(URI u) {
-        return "https".equalsIgnoreCase(u.getScheme());
+        return "https".equals(io.ferry.movers.WebDavSchemes.transport(u));
     }
 }

@@ -7,6 +7,7 @@ import io.ferry.movers.Mover;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.StorageTls;
 import io.ferry.movers.TlsSockets;
+import io.ferry.movers.WebDavSchemes;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -18,7 +19,7 @@ import java.security.GeneralSecurityException;
 import java.util.List;
 import java.util.Locale;
 
-/** Picks the mover for a source and destination URL: both file://, or both http(s):// (WebDAV). */
+/** Picks the mover for a source and destination URL: both file://, or both WebDAV (http, https, dav, davs in any mix). */
 @ApplicationScoped
 public class MoverChoice {
 
@@ -56,11 +57,9 @@ public class MoverChoice {
     }
 
     private static String family(URI u) {
-        String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
-        return switch (scheme) {
-            case "http", "https" -> "http";
-            case "file" -> "file";
-            default -> scheme;
-        };
+        if (WebDavSchemes.transport(u) != null) {
+            return "http";
+        }
+        return u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
     }
 }

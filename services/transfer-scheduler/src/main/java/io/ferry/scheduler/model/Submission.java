@@ -59,7 +59,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         int retry = Math.max(0, integer(p.get("retry"), "params.retry", 0, -1, 100, errors));
         int retryDelay = integer(p.get("retry_delay"), "params.retry_delay", 0, 0, 86_400, errors);
         int priority = integer(p.get("priority"), "params.priority", 3, 1, 5, errors);
-        Integer maxInQueue = present(p.get("max_time_in_queue")) ? duration(p.get("max_time_in_queue"), "params.max_time_in_queue", errors) : null;
+        Integer maxInQueue = present(p.get("max_time_in_queue")) ? interval(p.get("max_time_in_queue"), "params.max_time_in_queue", errors) : null;
         Integer timeout = present(p.get("timeout")) ? integer(p.get("timeout"), "params.timeout", 0, 1, 86_400 * 7, errors) : null;
         Integer nostreams = present(p.get("nostreams")) ? integer(p.get("nostreams"), "params.nostreams", 1, 1, 16, errors) : null;
         String generator = present(p.get("id_generator")) ? p.get("id_generator").asText() : "standard";
@@ -189,26 +189,45 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         return (int) n;
     }
 
-    /** Seconds; FTS3 clients also send "12h", "30m" or "45s". */
-    private static Integer duration(JsonNode v, String field, List<Problem.FieldError> errors) {
-        String s = v.asText().trim().toLowerCase(Locale.ROOT);
-        var m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd]?)").matcher(s);
-        if (!m.matches()) {
-            errors.add(new Problem.FieldError(field, "seconds, or a number with s, m, h or d"));
+    /** The longest {@code max_time_in_queue} taken: a year (FTS3 sets none; a longer wait is a mistake). */
+    static final long MAX_INTERVAL_SECONDS = 366L * 86_400;
+
+    private static final java.util.regex.Pattern INTERVAL = java.util.regex.Pattern.compile("(\\d{1,9})([smhd]?)");
+
+    /**
+     * An interval as FTS3's {@code seconds_from_value} reads it: a bare whole number is hours (Rucio's
+     * {@code max_time_in_queue} of 168 is a week), a string has a unit, {@code s}, {@code m}, {@code h} or {@code d};
+     * 0 is no limit (null). A string of digits alone, which FTS3 silently drops, is hours here too.
+     */
+    static Integer interval(JsonNode v, String field, List<Problem.FieldError> errors) {
+        long seconds;
+        if (v.isIntegralNumber() && v.canConvertToLong()) {
+            seconds = v.asLong() * 3600;
+        } else if (v.isTextual()) {
+            var m = INTERVAL.matcher(v.asText().trim().toLowerCase(Locale.ROOT));
+            if (!m.matches()) {
+                errors.add(new Problem.FieldError(field, "hours as a whole number, or a number with s, m, h or d"));
+                return null;
+            }
+            long n = Long.parseLong(m.group(1));
+            seconds = switch (m.group(2)) {
+                case "s" -> n;
+                case "m" -> n * 60;
+                case "d" -> n * 86_400;
+                default -> n * 3600;
+            };
+        } else {
+            errors.add(new Problem.FieldError(field, "hours as a whole number, or a number with s, m, h or d"));
             return null;
         }
-        long n = Long.parseLong(m.group(1));
-        long secs = switch (m.group(2)) {
-            case "m" -> n * 60;
-            case "h" -> n * 3600;
-            case "d" -> n * 86400;
-            default -> n;
-        };
-        if (secs <= 0 || secs > 30L * 86400) {
-            errors.add(new Problem.FieldError(field, "between 1 second and 30 days"));
+        if (seconds == 0) {
             return null;
         }
-        return (int) secs;
+        if (seconds < 0 || seconds > MAX_INTERVAL_SECONDS) {
+            errors.add(new Problem.FieldError(field, "between 1 second and 366 days"));
+            return null;
+        }
+        return (int) seconds;
     }
 
     private static boolean present(JsonNode v) {

@@ -1,6 +1,7 @@
 package io.ferry.scheduler.rest;
 
 import io.ferry.scheduler.service.DelegationService;
+import io.ferry.scheduler.service.Fts3Time;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -15,9 +16,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 
 /**
@@ -28,9 +26,6 @@ import java.util.List;
 @Path("/delegation/{id}")
 @Authenticated
 public class DelegationResource {
-
-    /** FTS3's termination time: UTC, to the second, without a zone (its client parses {@code %Y-%m-%dT%H:%M:%S}). */
-    static final DateTimeFormatter FTS3_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
 
     public record DelegationView(String termination_time, List<String> voms_attrs) {
     }
@@ -43,7 +38,7 @@ public class DelegationResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<Response> view(@PathParam("id") String id) {
         return delegations.info(id).map(found -> Response.ok(found
-                .<Object>map(d -> new DelegationView(fts3Time(d.terminationTime()), d.vomsAttrs()))
+                .<Object>map(d -> new DelegationView(Fts3Time.format(d.terminationTime()), d.vomsAttrs()))
                 .orElse("null")).type(MediaType.APPLICATION_JSON).build());
     }
 
@@ -75,9 +70,5 @@ public class DelegationResource {
     @DELETE
     public Uni<Response> delete(@PathParam("id") String id) {
         return delegations.delete(id).map(x -> Response.noContent().build());
-    }
-
-    static String fts3Time(OffsetDateTime t) {
-        return FTS3_TIME.format(t.withOffsetSameInstant(ZoneOffset.UTC));
     }
 }

@@ -14,6 +14,7 @@ import io.ferry.scheduler.repository.TransferFile;
 import io.ferry.scheduler.service.EventStreamLimits;
 import io.ferry.scheduler.service.JobEvents;
 import io.ferry.scheduler.service.JobService;
+import io.ferry.scheduler.state.JobState;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -31,6 +32,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
+import java.io.IOException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -38,6 +43,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BiFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * FTS3's job calls: submit, list, get (one or several), files, retries, cancel, and event streams. Reads need
@@ -47,6 +55,8 @@ import java.util.UUID;
 @Path("/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public class JobResource {
+
+    private static final Pattern TIME_WINDOW = Pattern.compile("(\\d{1,6})(?::(\\d{1,4}))?");
 
     @Inject
     JobService jobs;
@@ -99,65 +109,123 @@ public class JobResource {
         return jobs.submit(body).invoke(id -> wakeups.jobSubmitted()).map(id -> Map.of("job_id", id.toString()));
     }
 
+    /**
+     * FTS3's job listing: unfinished jobs unless {@code state_in} names states; {@code time_window=H[:M]} keeps only
+     * jobs finished within the last hours (and minutes); {@code fields=job_id,job_state} answers only those fields;
+     * {@code user_dn}, {@code vo_name} (administrators), {@code source_se}/{@code dest_se} (SE names or FTS3's
+     * {@code scheme://host}) filter.
+     */
     @GET
     @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
-    public Uni<List<JobViews.JobView>> list(@QueryParam("state_in") String stateIn, @QueryParam("vo_name") String voName,
-                                           @QueryParam("source_se") String sourceSe, @QueryParam("dest_se") String destSe,
-                                           @QueryParam("limit") @DefaultValue("100") int limit) {
+    public Uni<List<JsonNode>> list(@QueryParam("state_in") String stateIn, @QueryParam("vo_name") String voName,
+                                    @QueryParam("user_dn") String userDn, @QueryParam("source_se") String sourceSe,
+                                    @QueryParam("dest_se") String destSe, @QueryParam("time_window") String timeWindow,
+                                    @QueryParam("fields") String fields, @QueryParam("limit") @DefaultValue("100") int limit) {
         if (limit < 1 || limit > 10_000) {
             throw ProblemException.badRequest("limit", "between 1 and 10000");
         }
         List<String> states = stateIn == null || stateIn.isBlank() ? List.of()
                 : Arrays.stream(stateIn.split(",")).map(String::trim).map(String::toUpperCase).toList();
-        if (states.stream().anyMatch(s -> !io.ferry.scheduler.state.JobState.NAMES.contains(s))) {
-            throw ProblemException.badRequest("state_in", "states are " + io.ferry.scheduler.state.JobState.NAMES);
+        if (states.stream().anyMatch(s -> !JobState.NAMES.contains(s))) {
+            throw ProblemException.badRequest("state_in", "states are " + JobState.NAMES);
         }
-        return jobs.list(states, voName, sourceSe, destSe, limit).map(l -> l.stream().map(JobViews.JobView::of).toList());
+        OffsetDateTime since = timeWindow == null || timeWindow.isBlank() ? null
+                : OffsetDateTime.now(ZoneOffset.UTC).minus(window(timeWindow));
+        List<String> kept = fields == null || fields.isBlank() ? null
+                : Arrays.stream(fields.split(",")).map(String::trim).filter(f -> !f.isEmpty()).toList();
+        return jobs.list(new JobService.Listing(states, blankToNull(voName), blankToNull(userDn), blankToNull(sourceSe),
+                blankToNull(destSe), since, limit)).map(l -> l.stream().map(j -> {
+            ObjectNode view = json.valueToTree(JobViews.JobView.of(j));
+            return (JsonNode) (kept == null ? view : view.retain(kept));
+        }).toList());
+    }
+
+    /** FTS3's {@code time_window}: hours, optionally {@code :minutes}. */
+    private static Duration window(String value) {
+        Matcher m = TIME_WINDOW.matcher(value.trim());
+        if (!m.matches()) {
+            throw ProblemException.badRequest("time_window", "hours, or hours:minutes");
+        }
+        return Duration.ofHours(Long.parseLong(m.group(1))).plusMinutes(m.group(2) == null ? 0 : Long.parseLong(m.group(2)));
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
     }
 
     /**
-     * One job, or several ({@code id1,id2}): 207 with a per-id status when some are unknown. With
-     * {@code files=file_state,dest_surl,...} (FTS3's bulk status, {@code easy.get_jobs_statuses(list_files=True)})
-     * each job carries its files with those fields.
+     * One job, or several ({@code id1,id2}), each with FTS3's {@code http_status} ({@link Fts3Statuses}: a list,
+     * 207 when some are unknown). With {@code files=file_state,dest_surl,...} (FTS3's bulk status, as Rucio's
+     * conveyor and {@code easy.get_jobs_statuses(list_files=True)} poll) each job carries its files with those fields.
      */
     @GET
     @Path("{ids}")
     @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<Response> get(@PathParam("ids") String ids, @QueryParam("files") String fileFields) {
-        List<String> requested = Arrays.stream(ids.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
         List<String> fields = fileFields == null ? null
                 : Arrays.stream(fileFields.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-        if (requested.size() == 1) {
-            return jobs.find(uuid(requested.get(0))).flatMap(j -> withFiles(JobViews.JobView.of(
-                    j.orElseThrow(() -> ProblemException.notFound("job " + requested.get(0)))), fields)).map(v -> Response.ok(v).build());
+        return perJob(ids, "/jobs/" + ids, (uuid, j) -> withFiles(JobViews.JobView.of(j), fields)
+                .map(view -> Fts3Statuses.found(json, view, Fts3Statuses.OK, null)));
+    }
+
+    /**
+     * FTS3's job modification, as Rucio's {@code update_priority} sends it: {@code {"params":{"priority":N}}} sets the
+     * priority (1–5) of each job and its unfinished files, which the queues take highest first. A finished job is
+     * left as it is ({@code 304 Not Modified} in its entry).
+     */
+    @POST
+    @Path("{ids}")
+    @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> modify(@PathParam("ids") String ids, String body) {
+        Integer priority = priorityOf(body);
+        return perJob(ids, "/jobs/" + ids, (uuid, j) -> (priority == null ? Uni.createFrom().item(!JobState.valueOf(j.state).terminal())
+                : jobs.reprioritise(uuid, priority)).flatMap(changed -> jobs.find(uuid).map(after -> Fts3Statuses.found(json,
+                JobViews.JobView.of(after.orElse(j)), changed ? Fts3Statuses.OK : Fts3Statuses.NOT_MODIFIED,
+                changed ? null : "The job is in a terminal state"))));
+    }
+
+    /** {@code params.priority} of a modification body: null when absent, 400 when not a priority. */
+    private Integer priorityOf(String body) {
+        JsonNode parsed;
+        try {
+            parsed = body == null || body.isBlank() ? json.createObjectNode() : json.readTree(body);
+        } catch (IOException e) {
+            throw ProblemException.badRequest("body", "expected {\"params\": {\"priority\": 1..5}}");
         }
-        Uni<List<Object>> all = Uni.createFrom().item(new ArrayList<>());
-        boolean[] missing = {false};
+        JsonNode p = parsed.path("params").path("priority");
+        if (p.isMissingNode() || p.isNull()) {
+            return null;
+        }
+        String text = p.asText().trim();
+        if (!(p.isIntegralNumber() || p.isTextual()) || !text.matches("[1-5]")) {
+            throw ProblemException.badRequest("params.priority", "a whole number from 1 to 5");
+        }
+        return Integer.parseInt(text);
+    }
+
+    /** Runs {@code op} on each job the ids name (in order, so answers line up) and answers as FTS3 does. */
+    private Uni<Response> perJob(String ids, String path, BiFunction<UUID, Job, Uni<ObjectNode>> op) {
+        List<String> requested = Fts3Statuses.ids(ids);
+        Uni<List<ObjectNode>> all = Uni.createFrom().item(new ArrayList<>());
         for (String id : requested) {
-            all = all.flatMap(acc -> lookup(id, fields).map(found -> {
-                if (found == null) {
-                    missing[0] = true;
-                    Map<String, Object> miss = new LinkedHashMap<>();
-                    miss.put("job_id", id);
-                    miss.put("http_status", "404 Not Found");
-                    acc.add(miss);
-                } else {
-                    acc.add(found);
-                }
+            all = all.flatMap(acc -> entry(id, op).map(e -> {
+                acc.add(e);
                 return acc;
             }));
         }
-        return all.map(list -> Response.status(missing[0] ? 207 : 200).entity(list).build());
+        return all.map(entries -> entries.isEmpty() ? Fts3Statuses.answer(json, List.of(Fts3Statuses.missing(json, ids)), false, path)
+                : Fts3Statuses.answer(json, entries, requested.size() > 1, path));
     }
 
-    private Uni<Object> lookup(String id, List<String> fileFields) {
+    private Uni<ObjectNode> entry(String id, BiFunction<UUID, Job, Uni<ObjectNode>> op) {
         UUID uuid;
         try {
             uuid = UUID.fromString(id);
         } catch (IllegalArgumentException e) {
-            return Uni.createFrom().nullItem();
+            return Uni.createFrom().item(Fts3Statuses.missing(json, id));
         }
-        return jobs.find(uuid).flatMap(j -> j.isEmpty() ? Uni.createFrom().nullItem() : withFiles(JobViews.JobView.of(j.get()), fileFields));
+        return jobs.find(uuid).flatMap(j -> j.isEmpty() ? Uni.createFrom().item(Fts3Statuses.missing(json, id)) : op.apply(uuid, j.get()));
     }
 
     /** The job as it is, or (fields asked for) with its files' fields under {@code files}. */
@@ -191,11 +259,21 @@ public class JobResource {
         return jobs.retries(uuid(id), fileId);
     }
 
+    /**
+     * Cancels one job or several ({@code DELETE /jobs/a,b,c}): each job's entry with its state after the cancel,
+     * {@code 304 Not Modified} for one that was already over (left as it is), as FTS3 answers.
+     */
     @DELETE
-    @Path("{id}")
+    @Path("{ids}")
     @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
-    public Uni<JobViews.JobView> cancel(@PathParam("id") String id) {
-        return jobs.cancel(uuid(id)).map(JobViews.JobView::of);
+    public Uni<Response> cancel(@PathParam("ids") String ids) {
+        return perJob(ids, "/jobs/" + ids, (uuid, j) -> {
+            if (JobState.valueOf(j.state).terminal()) {
+                return Uni.createFrom().item(Fts3Statuses.found(json, JobViews.JobView.of(j), Fts3Statuses.NOT_MODIFIED,
+                        "The job is in a terminal state"));
+            }
+            return jobs.cancel(uuid).map(after -> Fts3Statuses.found(json, JobViews.JobView.of(after), Fts3Statuses.OK, null));
+        });
     }
 
     /**

@@ -12,7 +12,7 @@ import jakarta.validation.constraints.Size;
 import java.util.Map;
 
 /**
- * An SE as an administrator registers it. {@code baseUrls} maps a protocol (https, davs, http, file, root,
+ * An SE as an administrator registers it. {@code baseUrls} maps a protocol (https, davs, http, dav, file, root,
  * gsiftp) to the URL prefix under which the SE's files live. {@code access}: which VOs may read and write (see
  * {@link StorageAccess}); absent means closed — nobody may use the SE until it is given rules or {@code open: true}.
  * {@code allowServiceIdentity} (default true): false makes every file bring its own credential for this SE (a bearer
@@ -20,7 +20,7 @@ import java.util.Map;
  */
 public record StorageEndpointInput(
         @NotBlank @Size(max = 100) @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9_.-]*", message = "must be a site name such as RAL-LCG2") String site,
-        @NotEmpty @Size(max = 8) Map<@Pattern(regexp = "https|davs|http|file|root|gsiftp|srm|tape", message = "must be one of https, davs, http, file, root, gsiftp, srm, tape") String,
+        @NotEmpty @Size(max = 9) Map<@Pattern(regexp = "https|davs|http|dav|file|root|gsiftp|srm|tape", message = "must be one of https, davs, http, dav, file, root, gsiftp, srm, tape") String,
                 @NotBlank @Size(max = 500) String> baseUrls,
         StorageAccess access,
         Boolean needsPrepare,

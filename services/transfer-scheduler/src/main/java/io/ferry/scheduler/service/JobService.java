@@ -11,11 +11,14 @@ import io.ferry.scheduler.repository.FileTokenRows;
 import io.ferry.scheduler.repository.JobInserts;
 import io.ferry.scheduler.repository.StorageEndpoint;
 import io.ferry.scheduler.repository.TransferFile;
+import io.ferry.scheduler.state.FileState;
 import io.ferry.scheduler.state.JobState;
 import io.ferry.scheduler.state.StateChanges;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.ferry.storageurl.StorageUrl;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -123,31 +126,70 @@ public class JobService {
         })));
     }
 
+    /**
+     * What {@code GET /jobs} asks for, as FTS3 reads it: without {@code states} only unfinished jobs; {@code since}
+     * (FTS3's {@code time_window}) keeps finished jobs only if they finished since then; {@code sourceSe} and
+     * {@code destSe} are SE names or FTS3's {@code scheme://host[:port]} form, which stands for each SE with a base URL there.
+     */
+    public record Listing(List<String> states, String voName, String userDn, String sourceSe, String destSe,
+                          OffsetDateTime since, int limit) {
+    }
+
     /** Jobs the caller may see, newest first: its own VO's, or any VO for administrators. */
     @WithSession
-    public Uni<List<Job>> list(List<String> states, String voName, String sourceSe, String destSe, int limit) {
-        StringBuilder q = new StringBuilder("1 = 1");
-        Map<String, Object> p = new HashMap<>();
-        if (!caller.hasRole(FerryRoles.TRANSFER_ADMIN)) {
-            q.append(" and vo = :vo");
-            p.put("vo", requireVo());
-        } else if (voName != null) {
-            q.append(" and vo = :vo");
-            p.put("vo", voName);
+    public Uni<List<Job>> list(Listing l) {
+        return StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> {
+            StringBuilder q = new StringBuilder("1 = 1");
+            Map<String, Object> p = new HashMap<>();
+            if (!caller.hasRole(FerryRoles.TRANSFER_ADMIN)) {
+                q.append(" and vo = :vo");
+                p.put("vo", requireVo());
+            } else if (l.voName() != null) {
+                q.append(" and vo = :vo");
+                p.put("vo", l.voName());
+            }
+            if (l.states().isEmpty()) {
+                q.append(" and finishedAt is null");
+            } else {
+                q.append(" and state in :states");
+                p.put("states", l.states());
+            }
+            if (l.since() != null) {
+                q.append(" and (finishedAt is null or finishedAt >= :since)");
+                p.put("since", l.since());
+            }
+            if (l.userDn() != null) {
+                q.append(" and userDn = :dn");
+                p.put("dn", l.userDn());
+            }
+            if (l.sourceSe() != null) {
+                q.append(" and sourceSe in :src");
+                p.put("src", seNames(l.sourceSe(), endpoints));
+            }
+            if (l.destSe() != null) {
+                q.append(" and destSe in :dst");
+                p.put("dst", seNames(l.destSe(), endpoints));
+            }
+            return Job.<Job>find(q + " order by submittedAt desc", p).page(0, l.limit()).list();
+        });
+    }
+
+    /** The SE names {@code se} stands for: itself, or (FTS3's {@code scheme://host}) each SE with a base URL at that host. */
+    static List<String> seNames(String se, List<StorageEndpoint> endpoints) {
+        if (!se.contains("://")) {
+            return List.of(se);
         }
-        if (!states.isEmpty()) {
-            q.append(" and state in :states");
-            p.put("states", states);
-        }
-        if (sourceSe != null) {
-            q.append(" and sourceSe = :src");
-            p.put("src", sourceSe);
-        }
-        if (destSe != null) {
-            q.append(" and destSe = :dst");
-            p.put("dst", destSe);
-        }
-        return Job.<Job>find(q + " order by submittedAt desc", p).page(0, limit).list();
+        Optional<StorageUrl> wanted = StorageUrl.tryParse(se);
+        List<String> names = new ArrayList<>();
+        wanted.ifPresent(w -> endpoints.forEach(e -> {
+            boolean there = e.baseUrls.values().stream().map(StorageUrl::tryParse).flatMap(Optional::stream)
+                    .anyMatch(b -> b.scheme().equals(w.scheme()) && b.host().equals(w.host()) && b.effectivePort() == w.effectivePort());
+            if (there) {
+                names.add(e.name);
+            }
+        }));
+        // "in ()" is no valid query: a name no SE has matches nothing
+        return names.isEmpty() ? List.of(se) : names;
     }
 
     /** The job, if it exists and the caller may see it (another VO's job is reported as not found). */
@@ -175,7 +217,7 @@ public class JobService {
                         for (io.vertx.mutiny.sqlclient.Row r : rows) {
                             Map<String, Object> m = new java.util.LinkedHashMap<>();
                             m.put("attempt", r.getInteger(0));
-                            m.put("datetime", r.getOffsetDateTime(1));
+                            m.put("datetime", Fts3Time.format(r.getOffsetDateTime(1)));
                             m.put("reason", r.getString(2));
                             m.put("error_code", r.getString(3));
                             m.put("error_phase", r.getString(4));
@@ -195,6 +237,26 @@ public class JobService {
             }
             return states.cancel(id, null, "canceled by " + caller.subject(), unknown -> null);
         }).flatMap(x -> find(id)).map(Optional::orElseThrow);
+    }
+
+    /**
+     * FTS3's priority change: the job's and its unfinished files' (the queues order by the files' own), in one
+     * transaction; false, and nothing changed, when the job is over or not visible.
+     */
+    @WithSpan
+    public Uni<Boolean> reprioritise(UUID id, int priority) {
+        return find(id).flatMap(j -> {
+            if (j.isEmpty() || JobState.valueOf(j.get().state).terminal()) {
+                return Uni.createFrom().item(false);
+            }
+            Tuple args = Tuple.of(id, priority);
+            return pool.withTransaction(c -> c.preparedQuery("UPDATE job SET priority = $2 WHERE job_id = $1 AND state IN ("
+                            + JobState.sql(JobState.OPEN) + ")").execute(args)
+                    .flatMap(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
+                            : c.preparedQuery("UPDATE transfer_file SET priority = $2 WHERE job_id = $1 AND state IN ("
+                                    + FileState.sql(FileState.OPEN) + ")")
+                            .execute(args).replaceWith(true)));
+        });
     }
 
     /** Cancels the given unfinished files of the job; answers them. */

@@ -191,16 +191,43 @@ class SubmissionTest {
 
     @Test
     void numbersMayComeAsStringsAndDurationsWithUnits() {
-        Submission s = parse(withParams("{\"priority\":\"4\",\"retry\":\"2\",\"overwrite\":\"true\",\"max_time_in_queue\":3600,\"nostreams\":\"16\"}"));
+        Submission s = parse(withParams("{\"priority\":\"4\",\"retry\":\"2\",\"overwrite\":\"true\",\"max_time_in_queue\":168,\"nostreams\":\"16\"}"));
         assertEquals(4, s.priority());
         assertEquals(2, s.retry());
         assertTrue(s.overwrite());
-        assertEquals(3600, s.maxTimeInQueue());
+        // FTS3's seconds_from_value: a bare number is hours (Rucio's 168 is a week, not 168 seconds)
+        assertEquals(168 * 3600, s.maxTimeInQueue());
+        assertEquals(5 * 3600, parse(withParams("{\"max_time_in_queue\":\"5\"}")).maxTimeInQueue());
+        assertEquals(3 * 3600, parse(withParams("{\"max_time_in_queue\":\"3h\"}")).maxTimeInQueue());
         assertEquals(16, s.nostreams());
         assertEquals(45, parse(withParams("{\"max_time_in_queue\":\"45s\"}")).maxTimeInQueue());
         assertEquals(1800, parse(withParams("{\"max_time_in_queue\":\"30m\"}")).maxTimeInQueue());
         assertEquals(2 * 86_400, parse(withParams("{\"max_time_in_queue\":\"2d\"}")).maxTimeInQueue());
         assertEquals(7200, parse(withParams("{\"max_time_in_queue\":\" 2H \"}")).maxTimeInQueue());
+    }
+
+    /** Rucio's build_job_params and _file_from_transfer, with the FTS3 parameters Ferry does not implement. */
+    @Test
+    void rucioSubmissionsWithParamsFerryDoesNotImplementAreAccepted() {
+        Submission s = parse("{\"files\":[{\"sources\":[\"davs://ral.example:443/data/f1\"],\"destinations\":[\"davs://cern.example/eos/f1\"],"
+                + "\"metadata\":{\"request_id\":\"r1\",\"md5\":null},\"filesize\":10,\"checksum\":\"ADLER32:0000abcd\","
+                + "\"selection_strategy\":\"auto\",\"activity\":\"User Subscriptions\",\"scitag\":145,"
+                + "\"staging_metadata\":{\"default\":{\"activity\":\"x\"}}}],"
+                + "\"params\":{\"account\":\"root\",\"verify_checksum\":\"both\",\"copy_pin_lifetime\":-1,\"bring_online\":null,"
+                + "\"job_metadata\":{\"issuer\":\"rucio\",\"multi_sources\":false},\"overwrite\":true,\"overwrite_when_only_on_disk\":false,"
+                + "\"priority\":3,\"s3alternate\":true,\"ipv4\":true,\"ipv6\":false,\"strict_copy\":false,\"reuse\":false,"
+                + "\"buffer_size\":0,\"target_qos\":\"disk\",\"max_time_in_queue\":168,\"overwrite_hop\":false,\"archive_timeout\":3600}}");
+        assertEquals(1, s.files().size());
+        assertEquals("both", s.verifyChecksum());
+        assertTrue(s.overwrite());
+        assertEquals(168 * 3600, s.maxTimeInQueue());
+        assertEquals("{\"issuer\":\"rucio\",\"multi_sources\":false}", s.jobMetadata());
+    }
+
+    @Test
+    void aZeroIntervalIsNoLimitAsInFts3() {
+        assertNull(parse(withParams("{\"max_time_in_queue\":0}")).maxTimeInQueue());
+        assertNull(parse(withParams("{\"max_time_in_queue\":\"0m\"}")).maxTimeInQueue());
     }
 
     @ParameterizedTest
@@ -212,8 +239,9 @@ class SubmissionTest {
             "{\"nostreams\":0}|params.nostreams", "{\"nostreams\":17}|params.nostreams", "{\"timeout\":0}|params.timeout",
             "{\"timeout\":604801}|params.timeout", "{\"overwrite\":\"yes\"}|params.overwrite", "{\"overwrite\":1}|params.overwrite",
             "{\"verify_checksum\":\"maybe\"}|params.verify_checksum", "{\"verify_checksum\":1}|params.verify_checksum",
-            "{\"max_time_in_queue\":0}|params.max_time_in_queue", "{\"max_time_in_queue\":\"-1\"}|params.max_time_in_queue",
-            "{\"max_time_in_queue\":\"31d\"}|params.max_time_in_queue", "{\"max_time_in_queue\":\"1w\"}|params.max_time_in_queue",
+            "{\"max_time_in_queue\":-1}|params.max_time_in_queue", "{\"max_time_in_queue\":\"-1\"}|params.max_time_in_queue",
+            "{\"max_time_in_queue\":\"367d\"}|params.max_time_in_queue", "{\"max_time_in_queue\":8785}|params.max_time_in_queue",
+            "{\"max_time_in_queue\":1.5}|params.max_time_in_queue", "{\"max_time_in_queue\":\"1w\"}|params.max_time_in_queue",
             "{\"max_time_in_queue\":\"12 h\"}|params.max_time_in_queue", "{\"id_generator\":\"random\"}|params.id_generator",
             "{\"id_generator\":\"deterministic\"}|params.sid", "{\"id_generator\":\"deterministic\",\"sid\":\"  \"}|params.sid",
             "{\"priority\":99999999999}|params.priority"})
