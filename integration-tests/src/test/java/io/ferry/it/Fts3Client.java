@@ -57,7 +57,8 @@ final class Fts3Client {
         return new Fts3Client(fts3, Files.createTempDirectory("fts3-client-home"));
     }
 
-    private static Path clientsDirectory() {
+    /** The shared clients folder: {@code -Dferry.clients.dir}, else {@code FERRY_CLIENTS_DIR}, else {@code ../shared/clients}. */
+    static Path clientsDirectory() {
         String configured = System.getProperty("ferry.clients.dir", System.getenv("FERRY_CLIENTS_DIR"));
         if (configured != null && !configured.isBlank()) {
             return Path.of(configured).toAbsolutePath().normalize();

@@ -50,8 +50,7 @@ class Fts3X509IT {
 
     @BeforeAll
     static void start() throws Exception {
-        String configured = System.getProperty("ferry.clients.dir", System.getenv("FERRY_CLIENTS_DIR"));
-        clients = configured != null ? Path.of(configured) : LocalStack.projectRoot().resolve("../shared/clients").normalize();
+        clients = Fts3Client.clientsDirectory();
         Assumptions.assumeTrue(Files.isRegularFile(clients.resolve("fts3/cli/fts-rest-delegate")),
                 "the FTS3 client is not at " + clients + "/fts3 (set ferry.clients.dir or FERRY_CLIENTS_DIR): skipped");
         Assumptions.assumeTrue(python("import M2Crypto, requests") == 0,

