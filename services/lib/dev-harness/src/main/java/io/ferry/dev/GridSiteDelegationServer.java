@@ -27,6 +27,18 @@ public final class GridSiteDelegationServer implements AutoCloseable {
     private final Process process;
 
     public GridSiteDelegationServer(TestCertificates pki) throws Exception {
+        this(pki, null, null);
+    }
+
+    /**
+     * With {@code copiesTo} (an SE's base URL), the server also answers a {@code COPY} below {@code /dav/} that asks
+     * for {@code Credential: gridsite} as dCache's WebDAV door does before a pull it has no proxy for: a 302 to the
+     * same path below {@code copiesTo}, naming this delegation service in {@code X-Delegate-To}. (Debian has no
+     * server that pulls with a delegated proxy; this is that first step, by Apache's rewrite and header modules.)
+     * Other requests below {@code /dav/} read the files in {@code storage}, the SE's own directory, so a client can
+     * check what the copy left there through the URL it sent the COPY to.
+     */
+    public GridSiteDelegationServer(TestCertificates pki, String copiesTo, Path storage) throws Exception {
         if (!"root".equals(System.getProperty("user.name"))) {
             throw new IllegalStateException("the GridSite delegation server mounts its CA over /etc/grid-security in a namespace of its own: run as root");
         }
@@ -44,7 +56,7 @@ public final class GridSiteDelegationServer implements AutoCloseable {
         String modules = "/usr/lib/apache2/modules/";
         StringBuilder conf = new StringBuilder();
         for (String[] m : new String[][]{{"mpm_prefork", "mod_mpm_prefork"}, {"authz_core", "mod_authz_core"}, {"alias", "mod_alias"}, {"env", "mod_env"},
-                {"cgi", "mod_cgi"}, {"socache_shmcb", "mod_socache_shmcb"}, {"ssl", "mod_ssl"}, {"gridsite", "mod_gridsite"}}) {
+                {"cgi", "mod_cgi"}, {"rewrite", "mod_rewrite"}, {"headers", "mod_headers"}, {"socache_shmcb", "mod_socache_shmcb"}, {"ssl", "mod_ssl"}, {"gridsite", "mod_gridsite"}}) {
             conf.append("LoadModule ").append(m[0]).append("_module ").append(modules).append(m[1]).append(".so\n");
         }
         conf.append("ServerRoot ").append(dir).append('\n')
@@ -64,6 +76,12 @@ public final class GridSiteDelegationServer implements AutoCloseable {
                 .append("<Location /gridsite-delegation>\n  GridSiteAuth off\n  GridSiteEnvs on\n  GridSiteGSIProxyLimit 9\n")
                 .append("  SetEnv OPENSSL_CONF ").append(dir.resolve("openssl-cgi.cnf")).append('\n')
                 .append("  Require all granted\n</Location>\n");
+        if (copiesTo != null) {
+            conf.append("RewriteEngine on\nRewriteCond %{REQUEST_METHOD} =COPY\nRewriteCond %{HTTP:Credential} =gridsite\n")
+                    .append("RewriteRule ^/dav/(.*)$ ").append(copiesTo.replaceAll("/+$", "")).append("/$1 [R=302,L,NE,E=FERRY_DELEGATE:1]\n")
+                    .append("Header always set X-Delegate-To \"").append(url()).append("\" env=FERRY_DELEGATE\n")
+                    .append("Alias /dav/ ").append(storage).append("/\n<Directory ").append(storage).append(">\n  Require all granted\n</Directory>\n");
+        }
         // The CGI makes 1024-bit RSA keys for the proxies it receives (GridSite's default size) and then matches each
         // proxy to its key through an SSL_CTX, which OpenSSL 3 at Debian's security level 2 refuses for such keys:
         // the CGI runs at level 1.

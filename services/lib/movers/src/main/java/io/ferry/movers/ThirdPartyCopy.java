@@ -3,6 +3,7 @@ package io.ferry.movers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -35,6 +36,13 @@ final class ThirdPartyCopy {
      * Runs the copy; answers the bytes the destination reported last (the caller checks the result itself). The SE
      * is told not to replace an existing file unless the copy may ({@code Overwrite: F}), so a COPY it accepts writes
      * a file of this attempt's ({@code attempt.wrote}), and one it refuses left the destination as it was.
+     * <p>
+     * A source reached with the job's delegated proxy is asked for with {@code Credential: gridsite}: an SE that wants
+     * the proxy names its delegation service in {@code X-Delegate-To} (dCache does so on a redirect to the COPY again,
+     * or on a 401), the proxy is delegated there ({@link GridSiteDelegation}) and the COPY sent once more, to the
+     * redirect's target. An SE that knows no delegation refuses the credential type with 400 before it starts
+     * anything (XRootD's TPC handler: "unsupported Credential type"); the COPY is then sent with {@code Credential:
+     * none}, and the SE pulls with its own identity as it would for a job without a proxy.
      */
     static long pull(HttpWire wire, CopyRequest req, TransferProgress progress, HttpMover.Attempt attempt)
             throws IOException, MoverException, Unsupported {
@@ -43,48 +51,116 @@ final class ThirdPartyCopy {
         headers.putAll(pullCredential(req.credentials().source()));
         // the destination's own token authorises the COPY itself
         headers.putAll(BearerHeaders.of(req.credentials().destination()));
-        MoverException stopped = progress.aborted("transfer");
-        if (stopped != null) {
-            throw stopped;
-        }
-        try (HttpWire.Response r = wire.sendOnce("COPY", req.destination(), headers)) {
-            if (r.status == 405 || r.status == 501) {
-                r.discard();
-                throw new Unsupported("the destination answered COPY with HTTP " + r.status);
+        ClientCertificate proxy = req.credentials().source() instanceof ClientCertificate c ? c : null;
+        URI target = req.destination();
+        boolean delegated = false;
+        for (;;) {
+            MoverException stopped = progress.aborted("transfer");
+            if (stopped != null) {
+                throw stopped;
             }
-            attempt.wrote = r.status < 300;
-            if (r.status == 412) {
-                r.discard();
-                throw new MoverException(MoverException.Code.DEST_EXISTS, "transfer", req.destination() + " exists and overwrite is off");
-            }
-            if (r.status >= 300) {
-                String body = firstLine(r.body);
-                r.close();
-                HttpMover.check(r.status, "transfer", "destination " + req.destination() + " (" + body + ")");
-            }
-            // the markers may come seconds apart: a cancel closes the connection (and so stops the SE's pull) at once
-            progress.onAbort(r::abort);
+            HttpWire.Response r = wire.sendOnce("COPY", target, headers);
             try {
-                return markers(r.body, progress, req);
+                String delegateTo = r.header("X-Delegate-To");
+                if (proxy != null && delegateTo != null && (r.status == 401 || (r.status >= 300 && r.status < 400))) {
+                    String location = r.header("Location");
+                    r.discard();
+                    if (delegated) {
+                        throw new MoverException(MoverException.Code.PERMISSION_DENIED, "transfer", "the destination " + req.destination()
+                                + " asked for a delegated proxy again after it was delegated to " + delegateTo);
+                    }
+                    delegate(wire, target, delegateTo, proxy);
+                    delegated = true;
+                    if (location != null && r.status < 400) {
+                        target = target.resolve(location);
+                    }
+                    continue;
+                }
+                if (proxy != null && r.status == 400 && "gridsite".equals(headers.get("Credential"))) {
+                    String body = firstLine(r.body);
+                    if (body.toLowerCase(java.util.Locale.ROOT).contains("credential")) {
+                        r.close();
+                        headers.put("Credential", "none");
+                        continue;
+                    }
+                    r.close();
+                    HttpMover.check(r.status, "transfer", "destination " + req.destination() + " (" + body + ")");
+                }
+                if (proxy != null && delegateTo != null && !delegated && r.status < 300) {
+                    // an SE that waits for the proxy while the COPY's answer is open (the markers come once it has it)
+                    delegate(wire, target, delegateTo, proxy);
+                    delegated = true;
+                }
+                return answer(r, req, progress, attempt);
             } finally {
-                progress.onAbort(null);
+                r.close();
             }
         }
+    }
+
+    /** The answer to the COPY that the SE took on: the refusals, else its markers to the end. */
+    private static long answer(HttpWire.Response r, CopyRequest req, TransferProgress progress, HttpMover.Attempt attempt)
+            throws IOException, MoverException, Unsupported {
+        if (r.status == 405 || r.status == 501) {
+            r.discard();
+            throw new Unsupported("the destination answered COPY with HTTP " + r.status);
+        }
+        attempt.wrote = r.status < 300;
+        if (r.status == 412) {
+            r.discard();
+            throw new MoverException(MoverException.Code.DEST_EXISTS, "transfer", req.destination() + " exists and overwrite is off");
+        }
+        if (r.status >= 300) {
+            String body = firstLine(r.body);
+            r.close();
+            HttpMover.check(r.status, "transfer", "destination " + req.destination() + " (" + body + ")");
+        }
+        // the markers may come seconds apart: a cancel closes the connection (and so stops the SE's pull) at once
+        progress.onAbort(r::abort);
+        try {
+            return markers(r.body, progress, req);
+        } finally {
+            progress.onAbort(null);
+        }
+    }
+
+    /**
+     * Delegates the proxy to the first https endpoint {@code X-Delegate-To} names (a space-separated list of absolute
+     * or relative URLs, as dCache and davix have it).
+     */
+    private static void delegate(HttpWire wire, URI copy, String delegateTo, ClientCertificate proxy) throws IOException, MoverException {
+        URI endpoint = null;
+        for (String candidate : delegateTo.trim().split("\\s+")) {
+            if (candidate.isEmpty()) {
+                continue;
+            }
+            URI u = copy.resolve(candidate);
+            if ("https".equalsIgnoreCase(u.getScheme())) {
+                endpoint = u;
+                break;
+            }
+        }
+        if (endpoint == null) {
+            throw new MoverException(MoverException.Code.PERMISSION_DENIED, "transfer",
+                    "the destination asks for a delegated proxy but names no https delegation service: " + delegateTo);
+        }
+        GridSiteDelegation.delegate(wire, endpoint, proxy);
     }
 
     /**
      * What the destination presents to the source when it pulls, as WLCG HTTP-TPC defines it: the source's bearer
      * token as {@code TransferHeaderAuthorization} (the SE sends each {@code TransferHeader…} header on to the source
-     * with the prefix taken off) and {@code Credential: none}, since no X.509 credential is delegated. The source's
-     * own identity toward the destination likewise delegates none. A delegated X.509 proxy would be
-     * {@code Credential: gridsite} (the SE asks the client to delegate it): not offered by this mover.
+     * with the prefix taken off) and {@code Credential: none}, since no X.509 credential is delegated; the job's
+     * delegated proxy as {@code Credential: gridsite} (the SE asks for the proxy to be delegated to it). The mover's
+     * own identity toward the source delegates none.
      */
     static Map<String, String> pullCredential(StorageCredential source) {
         if (source instanceof BearerToken token) {
             return Map.of("TransferHeaderAuthorization", token.authorization(), "Credential", "none");
         }
-        // Hook for the delegated X.509 proxy (a ClientCertificate source): "Credential: gridsite", and the SE then asks
-        // the mover to delegate the proxy to it. Until that is built, a pull delegates nothing.
+        if (source instanceof ClientCertificate) {
+            return Map.of("Credential", "gridsite");
+        }
         return Map.of("Credential", "none");
     }
 

@@ -9,9 +9,6 @@ import eu.emi.security.authn.x509.impl.CertificateUtils;
 import eu.emi.security.authn.x509.impl.OpensslCertChainValidator;
 import eu.emi.security.authn.x509.impl.RevocationParametersExt;
 import eu.emi.security.authn.x509.impl.ValidatorParams;
-import eu.emi.security.authn.x509.proxy.ProxyCertificate;
-import eu.emi.security.authn.x509.proxy.ProxyCertificateOptions;
-import eu.emi.security.authn.x509.proxy.ProxyGenerator;
 import eu.emi.security.authn.x509.proxy.ProxyUtils;
 import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.GridSiteDelegationServer;
@@ -21,7 +18,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -58,7 +53,6 @@ class GridSiteDelegationTest {
     static GridSiteDelegationServer gridsite;
     static HttpWire wire;
     static X509Certificate user;
-    static PrivateKey userKey;
 
     @BeforeAll
     static void start() throws Exception {
@@ -67,12 +61,7 @@ class GridSiteDelegationTest {
         gridsite = new GridSiteDelegationServer(pki);
         wire = new HttpWire(Duration.ofSeconds(10), Duration.ofSeconds(30),
                 TlsSockets.storageTls(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty()));
-        try (InputStream in = Files.newInputStream(pki.clientCertificate())) {
-            user = CertificateUtils.loadCertificate(in, CertificateUtils.Encoding.PEM);
-        }
-        try (InputStream in = Files.newInputStream(pki.clientKey())) {
-            userKey = CertificateUtils.loadPrivateKey(in, CertificateUtils.Encoding.PEM, null);
-        }
+        user = TestProxies.user(pki);
     }
 
     @AfterAll
@@ -83,12 +72,8 @@ class GridSiteDelegationTest {
         DirectoryTrees.delete(dir);
     }
 
-    /** The job's delegated proxy: an RFC 3820 proxy of the user's certificate, valid for {@code lifetime}. */
     static ClientCertificate delegatedProxy(Duration lifetime) throws Exception {
-        ProxyCertificateOptions options = new ProxyCertificateOptions(new X509Certificate[] {user});
-        options.setLifetime(lifetime.toSeconds(), TimeUnit.SECONDS);
-        ProxyCertificate proxy = ProxyGenerator.generate(options, userKey);
-        return new ClientCertificate(proxy.getPrivateKey(), List.of(proxy.getCertificateChain()));
+        return TestProxies.of(pki, lifetime);
     }
 
     @Test

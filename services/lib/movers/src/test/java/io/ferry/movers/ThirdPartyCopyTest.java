@@ -1,6 +1,7 @@
 package io.ferry.movers;
 
 import io.ferry.dev.DirectoryTrees;
+import io.ferry.dev.GridSiteDelegationServer;
 import io.ferry.dev.NginxWebDav;
 import io.ferry.dev.TestCertificates;
 import io.ferry.dev.XrootdServer;
@@ -30,14 +31,15 @@ class ThirdPartyCopyTest {
     static XrootdServer xrootd;
     static NginxWebDav nginx;
     static HttpMover mover;
+    static TestCertificates pki;
 
     @BeforeAll
     static void start() throws Exception {
         dir = Files.createTempDirectory("ferry-tpc-pki");
-        TestCertificates pki = TestCertificates.create(dir);
+        pki = TestCertificates.create(dir);
         xrootd = new XrootdServer(pki);
         nginx = new NginxWebDav(null, java.util.Map.of("tok-a", java.util.Set.of(SOURCE_TOKEN)));
-        mover = new HttpMover(Duration.ofSeconds(60), 64L << 20, TlsSockets.factory(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty()));
+        mover = new HttpMover(Duration.ofSeconds(60), 64L << 20, TlsSockets.storageTls(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty()));
     }
 
     @AfterAll
@@ -107,6 +109,56 @@ class ThirdPartyCopyTest {
         assertEquals(java.util.Map.of("Credential", "none"), ThirdPartyCopy.pullCredential(null));
         assertEquals(java.util.Map.of("Credential", "none", "TransferHeaderAuthorization", "Bearer " + SOURCE_TOKEN),
                 ThirdPartyCopy.pullCredential(new BearerToken(SOURCE_TOKEN)));
+    }
+
+    @Test
+    void aSourceReachedWithTheJobsProxyIsAskedForWithCredentialGridsite() throws Exception {
+        assertEquals(java.util.Map.of("Credential", "gridsite"), ThirdPartyCopy.pullCredential(TestProxies.of(pki, Duration.ofHours(1))));
+    }
+
+    @Test
+    void xrootdRefusesCredentialGridsiteBeforeItStartsAndThePullThenGoesAheadWithCredentialNone() throws Exception {
+        xrootd.mkdirs("/tpc/run8");
+        ClientCertificate proxy = TestProxies.of(pki, Duration.ofHours(3));
+        HttpWire wire = new HttpWire(Duration.ofSeconds(10), Duration.ofSeconds(30),
+                TlsSockets.storageTls(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty())).presenting(proxy);
+        try (HttpWire.Response r = wire.sendOnce("COPY", URI.create(xrootd.url("/tpc/run8/refused")),
+                java.util.Map.of("Source", nginx.url("/se-a/tpc/g0"), "Credential", "gridsite"))) {
+            assertEquals(400, r.status, "XRootD's TPC handler takes Credential: none only");
+            assertTrue(new String(r.body.readAllBytes()).contains("unsupported Credential type"));
+        }
+        assertFalse(Files.exists(xrootd.file("/tpc/run8/refused")));
+
+        String adler = HttpMoverTest.write(nginx.file("/se-a/tpc/g1"), 1_500_000, 31);
+        CopyRequest req = new CopyRequest(URI.create(nginx.url("/se-a/tpc/g1")), URI.create(xrootd.url("/tpc/run8/g1")), 1_500_000L, adler,
+                "both", false, 1, URI.create(xrootd.url("/")), true, null, new StorageCredentials(proxy, proxy));
+        CopyResult r = mover.transfer(req, new SourceStat(1_500_000, true, null), TransferProgress.unwatched());
+        assertEquals(adler, r.adler32());
+        String log = xrootd.log();
+        assertTrue(java.util.regex.Pattern.compile("unsupported credential type:\\s+gridsite").matcher(log).find(), "asked with gridsite first: " + log);
+        assertTrue(log.contains("event=TRANSFER_SUCCESS, local=/tpc/run8/g1"), log);
+    }
+
+    @Test
+    void aDestinationThatNamesADelegationServiceGetsTheProxyThereAndTheCopyFollowsItsRedirect() throws Exception {
+        xrootd.mkdirs("/tpc/run9");
+        // the front reads the SE's files through its own URL (the copy's size and digest are checked there)
+        Files.setPosixFilePermissions(xrootd.dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        try (GridSiteDelegationServer front = new GridSiteDelegationServer(pki, xrootd.url("/"), xrootd.data)) {
+            ClientCertificate proxy = TestProxies.of(pki, Duration.ofHours(3));
+            String adler = HttpMoverTest.write(nginx.file("/se-a/tpc/d1"), 2_000_000, 32);
+            URI destination = URI.create("https://localhost:" + front.port + "/dav/tpc/run9/d1");
+            CopyRequest req = new CopyRequest(URI.create(nginx.url("/se-a/tpc/d1")), destination, 2_000_000L, adler, "both", false, 1,
+                    URI.create(xrootd.url("/")), true, null, new StorageCredentials(proxy, proxy));
+            CopyResult r = mover.transfer(req, new SourceStat(2_000_000, true, null), TransferProgress.unwatched());
+            assertEquals(adler, r.adler32());
+            assertEquals(-1, Files.mismatch(nginx.file("/se-a/tpc/d1"), xrootd.file("/tpc/run9/d1")), "the redirect's target pulled the file");
+
+            java.util.List<Path> stored = front.storedProxies();
+            assertEquals(1, stored.size(), "the proxy was delegated to the service X-Delegate-To named: " + front.log());
+            java.util.List<java.security.cert.X509Certificate> chain = GridSiteDelegationTest.certificates(Files.readString(stored.get(0)));
+            assertEquals(proxy.chain().get(0), chain.get(1), "a proxy of the job's proxy");
+        }
     }
 
     @Test
