@@ -73,6 +73,10 @@ final class ThirdPartyCopy {
                     delegated = true;
                     if (location != null && r.status < 400) {
                         target = target.resolve(location);
+                        if (!sameOrigin(target, req.destination())) {
+                            // the destination's token is for the host it was given for only
+                            headers.remove("Authorization");
+                        }
                     }
                     continue;
                 }
@@ -145,6 +149,11 @@ final class ThirdPartyCopy {
                     "the destination asks for a delegated proxy but names no https delegation service: " + delegateTo);
         }
         GridSiteDelegation.delegate(wire, endpoint, proxy);
+    }
+
+    private static boolean sameOrigin(URI a, URI b) {
+        return a.getScheme().equalsIgnoreCase(b.getScheme()) && String.valueOf(a.getHost()).equalsIgnoreCase(String.valueOf(b.getHost()))
+                && a.getPort() == b.getPort();
     }
 
     /**
