@@ -38,8 +38,8 @@ final class ThirdPartyCopy {
      * a file of this attempt's ({@code attempt.wrote}), and one it refuses left the destination as it was.
      * <p>
      * A source reached with the job's delegated proxy is asked for with {@code Credential: gridsite}: an SE that wants
-     * the proxy names its delegation service in {@code X-Delegate-To} (dCache does so on a redirect to the COPY again,
-     * or on a 401), the proxy is delegated there ({@link GridSiteDelegation}) and the COPY sent once more, to the
+     * the proxy names its delegation service in {@code X-Delegate-To} (dCache does so on a 302 to the COPY itself; a
+     * 401 naming one is taken the same way), the proxy is delegated there ({@link GridSiteDelegation}) and the COPY sent once more, to the
      * redirect's target. An SE that knows no delegation refuses the credential type with 400 before it starts
      * anything (XRootD's TPC handler: "unsupported Credential type"); the COPY is then sent with {@code Credential:
      * none}, and the SE pulls with its own identity as it would for a job without a proxy.
