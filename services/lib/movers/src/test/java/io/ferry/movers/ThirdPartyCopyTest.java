@@ -162,6 +162,23 @@ class ThirdPartyCopyTest {
     }
 
     @Test
+    void aDestinationThatStillAsksForAProxyAfterItWasDelegatedFailsTheCopyForGood() throws Exception {
+        // the front sends the COPY back to itself: it asks for the proxy once more after it was delegated
+        try (GridSiteDelegationServer front = new GridSiteDelegationServer(pki, "/dav", xrootd.data)) {
+            ClientCertificate proxy = TestProxies.of(pki, Duration.ofHours(3));
+            HttpMoverTest.write(nginx.file("/se-a/tpc/d2"), 10_000, 33);
+            CopyRequest req = new CopyRequest(URI.create(nginx.url("/se-a/tpc/d2")), URI.create("https://localhost:" + front.port + "/dav/tpc/d2"),
+                    10_000L, null, "none", false, 1, URI.create(xrootd.url("/")), true, null, new StorageCredentials(proxy, proxy));
+            MoverException e = assertThrows(MoverException.class, () -> mover.transfer(req, new SourceStat(10_000, true, null),
+                    TransferProgress.unwatched()));
+            assertEquals(MoverException.Code.PERMISSION_DENIED, e.code(), e.getMessage());
+            assertFalse(e.retryable());
+            assertTrue(e.getMessage().contains("asked for a delegated proxy again"), e.getMessage());
+            assertEquals(1, front.storedProxies().size(), "delegated once, not again");
+        }
+    }
+
+    @Test
     void aSourceTheSeCannotFindFailsForGoodAsSourceNotFound() throws Exception {
         xrootd.mkdirs("/tpc/run3");
         MoverException e = assertThrows(MoverException.class, () -> mover.transfer(pull("/se-a/tpc/nope", "/tpc/run3/nope", null, null, "none", 1),
