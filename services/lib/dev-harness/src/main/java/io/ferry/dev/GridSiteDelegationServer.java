@@ -30,6 +30,11 @@ public final class GridSiteDelegationServer implements AutoCloseable {
         this(pki, null, null);
     }
 
+    /** Whether this process may start it: it mounts its CA in a namespace of its own, which needs root. */
+    public static boolean runsHere() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
     /**
      * With {@code copiesTo} (an SE's base URL), the server also answers a {@code COPY} below {@code /dav/} that asks
      * for {@code Credential: gridsite} as dCache's WebDAV door does before a pull it has no proxy for: a 302 to the
@@ -39,7 +44,7 @@ public final class GridSiteDelegationServer implements AutoCloseable {
      * check what the copy left there through the URL it sent the COPY to.
      */
     public GridSiteDelegationServer(TestCertificates pki, String copiesTo, Path storage) throws Exception {
-        if (!"root".equals(System.getProperty("user.name"))) {
+        if (!runsHere()) {
             throw new IllegalStateException("the GridSite delegation server mounts its CA over /etc/grid-security in a namespace of its own: run as root");
         }
         dir = Files.createTempDirectory("ferry-gridsite");
