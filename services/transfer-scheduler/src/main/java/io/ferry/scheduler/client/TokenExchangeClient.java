@@ -32,13 +32,30 @@ public class TokenExchangeClient {
 
     /** The exchange failed; the message names the issuer's answer, never a token. */
     public static final class ExchangeFailed extends Exception {
+        private final boolean refused;
+
         public ExchangeFailed(String message) {
+            this(message, false);
+        }
+
+        /** {@code refused}: the issuer answered 4xx, so asking again will not help. */
+        public ExchangeFailed(String message, boolean refused) {
             super(message, null, false, false);
+            this.refused = refused;
+        }
+
+        public boolean refused() {
+            return refused;
         }
     }
 
     /** A fresh access token for {@code token} from {@code issuer}; {@code scope} null keeps what the issuer grants. */
     public String exchange(SchedulerConfig.StorageTokens.Exchange issuer, String token, String scope) throws ExchangeFailed {
+        return exchange(issuer, token, scope, null);
+    }
+
+    /** As {@link #exchange(SchedulerConfig.StorageTokens.Exchange, String, String)}, for {@code audience} (null: the issuer's choice). */
+    public String exchange(SchedulerConfig.StorageTokens.Exchange issuer, String token, String scope, String audience) throws ExchangeFailed {
         Map<String, String> form = new LinkedHashMap<>();
         form.put("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange");
         form.put("subject_token", token);
@@ -46,6 +63,9 @@ public class TokenExchangeClient {
         form.put("requested_token_type", "urn:ietf:params:oauth:token-type:access_token");
         if (scope != null) {
             form.put("scope", scope);
+        }
+        if (audience != null) {
+            form.put("audience", audience);
         }
         String body = form.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
                 + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
@@ -71,7 +91,8 @@ public class TokenExchangeClient {
         }
         if (response.statusCode() != 200 || answer == null || !answer.path("access_token").isTextual()) {
             String error = answer != null && answer.path("error").isTextual() ? answer.path("error").asText() : "no OAuth error";
-            throw new ExchangeFailed(issuer.tokenEndpoint() + " answered HTTP " + response.statusCode() + " (" + error + ")");
+            throw new ExchangeFailed(issuer.tokenEndpoint() + " answered HTTP " + response.statusCode() + " (" + error + ")",
+                    response.statusCode() >= 400 && response.statusCode() < 500);
         }
         return answer.path("access_token").asText();
     }
