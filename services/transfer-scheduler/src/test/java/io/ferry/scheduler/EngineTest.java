@@ -65,7 +65,7 @@ class EngineTest {
         static final Path FILE_ROOT = tempDirectory();
         /** A stand-in handle-resolver listens here ({@link #startResolver}). */
         static final int RESOLVER_PORT = io.ferry.dev.FreePort.find();
-        /** An IAM-like issuer that exchanges tokens for the scheduler listens here ({@link #startIssuer}). */
+        /** An IAM-like issuer that exchanges tokens for the scheduler listens here ({@link #startIssuerAndNginx}). */
         static final int ISSUER_PORT = io.ferry.dev.FreePort.find();
         static final String EXCHANGING_ISSUER = "https://iam.exchange.test/";
 
@@ -82,7 +82,15 @@ class EngineTest {
                     Map.entry("ferry.scheduler.storage-tokens.exchange.iam.issuer", EXCHANGING_ISSUER),
                     Map.entry("ferry.scheduler.storage-tokens.exchange.iam.token-endpoint", "http://127.0.0.1:" + ISSUER_PORT + "/token"),
                     Map.entry("ferry.scheduler.storage-tokens.exchange.iam.client-id", "ferry-scheduler"),
-                    Map.entry("ferry.scheduler.storage-tokens.exchange.iam.client-secret", "exchange-secret"));
+                    Map.entry("ferry.scheduler.storage-tokens.exchange.iam.client-secret", "exchange-secret"),
+                    Map.entry("ferry.scheduler.storage-tokens.issuer-backoff", "300ms"),
+                    Map.entry("ferry.scheduler.storage-tokens.issuer-backoff-max", "1s"),
+                    // its users submit with its tokens (scope fts, as Rucio asks for) and act for atlas
+                    Map.entry("ferry.identity.issuers.iam.url", EXCHANGING_ISSUER),
+                    Map.entry("ferry.identity.issuers.iam.jwks", "http://127.0.0.1:" + ISSUER_PORT + "/jwks"),
+                    Map.entry("ferry.identity.issuers.iam.vo", "atlas"),
+                    Map.entry("ferry.identity.grants.iam-fts.scope", "fts"),
+                    Map.entry("ferry.identity.grants.iam-fts.roles", "transfer:read,transfer:submit"));
         }
 
         private static Path tempDirectory() {
@@ -110,17 +118,36 @@ class EngineTest {
                 "https://wlcg.cern.ch/jwt/v1/any"));
     }
 
-    @BeforeAll
-    static void startNginx() throws Exception {
-        nginx = new NginxWebDav(null, Map.of("tok-a", java.util.Set.of(SOURCE_TOKEN), "tok-b", java.util.Set.of(DEST_TOKEN)));
-    }
-
     static io.ferry.identity.testca.TestTokenIssuer issuer;
+    static final int NGINX_PORT = io.ferry.dev.FreePort.find();
+    /** Users of the exchanging issuer who submit with its token and bring no storage tokens. */
+    static final List<String> EXCHANGE_USERS = List.of("alice", "bob");
+    /** What the issuer answers a request for the job's read token at xch-a and modify token at xch-b, per user. */
+    static final Map<String, String> EXCHANGED = new java.util.LinkedHashMap<>();
 
+    /**
+     * The issuer first: xch-a and xch-b accept only the tokens it hands out for the job-wide scopes of the exchange
+     * tests' files (storage.read:/run at xch-a, storage.modify:/run/out at xch-b, audience the nginx origin).
+     */
     @BeforeAll
-    static void startIssuer() throws Exception {
+    static void startIssuerAndNginx() throws Exception {
         issuer = io.ferry.identity.testca.TestTokenIssuer.start(WithEngine.EXCHANGING_ISSUER, null, WithEngine.ISSUER_PORT);
         issuer.allowExchange("ferry-scheduler", "exchange-secret", Duration.ofHours(2));
+        java.util.Set<String> reads = new java.util.HashSet<>();
+        java.util.Set<String> modifies = new java.util.HashSet<>();
+        for (String user : EXCHANGE_USERS) {
+            for (String scope : List.of("storage.read:/run", "storage.modify:/run/out")) {
+                String token = issuer.preset(user, scope, exchangeAudience(), Duration.ofHours(2));
+                EXCHANGED.put(user + " " + scope, token);
+                (scope.startsWith("storage.read") ? reads : modifies).add(token);
+            }
+        }
+        nginx = new NginxWebDav(null, Map.of("tok-a", java.util.Set.of(SOURCE_TOKEN), "tok-b", java.util.Set.of(DEST_TOKEN),
+                "xch-a", reads, "xch-b", modifies), NGINX_PORT);
+    }
+
+    static String exchangeAudience() {
+        return "http://127.0.0.1:" + NGINX_PORT;
     }
 
     @BeforeAll
@@ -405,6 +432,150 @@ class EngineTest {
         } finally {
             logs.close();
             Files.deleteIfExists(down);
+        }
+    }
+
+    /** xch-a and xch-b: SEs that accept only tokens the issuer hands out from its users' tokens, never Ferry's identity. */
+    static void registerExchangeSes() {
+        for (String[] se : new String[][]{{"XCH-A", "/xch-a"}, {"XCH-B", "/xch-b"}}) {
+            given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"XCH-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(se[1])
+                            + "\"},\"access\":{\"open\":true},\"allowServiceIdentity\":false}")
+                    .put("/config/se/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+        }
+    }
+
+    static void removeExchangeSes() {
+        given().auth().oauth2(admin()).delete("/config/se/XCH-A");
+        given().auth().oauth2(admin()).delete("/config/se/XCH-B");
+    }
+
+    static String submitterToken(String user) {
+        return issuer.mint(issuer.wlcgClaims(user, "https://wlcg.cern.ch/jwt/v1/any", "fts", List.of(), Duration.ofHours(1)).build());
+    }
+
+    /** The issuer's request log for {@code user} from {@code from} on. */
+    static List<String> askedFor(String user, int from) {
+        return issuer.asked().subList(from, issuer.asked().size()).stream().filter(a -> a.split(" ")[1].equals(user)).toList();
+    }
+
+    /** Every row of the tables that hold anything of a job, as text. */
+    private String allRows() {
+        StringBuilder rows = new StringBuilder();
+        for (String table : List.of("record_outbox", "job", "transfer_file", "file_retry", "file_token", "job_token",
+                "job_submitter_token", "job_storage_token")) {
+            rows.append(pool.query("SELECT t::text FROM " + table + " t").execute().await().atMost(Duration.ofSeconds(10))
+                    .stream().map(r -> r.getString(0)).reduce("", String::concat));
+        }
+        return rows.toString();
+    }
+
+    private static String signature(String token) {
+        return token.substring(token.lastIndexOf('.') + 1);
+    }
+
+    @Test
+    void aTokenSubmittedJobWithoutFileTokensRunsWithOneTokenPerSeAndSideObtainedFromTheSubmittersWhichAppearsNowhere() throws Exception {
+        String submitter = submitterToken("alice");
+        CapturedLogs logs = CapturedLogs.start();
+        registerExchangeSes();
+        try {
+            List<String> files = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                files.add(file("/xch-a/run/f" + i, "/xch-b/run/out/f" + i, write("/xch-a/run/f" + i, 50_000 + i, 950 + i)));
+            }
+            int before = issuer.asked().size();
+            String id = submit(submitter, files, "{\"verify_checksum\":\"both\"}");
+
+            awaitJob(submitter, id, Duration.ofSeconds(30), "FINISHED", "FINISHEDDIRTY", "FAILED");
+            JsonPath done = files(submitter, id);
+            assertTrue(done.getList("file_state").stream().allMatch("FINISHED"::equals), done.prettify());
+            for (int i = 0; i < 6; i++) {
+                // the SEs accept only the tokens obtained for the job: the submitter's own would have been refused
+                assertArrayEquals(Files.readAllBytes(nginx.file("/xch-a/run/f" + i)), Files.readAllBytes(nginx.file("/xch-b/run/out/f" + i)));
+            }
+            List<String> asked = askedFor("alice", before);
+            assertEquals("exchange alice fts offline_access null", asked.get(0), "the submitter's token, once, for a long-lived one: " + asked);
+            assertEquals(java.util.Set.of("refresh alice storage.read:/run " + exchangeAudience(), "refresh alice storage.modify:/run/out " + exchangeAudience()),
+                    new java.util.HashSet<>(asked.subList(1, asked.size())), "one token per SE and side, for the files' common path there: " + asked);
+            assertEquals(3, asked.size(), "six files, two SE/side pairs: three requests in all, not one per file: " + asked);
+
+            StringBuilder seen = new StringBuilder();
+            seen.append(given().auth().oauth2(submitter).get("/jobs/" + id).then().statusCode(200).extract().asString());
+            seen.append(given().auth().oauth2(submitter).get("/jobs/" + id + "/files").then().statusCode(200).extract().asString());
+            seen.append(eventStream(submitter, id));
+            seen.append(given().auth().oauth2(submitter).queryParam("limit", 1000).get("/jobs").then().statusCode(200).extract().asString());
+            await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT count(*) FROM record_outbox WHERE payload LIKE '%" + id + "%'") >= 6);
+            seen.append(allRows()).append(logs.text());
+            assertTrue(seen.toString().contains(id), "the views looked at were the job's");
+            for (String token : List.of(submitter, EXCHANGED.get("alice storage.read:/run"), EXCHANGED.get("alice storage.modify:/run/out"))) {
+                assertFalse(seen.toString().contains(signature(token)), "a token leaked");
+            }
+            assertEquals(0, count("SELECT count(*) FROM job_submitter_token WHERE job_id = '" + id + "'"), "a finished job forgets the tokens");
+            assertEquals(0, count("SELECT count(*) FROM job_storage_token WHERE job_id = '" + id + "'"));
+        } finally {
+            logs.close();
+            removeExchangeSes();
+        }
+    }
+
+    @Test
+    void filesWaitWhileTheIssuerIsDownAndFinishOnceItAnswersWithoutUsingTheirRetries() throws Exception {
+        String submitter = submitterToken("bob");
+        registerExchangeSes();
+        issuer.unavailable(true);
+        try {
+            List<String> files = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                files.add(file("/xch-a/run/b" + i, "/xch-b/run/out/b" + i, write("/xch-a/run/b" + i, 20_000 + i, 70 + i)));
+            }
+            int before = issuer.asked().size();
+            String id = submit(submitter, files, "{\"retry\":0}");
+            await().atMost(Duration.ofSeconds(15)).until(() -> askedFor("bob", before).size() >= 3);
+            await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT count(*) FROM transfer_file WHERE job_id = '" + id
+                    + "' AND reason LIKE '%could not%' OR job_id = '" + id + "' AND reason LIKE '%tried again%'") > 0);
+            assertEquals(0, count("SELECT count(*) FROM transfer_file WHERE job_id = '" + id + "' AND state = 'FAILED'"),
+                    "an issuer that does not answer fails nothing, even with retry 0");
+            assertEquals(1, count("SELECT count(*) FROM job_submitter_token WHERE job_id = '" + id + "' AND failures > 0"), "the backoff is the job's");
+            // the submitter's token is in the database only sealed
+            assertFalse(allRows().contains(signature(submitter)));
+
+            issuer.unavailable(false);
+            awaitJob(submitter, id, Duration.ofSeconds(30), "FINISHED", "FINISHEDDIRTY", "FAILED");
+            JsonPath done = files(submitter, id);
+            assertTrue(done.getList("file_state").stream().allMatch("FINISHED"::equals), done.prettify());
+            for (int i = 0; i < 3; i++) {
+                assertArrayEquals(Files.readAllBytes(nginx.file("/xch-a/run/b" + i)), Files.readAllBytes(nginx.file("/xch-b/run/out/b" + i)));
+            }
+            assertEquals(0, count("SELECT count(*) FROM file_retry f JOIN transfer_file t USING (file_id) WHERE t.job_id = '" + id + "'"),
+                    "waiting for the issuer is no failed attempt");
+        } finally {
+            issuer.unavailable(false);
+            removeExchangeSes();
+        }
+    }
+
+    @Test
+    void aRefusalByTheIssuerFailsTheFilesWithItsAnswerWhileTheSubmissionWasAccepted() throws Exception {
+        issuer.refuseExchangesOf("mallory");
+        String submitter = submitterToken("mallory");
+        registerExchangeSes();
+        try {
+            write("/xch-a/run/m0", 1000, 3);
+            int before = issuer.asked().size();
+            String id = submit(submitter, List.of(file("/xch-a/run/m0", "/xch-b/run/out/m0", null),
+                    file("/xch-a/run/m0", "/xch-b/run/out/m1", null)), "{\"retry\":2}");
+            awaitJob(submitter, id, Duration.ofSeconds(30), "FAILED", "FINISHED", "FINISHEDDIRTY");
+            JsonPath done = files(submitter, id);
+            assertEquals(List.of("FAILED", "FAILED"), done.getList("file_state"), done.prettify());
+            for (String reason : done.<String>getList("reason")) {
+                assertTrue(reason.contains("refused to exchange the submitter's token") && reason.contains("HTTP 403 (access_denied"), reason);
+                assertFalse(reason.contains(signature(submitter)));
+            }
+            assertEquals(2, count("SELECT count(*) FROM transfer_file WHERE job_id = '" + id + "' AND error_code = 'PERMISSION_DENIED'"));
+            assertEquals(1, askedFor("mallory", before).size(), "a refusal is not asked again: " + askedFor("mallory", before));
+            assertFalse(Files.exists(nginx.file("/xch-b/run/out/m0")));
+        } finally {
+            removeExchangeSes();
         }
     }
 

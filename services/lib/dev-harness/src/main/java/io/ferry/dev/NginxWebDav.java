@@ -43,13 +43,18 @@ public final class NginxWebDav implements AutoCloseable {
      *                        it accepts; every request there without one of them is refused with 401
      */
     public NginxWebDav(Tls tls, Map<String, Set<String>> bearerLocations) throws Exception {
+        this(tls, bearerLocations, FreePort.find());
+    }
+
+    /** The same on {@code port}: for tokens minted beforehand whose audience names this SE's URL. */
+    public NginxWebDav(Tls tls, Map<String, Set<String>> bearerLocations, int port) throws Exception {
         root = Files.createTempDirectory("ferry-nginx");
         Files.createDirectories(root.resolve("www/se-a"));
         Files.createDirectories(root.resolve("www/se-b"));
         Files.createDirectories(root.resolve("www/se-c"));
         Files.createDirectories(root.resolve("www/slow"));
         Files.createDirectories(root.resolve("tmp"));
-        port = FreePort.find();
+        this.port = port;
         tlsPort = tls == null ? -1 : FreePort.find();
         boolean root_ = "root".equals(System.getProperty("user.name"));
         // a map's keys (whole header values: JWTs are hundreds of bytes) must fit its hash buckets

@@ -193,6 +193,16 @@ public interface SchedulerConfig {
         @WithDefault("1m")
         Duration refreshInterval();
 
+        /**
+         * How long a job's files wait before its submitter's token issuer is asked again after it failed to answer
+         * (5xx, timeout, refused connection); doubled after each further failure up to {@link #issuerBackoffMax}.
+         */
+        @WithDefault("10s")
+        Duration issuerBackoff();
+
+        @WithDefault("10m")
+        Duration issuerBackoffMax();
+
         /** Issuers that exchange their tokens for the scheduler (RFC 8693), by a name of the operator's. */
         Map<String, Exchange> exchange();
 

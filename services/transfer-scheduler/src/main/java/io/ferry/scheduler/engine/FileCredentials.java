@@ -20,7 +20,8 @@ import java.util.List;
 
 /**
  * What a claimed file presents to its source and destination SE: the bearer token it brought for the URL it is about
- * to touch (its current source, its destination), opened just before use; else, for an https:// side of a job
+ * to touch (its current source, its destination), opened just before use; else the job's token for that SE and side
+ * obtained from the submitter's token ({@link SubmitterTokens}; an issuer that does not answer defers the file); else, for an https:// side of a job
  * submitted with a certificate, the owner's delegated proxy ({@link JobCredentials}); else Ferry's own storage
  * identity, where the SE allows it ({@code allowServiceIdentity}). A file whose SE refuses Ferry's identity and that brought no
  * credential for it, or whose token expired or does not open, fails for good with the reason, before any request.
@@ -40,8 +41,11 @@ public class FileCredentials {
     @Inject
     JobCredentials delegated;
 
+    @Inject
+    SubmitterTokens submitterTokens;
+
     /** The copy of {@code f} from {@code sourceUrl} to {@code destinationUrl}; {@code phase}: where the engine is (prepare or transfer), for the failure. */
-    public StorageCredentials of(ClaimedFile f, URI sourceUrl, URI destinationUrl, String phase) throws MoverException {
+    public StorageCredentials of(ClaimedFile f, URI sourceUrl, URI destinationUrl, String phase) throws MoverException, StorageTokenDeferred {
         StorageCredential source = null;
         StorageCredential destination = null;
         if (f.hasTokens()) {
@@ -52,6 +56,13 @@ public class FileCredentials {
                 } else if (t.side().equals("destination") && t.url().equals(f.destUrl())) {
                     destination = open(f, t, phase);
                 }
+            }
+            // a side the file brought no token for: the job's, obtained from the submitter's token (where it had one)
+            if (source == null) {
+                source = submitterTokens.forSide(f, f.sourceSe(), "source", f.sourceUrl(), phase).orElse(null);
+            }
+            if (destination == null) {
+                destination = submitterTokens.forSide(f, f.destSe(), "destination", f.destUrl(), phase).orElse(null);
             }
         }
         if (source == null || destination == null) {

@@ -180,6 +180,8 @@ public class PrepareLoop extends EngineLoop {
             if (outcomes.prepared(f, stat)) {
                 wakeups.filePrepared(f.sourceSe(), f.destSe());
             }
+        } catch (StorageTokenDeferred e) {
+            outcomes.deferred(f, StateChanges.Guard.PREPARING, e.delay(), e.getMessage());
         } catch (MoverException e) {
             outcomes.failed(f, StateChanges.Guard.PREPARING, f.attempts() + 1, e, 0, null,
                     AttemptTimes.prepare(started, OffsetDateTime.now(ZoneOffset.UTC)));

@@ -299,6 +299,8 @@ public class TransferLoop extends EngineLoop {
             times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, transferEnd, transferEnd, checksumEnd);
             double throughput = r.bytes() / Math.max(0.001, r.transferMillis() / 1000.0);
             return outcomes.finished(f, r.bytes(), r.streams(), throughput, times);
+        } catch (StorageTokenDeferred e) {
+            outcomes.deferred(f, StateChanges.Guard.RUNNING, e.delay(), e.getMessage());
         } catch (MoverException e) {
             times = ended(times, e.phase());
             if (e.code() == MoverException.Code.CANCELED) {

@@ -18,7 +18,8 @@
  *     ({@code repository.FileQueue.claimForTransfer}), and they are ACTIVE ({@code state.StateChanges.started});</li>
  * <li><b>move</b> — still {@link io.ferry.scheduler.engine.TransferLoop#move}: streams from
  *     {@link io.ferry.scheduler.engine.StreamAdvice}, the request from {@link io.ferry.scheduler.engine.CopyRequests}
- *     with what the file presents to each SE from {@link io.ferry.scheduler.engine.FileCredentials} (as in prepare),
+ *     with what the file presents to each SE from {@link io.ferry.scheduler.engine.FileCredentials} (as in prepare;
+ *     tokens obtained from the submitter's by {@link io.ferry.scheduler.engine.SubmitterTokens}),
  *     the copy by the mover ({@code io.ferry.movers}), watched by {@link io.ferry.scheduler.engine.LeaseKeeper}
  *     (lease, stalls, timeouts, cancels) through {@link io.ferry.scheduler.engine.RunningFiles};</li>
  * <li><b>verify</b> — inside the mover: size and checksum as the job's {@code state.ChecksumMode} asks;</li>
@@ -29,6 +30,7 @@
  * </ol>
  * Beside the path: {@link io.ferry.scheduler.engine.QueueExpiry} (lapsed leases, stale pins, max time in queue) and
  * {@link io.ferry.scheduler.engine.JobStateSettler} (jobs whose last change could not settle them) and
- * {@link io.ferry.scheduler.engine.TokenRefresher} (storage tokens exchanged before they expire).
+ * {@link io.ferry.scheduler.engine.TokenRefresher} (storage tokens exchanged before they expire) and
+ * {@link io.ferry.scheduler.engine.SubmitterTokenExchanger} (each job's submitter token exchanged for a long-lived one).
  */
 package io.ferry.scheduler.engine;

@@ -23,6 +23,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -104,9 +105,14 @@ public class JobResource {
     @POST
     @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Map<String, String>> submit(JsonNode body) {
+    public Uni<Map<String, String>> submit(JsonNode body, @HeaderParam("Authorization") String authorization) {
         // the new files are committed: this replica's prepare loop need not wait for its next tick
-        return jobs.submit(body).invoke(id -> wakeups.jobSubmitted()).map(id -> Map.of("job_id", id.toString()));
+        return jobs.submit(body, bearer(authorization)).invoke(id -> wakeups.jobSubmitted()).map(id -> Map.of("job_id", id.toString()));
+    }
+
+    /** The token of an {@code Authorization: Bearer …} header (the submitter's, kept sealed for storage tokens), else null. */
+    private static String bearer(String authorization) {
+        return authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7) ? authorization.substring(7).trim() : null;
     }
 
     /**

@@ -8,6 +8,7 @@ import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.model.Submission;
 import io.ferry.scheduler.repository.Job;
 import io.ferry.scheduler.repository.FileTokenRows;
+import io.ferry.scheduler.repository.SubmitterTokenRows;
 import io.ferry.scheduler.repository.JobInserts;
 import io.ferry.scheduler.repository.StorageEndpoint;
 import io.ferry.scheduler.repository.TransferFile;
@@ -63,10 +64,24 @@ public class JobService {
     @Inject
     DelegationService delegations;
 
+    @Inject
+    SubmitterTokenRequest submitterToken;
+
     /** Stores the job and its files in one transaction; answers the job id. */
     @WithSpan
     @WithSession
     public Uni<UUID> submit(JsonNode body) {
+        return submit(body, null);
+    }
+
+    /**
+     * As {@link #submit(JsonNode)}; {@code bearer}: the submitter's token if it authenticated with one. Where its
+     * issuer exchanges tokens for the scheduler and files bring none, it is stored sealed for the engine to obtain
+     * theirs from ({@link SubmitterTokenRequest}); the issuer is not asked here.
+     */
+    @WithSpan
+    @WithSession
+    public Uni<UUID> submit(JsonNode body, String bearer) {
         Submission parsed = Submission.parse(body);
         String vo = requireVo();
         UUID id = parsed.jobId(vo);
@@ -114,9 +129,13 @@ public class JobService {
             job.submittedAt = now;
             job.credId = credId;
             JobTokens.Rows sealed = tokens.seal(id, s.files(), checked);
-            job.hasTokens = !sealed.isEmpty();
+            Optional<SubmitterTokenRequest.Rows> fromSubmitter = submitterToken.of(id, caller.caller(), bearer, s.files(), checked, endpoints);
+            job.hasTokens = !sealed.isEmpty() || fromSubmitter.isPresent();
             return pool.withTransaction(c -> JobInserts.insert(c, job, files).flatMap(stored -> stored
-                    ? FileTokenRows.insert(c, id, sealed.tokens(), sealed.uses()).replaceWith(true)
+                    ? FileTokenRows.insert(c, id, sealed.tokens(), sealed.uses())
+                    .chain(x -> fromSubmitter.map(r -> SubmitterTokenRows.insert(c, id, r.sealed(), r.issuer(), r.expiresAt(), r.sides()))
+                            .orElseGet(() -> Uni.createFrom().voidItem()))
+                    .replaceWith(true)
                     : Uni.createFrom().item(false))).map(stored -> {
                 if (!stored) {
                     throw ProblemException.conflict("JOB_EXISTS", "a job with id " + id + " (sid " + s.sid() + ") was already submitted");

@@ -84,14 +84,15 @@ final class JobStateWrites {
 
     /**
      * Writes the state if it changed (a final one with its finish time and, when given, the reason). A job that
-     * ends forgets the bearer tokens its files brought: nothing of it touches storage again.
+     * ends forgets the bearer tokens its files brought and those from its submitter's token: nothing of it touches storage again.
      */
     static Uni<String> set(SqlClient c, UUID jobId, JobState state, String finalReason) {
         return c.preparedQuery("UPDATE job SET state = $2, finished_at = CASE WHEN $3 THEN coalesce(finished_at, now()) END, "
                         + "reason = CASE WHEN $3 AND $4::text IS NOT NULL THEN $4 ELSE reason END WHERE job_id = $1 AND state <> $2")
                 .execute(Tuple.of(jobId, state.name(), state.terminal(), finalReason))
                 .chain(updated -> state.terminal() && updated.rowCount() > 0
-                        ? c.preparedQuery("DELETE FROM job_token WHERE job_id = $1").execute(Tuple.of(jobId)).replaceWithVoid()
+                        ? c.preparedQuery("DELETE FROM job_token WHERE job_id = $1").execute(Tuple.of(jobId))
+                        .chain(x -> c.preparedQuery("DELETE FROM job_submitter_token WHERE job_id = $1").execute(Tuple.of(jobId))).replaceWithVoid()
                         : Uni.createFrom().voidItem())
                 .replaceWith(state.name());
     }

@@ -296,6 +296,20 @@ public class StateChanges {
                 (c, ok) -> Uni.createFrom().voidItem());
     }
 
+    /**
+     * The file cannot get its storage credential now (its token issuer did not answer): it waits {@code delay} and is
+     * then taken up again as if this claim had not happened — no attempt used, no retry, no record. One being
+     * prepared keeps its state (a stage request already made stays); one about to be moved goes back to the queue.
+     */
+    public boolean deferred(ClaimedFile f, Guard guard, Duration delay, String reason) {
+        String set = guard == Guard.RUNNING
+                ? "state = 'SUBMITTED', attempts = greatest(attempts - 1, 0), prepared_at = NULL, stage_request = NULL, "
+                : "";
+        return change(f, guard, set + "next_attempt_at = now() + make_interval(secs => $3), reason = $4, lease_owner = NULL, lease_until = NULL",
+                Tuple.of(delay.toMillis() / 1000.0, reason), guard == Guard.RUNNING ? FileState.SUBMITTED.name() : f.state(), reason,
+                (c, ok) -> Uni.createFrom().voidItem());
+    }
+
     /** A running attempt stopped because its file was cancelled (the cancel already set the state): its record. */
     public void canceledAttempt(ClaimedFile f, long bytes, Integer streams, AttemptTimes t, String why) {
         TransferRecords.Built record = records.build(f, f.attempts(), t,

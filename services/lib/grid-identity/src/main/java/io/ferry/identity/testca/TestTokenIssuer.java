@@ -28,7 +28,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A WLCG-profile token issuer for the dev stack and tests, like an experiment's IAM: its JWKS served on
  * 127.0.0.1, tokens signed with its current key, and {@link #rotate()} to change keys while services run. Its
  * {@code /token} endpoint does RFC 8693 token exchange for the client {@link #allowExchange} names: a token it
- * signed and that has not expired is exchanged for a new one with the same subject, scope and audience.
+ * signed and that has not expired is exchanged for a new one with the same subject, scope and audience (or those
+ * asked for: {@code scope}, {@code audience}); asked with {@code offline_access} in the scope it also answers a refresh
+ * token, which the {@code refresh_token} grant turns into access tokens for the scope and audience asked for, as
+ * IAM does. A {@link #preset} token answers a request for what it was minted for. {@link #unavailable} makes it
+ * answer 503 for a while; {@link #asked} lists every request.
  */
 public final class TestTokenIssuer implements AutoCloseable {
 
@@ -40,6 +44,13 @@ public final class TestTokenIssuer implements AutoCloseable {
     private volatile RSAKey key;
     private volatile String exchangeClient;
     private volatile Duration exchangedLifetime = Duration.ofHours(1);
+    /** "subject scope audience" → the token an exchange asking for exactly that answers ({@link #preset}). */
+    private final java.util.Map<String, String> presets = new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.Set<String> refused = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** refresh token → the subject it was granted to. */
+    private final java.util.Map<String, String> refreshTokens = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean unavailable;
 
     private TestTokenIssuer(String issuer, HttpServer server) {
         this.issuer = issuer;
@@ -90,6 +101,34 @@ public final class TestTokenIssuer implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/token");
     }
 
+    /**
+     * Mints now the token that an exchange of a {@code subject}'s token for exactly {@code scope} and {@code audience}
+     * will answer, so that a storage stand-in can be told beforehand which tokens to accept.
+     */
+    public String preset(String subject, String scope, String audience, Duration lifetime) {
+        String token = mint(wlcgClaims(subject, audience, scope, List.of(), lifetime).build());
+        presets.put(subject + " " + scope + " " + audience, token);
+        return token;
+    }
+
+    /** Exchanges of {@code subject}'s tokens are refused from now on (403 {@code access_denied}), as an IAM policy may. */
+    public void refuseExchangesOf(String subject) {
+        refused.add(subject);
+    }
+
+    /** While true, {@code /token} answers 503 {@code temporarily_unavailable} (after logging the request in {@link #asked}). */
+    public void unavailable(boolean down) {
+        unavailable = down;
+    }
+
+    /**
+     * What each request asked for, in order: "grant subject scope audience", grant {@code exchange} or
+     * {@code refresh}, subject who the presented token is of ("?" when unknown), scope or audience "null" when not given.
+     */
+    public List<String> asked() {
+        return List.copyOf(asked);
+    }
+
     /** How many tokens were handed out by exchange. */
     public int exchanges() {
         return exchanges.get();
@@ -110,30 +149,64 @@ public final class TestTokenIssuer implements AutoCloseable {
                 answer(exchange, 401, "{\"error\":\"invalid_client\"}");
                 return;
             }
-            if (!"urn:ietf:params:oauth:grant-type:token-exchange".equals(p.get("grant_type"))
-                    || !"urn:ietf:params:oauth:token-type:access_token".equals(p.get("subject_token_type")) || p.get("subject_token") == null) {
+            String grant = p.get("grant_type");
+            String subjectName;
+            String grantedScope;
+            String grantedAudience;
+            if ("refresh_token".equals(grant)) {
+                subjectName = p.get("refresh_token") == null ? null : refreshTokens.get(p.get("refresh_token"));
+                asked.add("refresh " + (subjectName == null ? "?" : subjectName) + " " + p.get("scope") + " " + p.get("audience"));
+                if (subjectName == null) {
+                    answer(exchange, 400, "{\"error\":\"invalid_grant\",\"error_description\":\"unknown refresh token\"}");
+                    return;
+                }
+                grantedScope = p.get("scope");
+                grantedAudience = p.get("audience");
+            } else if ("urn:ietf:params:oauth:grant-type:token-exchange".equals(grant)
+                    && "urn:ietf:params:oauth:token-type:access_token".equals(p.get("subject_token_type")) && p.get("subject_token") != null) {
+                JWTClaimsSet subject;
+                try {
+                    SignedJWT jwt = SignedJWT.parse(p.get("subject_token"));
+                    if (!jwt.verify(new com.nimbusds.jose.crypto.RSASSAVerifier(key.toRSAPublicKey()))) {
+                        throw new IllegalArgumentException("not signed by this issuer's current key");
+                    }
+                    subject = jwt.getJWTClaimsSet();
+                    if (subject.getExpirationTime().before(new Date())) {
+                        throw new IllegalArgumentException("expired");
+                    }
+                } catch (Exception e) {
+                    asked.add("exchange ? " + p.get("scope") + " " + p.get("audience"));
+                    answer(exchange, 400, "{\"error\":\"invalid_grant\"}");
+                    return;
+                }
+                subjectName = subject.getSubject();
+                asked.add("exchange " + subjectName + " " + p.get("scope") + " " + p.get("audience"));
+                grantedScope = p.getOrDefault("scope", (String) subject.getClaim("scope"));
+                grantedAudience = p.getOrDefault("audience", subject.getAudience().isEmpty() ? null : subject.getAudience().get(0));
+            } else {
                 answer(exchange, 400, "{\"error\":\"unsupported_grant_type\"}");
                 return;
             }
-            JWTClaimsSet subject;
-            try {
-                SignedJWT jwt = SignedJWT.parse(p.get("subject_token"));
-                if (!jwt.verify(new com.nimbusds.jose.crypto.RSASSAVerifier(key.toRSAPublicKey()))) {
-                    throw new IllegalArgumentException("not signed by this issuer's current key");
-                }
-                subject = jwt.getJWTClaimsSet();
-                if (subject.getExpirationTime().before(new Date())) {
-                    throw new IllegalArgumentException("expired");
-                }
-            } catch (Exception e) {
-                answer(exchange, 400, "{\"error\":\"invalid_grant\"}");
+            if (unavailable) {
+                answer(exchange, 503, "{\"error\":\"temporarily_unavailable\"}");
                 return;
             }
-            String scope = p.getOrDefault("scope", (String) subject.getClaim("scope"));
-            String token = mint(wlcgClaims(subject.getSubject(), subject.getAudience().isEmpty() ? null : subject.getAudience().get(0), scope,
-                    List.of(), exchangedLifetime).build());
+            if (refused.contains(subjectName)) {
+                answer(exchange, 403, "{\"error\":\"access_denied\",\"error_description\":\"token exchange is not allowed for this user\"}");
+                return;
+            }
+            String refresh = null;
+            if (!"refresh_token".equals(grant) && grantedScope != null && List.of(grantedScope.split(" ")).contains("offline_access")) {
+                refresh = UUID.randomUUID().toString();
+                refreshTokens.put(refresh, subjectName);
+            }
+            String token = presets.get(subjectName + " " + grantedScope + " " + grantedAudience);
+            if (token == null) {
+                token = mint(wlcgClaims(subjectName, grantedAudience, grantedScope, List.of(), exchangedLifetime).build());
+            }
             exchanges.incrementAndGet();
             answer(exchange, 200, "{\"access_token\":\"" + token + "\",\"issued_token_type\":\"urn:ietf:params:oauth:token-type:access_token\","
+                    + (refresh == null ? "" : "\"refresh_token\":\"" + refresh + "\",")
                     + "\"token_type\":\"Bearer\",\"expires_in\":" + exchangedLifetime.toSeconds() + "}");
         } finally {
             exchange.close();
