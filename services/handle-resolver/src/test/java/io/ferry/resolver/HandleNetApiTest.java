@@ -157,6 +157,12 @@ class HandleNetApiTest {
         admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://c.example/\"},"
                 + "{\"index\":3,\"type\":\"EMAIL\",\"data\":\"a@b.example\"}]}").put("/api/handles/" + h + "?index=various").then().statusCode(200);
         admin().get("/api/handles/" + h).then().body("values.size()", equalTo(4)).body("values[0].data.value", equalTo("https://c.example/"));
+        // one value alone is a body too; a body naming another handle is refused
+        admin().contentType(ContentType.JSON).body("{\"index\":4,\"type\":\"EMAIL\",\"data\":\"b@b.example\"}")
+                .put("/api/handles/" + h + "?index=4").then().statusCode(200);
+        admin().contentType(ContentType.JSON).body("{\"handle\":\"" + PREFIX + "/other\",\"values\":[{\"index\":5,\"type\":\"EMAIL\",\"data\":\"c@b.example\"}]}")
+                .put("/api/handles/" + h + "?index=5").then().statusCode(400).body("responseCode", equalTo(4));
+        admin().get("/api/handles/" + h).then().body("values.size()", equalTo(5));
     }
 
     @Test

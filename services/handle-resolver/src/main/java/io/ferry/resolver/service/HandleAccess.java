@@ -104,7 +104,7 @@ public class HandleAccess {
     public Uni<Caller> caller(String handle) {
         String basic = basicAuthorization();
         if (basic != null) {
-            return secretKeys.authenticate(basic, handle);
+            return Uni.createFrom().deferred(() -> secretKeys.authenticate(basic, handle));
         }
         return identities.getDeferredIdentity()
                 .onFailure(AuthenticationFailedException.class).transform(e -> HandleException.authenticationFailed(handle))
@@ -123,7 +123,7 @@ public class HandleAccess {
     public Uni<Optional<Caller>> reader(String handle) {
         String basic = basicAuthorization();
         if (basic != null) {
-            return secretKeys.authenticate(basic, handle).map(Optional::of);
+            return Uni.createFrom().deferred(() -> secretKeys.authenticate(basic, handle)).map(Optional::of);
         }
         return identities.getDeferredIdentity()
                 .onFailure(AuthenticationFailedException.class).transform(e -> HandleException.authenticationFailed(handle))

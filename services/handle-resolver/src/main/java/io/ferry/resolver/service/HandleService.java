@@ -122,7 +122,7 @@ public class HandleService {
         if (name == null) {
             throw HandleException.invalidHandle(requested);
         }
-        List<HandleValue> values = parseValues(handle, body);
+        List<HandleValue> values = parseValues(handle, body, !mintNewSuffix);
         List<Integer> indices = variousIndices ? values.stream().map(HandleValue::index).toList() : requestedIndices;
         if (variousIndices && indices.isEmpty()) {
             throw HandleException.invalidValue(handle, "index=various needs at least one value");
@@ -253,16 +253,23 @@ public class HandleService {
         return out;
     }
 
-    private List<HandleValue> parseValues(String handle, String body) {
+    private List<HandleValue> parseValues(String handle, String body, boolean checkHandle) {
         JsonNode root;
         try {
             root = json.readTree(body == null ? "" : body);
         } catch (JsonProcessingException e) {
             throw HandleException.invalidValue(handle, "the body is not JSON: " + e.getOriginalMessage());
         }
+        // CNRI's servlet takes a list, {"values": [...]} (whose "handle", if any, must be the one written) or one value.
         JsonNode list = root == null ? null : root.isArray() ? root : root.get("values");
+        if (list == null && root != null && root.has("index") && root.has("type") && root.has("data")) {
+            list = json.createArrayNode().add(root);
+        }
         if (list == null || !list.isArray()) {
             throw HandleException.invalidValue(handle, "expected {\"values\": [...]}");
+        }
+        if (checkHandle && root.path("handle").isTextual() && !root.path("handle").asText().equalsIgnoreCase(handle)) {
+            throw new HandleException(4, 400, handle, "Protocol Error: Mismatched handle in PUT request");
         }
         List<HandleValue> out = new ArrayList<>();
         for (JsonNode v : list) {
