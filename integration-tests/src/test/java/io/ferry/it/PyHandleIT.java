@@ -3,7 +3,6 @@ package io.ferry.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.dev.DevTokens;
-import io.ferry.dev.FreePort;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceSpec;
 import org.junit.jupiter.api.AfterAll;
@@ -21,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -59,20 +57,7 @@ class PyHandleIT {
         Process probe = new ProcessBuilder(PYTHON, "-c", "import requests").redirectErrorStream(true).start();
         String why = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assumeTrue(probe.waitFor() == 0, "pyhandle's Python packages are missing (apt-get install python3-requests): " + why.strip());
-        Path state = Path.of("target", "pyhandle-it").toAbsolutePath();
-        if (Files.exists(state)) {
-            try (var walk = Files.walk(state)) {
-                walk.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
-        stack = new LocalStack(new LocalStack.Options(LocalStack.projectRoot(), state, Map.of(ServiceSpec.RESOLVER, FreePort.find()),
-                null, FreePort.find(), Map.of()));
-        try {
-            stack.start(Duration.ofMinutes(3));
-        } catch (Exception e) {
-            stack.close();
-            throw e;
-        }
+        stack = ItStacks.start("pyhandle-it", Map.of(), List.of(ServiceSpec.RESOLVER));
         resolver = stack.service(ServiceSpec.RESOLVER).url();
         String admin = stack.tokens().mint(DevTokens.Claims.of("it", null, "handles:admin handles:write"));
         assertEquals(200, send("POST", "/api/prefixes/" + PREFIX, admin, "{}").statusCode());
