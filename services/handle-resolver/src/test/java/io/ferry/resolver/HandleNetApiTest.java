@@ -78,6 +78,12 @@ class HandleNetApiTest {
         admin().get("/api/handles/" + user + "?index=300").then().statusCode(200)
                 .body("values[0].data.value", equalTo(SecretKeys.hash("s3cret".getBytes(StandardCharsets.UTF_8))));
         given().get("/api/handles/" + user).then().statusCode(200).body("values.type", not(hasItem("HS_SECKEY")));
+        // a key written without permissions is readable by admins only
+        String keyed = PREFIX + "/keyed-" + System.nanoTime();
+        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":300,\"type\":\"HS_SECKEY\",\"data\":\"k\"}]}")
+                .put("/api/handles/" + keyed).then().statusCode(200);
+        given().get("/api/handles/" + keyed).then().statusCode(200).body("values.type", not(hasItem("HS_SECKEY")));
+        admin().get("/api/handles/" + keyed + "?index=300").then().body("values[0].permissions", equalTo("1100"));
         String h = PREFIX + "/basic-" + System.nanoTime();
         String body = "{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://a.example/x\"},"
                 + "{\"index\":100,\"type\":\"HS_ADMIN\",\"data\":{\"format\":\"admin\",\"value\":{\"handle\":\"0.NA/" + PREFIX + "\",\"index\":\"200\",\"permissions\":\"011111110011\"}}}]}";

@@ -279,7 +279,7 @@ public class HandleService {
                 if (value == null) {
                     throw HandleException.invalidValue(handle, "a value is null");
                 }
-                out.add(hashedSecretKey(value.withDefaultPermissions()));
+                out.add(asStored(value));
             } catch (JsonProcessingException e) {
                 throw HandleException.invalidValue(handle, e.getOriginalMessage());
             }
@@ -287,15 +287,21 @@ public class HandleService {
         return out;
     }
 
-    /** An HS_SECKEY value as it is stored: its key hashed the way CNRI hashes keys ({@link SecretKeys}). */
-    private static HandleValue hashedSecretKey(HandleValue v) {
+    /**
+     * A value as it is stored, its permissions spelled out; an HS_SECKEY's key hashed the way CNRI hashes keys
+     * ({@link SecretKeys}), and readable by admins only unless the value says otherwise (its hash opens it too).
+     */
+    private static HandleValue asStored(HandleValue v) {
         byte[] key = HandleValue.HS_SECKEY.equals(v.type()) ? ValueFormats.bytes(v.data()) : null;
         if (key == null) {
-            return v;
+            return v.withDefaultPermissions();
         }
         return new HandleValue(v.index(), v.type(), new HandleValue.Data("string", TextNode.valueOf(SecretKeys.stored(key))),
-                v.ttl(), v.timestamp(), v.permissions());
+                v.ttl(), v.timestamp(), v.permissions() == null ? SECRET_KEY_PERMISSIONS : v.permissions());
     }
+
+    /** Admin read and write, no public read: an HS_SECKEY's permissions when it gives none. */
+    static final String SECRET_KEY_PERMISSIONS = "1100";
 
     private static boolean indexTaken(List<HandleValue> values, int index) {
         return values.stream().anyMatch(v -> v.index() == index);
