@@ -117,6 +117,32 @@ class HandleNetApiTest {
     }
 
     @Test
+    void groupCyclesEndAndGrantOnlyTheirMembers() {
+        long n = System.nanoTime();
+        String group = PREFIX + "/GROUP-" + n;
+        String target = PREFIX + "/target-" + n;
+        // group 1 lists itself and group 2, group 2 lists group 1: a cycle with no member yet
+        admin().contentType(ContentType.JSON).body("{\"values\":["
+                + "{\"index\":1,\"type\":\"HS_VLIST\",\"data\":{\"format\":\"vlist\",\"value\":[{\"handle\":\"" + group + "\",\"index\":1},{\"handle\":\"" + group + "\",\"index\":2}]}},"
+                + "{\"index\":2,\"type\":\"HS_VLIST\",\"data\":{\"format\":\"vlist\",\"value\":[{\"handle\":\"" + group + "\",\"index\":1}]}}]}")
+                .put("/api/handles/" + group).then().statusCode(200);
+        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://a.example/\"},"
+                + "{\"index\":100,\"type\":\"HS_ADMIN\",\"data\":{\"format\":\"admin\",\"value\":{\"handle\":\"" + group + "\",\"index\":1,\"permissions\":\"*\"}}}]}")
+                .put("/api/handles/" + target).then().statusCode(200);
+        String extra = "{\"values\":[{\"index\":5,\"type\":\"EMAIL\",\"data\":\"a@b.example\"}]}";
+        basic("300:" + outsider, "0th3r").contentType(ContentType.JSON).body(extra).put("/api/handles/" + target + "?index=5")
+                .then().statusCode(403).body("responseCode", equalTo(400));
+        // the outsider joins group 2, which group 1 (named by the HS_ADMIN) lists
+        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":2,\"type\":\"HS_VLIST\",\"data\":{\"format\":\"vlist\",\"value\":["
+                + "{\"handle\":\"" + group + "\",\"index\":1},{\"handle\":\"" + outsider + "\",\"index\":300}]}}]}")
+                .put("/api/handles/" + group + "?index=2").then().statusCode(200);
+        basic("300:" + outsider, "0th3r").contentType(ContentType.JSON).body(extra).put("/api/handles/" + target + "?index=5")
+                .then().statusCode(200);
+        // "*" was stored as all twelve permissions
+        admin().get("/api/handles/" + target + "?index=100").then().body("values[0].data.value.permissions", equalTo("111111111111"));
+    }
+
+    @Test
     void everyFormatRoundTrips() {
         String h = PREFIX + "/formats-" + System.nanoTime();
         List<Map<String, Object>> values = List.of(
