@@ -22,8 +22,13 @@ final class ItStacks {
      * objects, so every run starts empty. {@code environment} is added to every service's environment.
      */
     static LocalStack start(String name, Map<String, String> environment) throws Exception {
+        return start(name, environment, ServiceSpec.ALL);
+    }
+
+    /** As {@link #start(String, Map)}, with only {@code services} (each on a free port). */
+    static LocalStack start(String name, Map<String, String> environment, java.util.List<ServiceSpec> services) throws Exception {
         Map<ServiceSpec, Integer> ports = new LinkedHashMap<>();
-        ServiceSpec.ALL.forEach(s -> ports.put(s, FreePort.find()));
+        services.forEach(s -> ports.put(s, FreePort.find()));
         Path state = Path.of("target", name).toAbsolutePath();
         if (Files.exists(state)) {
             try (var walk = Files.walk(state)) {

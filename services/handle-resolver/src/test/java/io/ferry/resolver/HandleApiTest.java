@@ -40,7 +40,7 @@ class HandleApiTest {
         return "{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"" + target + "\"},\"ttl\":" + ttl + "},"
                 + "{\"index\":2,\"type\":\"EMAIL\",\"data\":{\"format\":\"string\",\"value\":\"data@ral.example\"},\"ttl\":86400},"
                 + "{\"index\":100,\"type\":\"HS_ADMIN\",\"data\":{\"format\":\"admin\",\"value\":{\"handle\":\"alice\",\"index\":300,"
-                + "\"permissions\":\"000000100000\"}}}]}";
+                + "\"permissions\":\"000001000000\"}}}]}";
     }
 
     static String json(Response r) {
@@ -79,11 +79,11 @@ class HandleApiTest {
         // 200 -> 200 when the filter finds nothing
         given().get("/api/handles/" + h + "?type=DESCRIPTION").then().statusCode(200).body("responseCode", equalTo(200));
         given().get("/api/handles/" + h + "?type=EMAIL&index=1").then().statusCode(200).body("values.size()", equalTo(2));
-        // 100 -> 404, 301 (prefix not homed) -> 404, 102 -> 400
+        // 100 -> 404, 301 (prefix not homed) -> 400 as CNRI's REST API answers it, 102 -> 400
         assertEquals("{\"responseCode\":100,\"handle\":\"" + PREFIX + "/nothing-here\",\"message\":\"Handle Not Found\",\"type\":\"https://ferry.io/problems/handle-100\","
                         + "\"title\":\"Handle Not Found\",\"status\":404,\"detail\":\"Handle Not Found\"}",
                 json(given().get("/api/handles/" + PREFIX + "/nothing-here").then().statusCode(404).extract().response()));
-        given().get("/api/handles/11.9999/x").then().statusCode(404).body("responseCode", equalTo(301));
+        given().get("/api/handles/11.9999/x").then().statusCode(400).body("responseCode", equalTo(301));
         given().get("/api/handles/10..5072/x").then().statusCode(400).body("responseCode", equalTo(102));
     }
 
@@ -92,7 +92,7 @@ class HandleApiTest {
         String h = PREFIX + "/perm-" + System.nanoTime();
         given().auth().oauth2(admin()).contentType(ContentType.JSON).body(url(h, "https://a.example/", 3600)).put("/api/handles/" + h).then().statusCode(200);
         String extra = "{\"values\":[{\"index\":5,\"type\":\"DESCRIPTION\",\"data\":{\"format\":\"string\",\"value\":\"run 2\"}}]}";
-        // alice holds only "add value" (bit 7 of 12)
+        // alice holds only "add value" (the 7th character from the right, as CNRI writes the 12 permissions)
         given().auth().oauth2(user("alice")).contentType(ContentType.JSON).body(extra).put("/api/handles/" + h + "?index=5&overwrite=false")
                 .then().statusCode(200).body("responseCode", equalTo(1));
         given().auth().oauth2(user("alice")).contentType(ContentType.JSON).body(extra).put("/api/handles/" + h + "?index=5&overwrite=false")

@@ -30,8 +30,14 @@ public class HandleException extends RuntimeException {
         return new HandleException(100, 404, handle, "Handle Not Found");
     }
 
+    /** 301, answered with 400 as CNRI's REST API answers it. */
     public static HandleException notResponsible(String handle) {
-        return new HandleException(301, 404, handle, "Server Not Responsible For Handle: its prefix is not homed here");
+        return new HandleException(301, 400, handle, "Server Not Responsible For Handle: its prefix is not homed here");
+    }
+
+    /** 200 outside a resolution (removing a value that is not there): 400, as CNRI's REST API answers it. */
+    public static HandleException valuesNotFound(String handle, java.util.List<Integer> indices) {
+        return new HandleException(200, 400, handle, "Values Not Found at indices " + indices);
     }
 
     public static HandleException invalidHandle(String handle) {

@@ -15,6 +15,8 @@ public record HandleValue(Integer index, String type, Data data, JsonNode ttl, S
     }
 
     public static final String HS_ADMIN = "HS_ADMIN";
+    public static final String HS_VLIST = "HS_VLIST";
+    public static final String HS_SECKEY = "HS_SECKEY";
     public static final String HS_ALIAS = "HS_ALIAS";
     public static final String URL = "URL";
     public static final String LOC = "10320/loc";

@@ -14,7 +14,7 @@ public final class ValueRules {
 
     public static final int MAX_VALUES = 1000;
     public static final int MAX_DATA_CHARS = 65_536;
-    static final Set<String> FORMATS = Set.of("string", "base64", "hex", "admin", "vlist");
+    static final Set<String> FORMATS = Set.of("string", "base64", "hex", "admin", "vlist", "site", "key");
 
     private ValueRules() {
     }
@@ -37,7 +37,7 @@ public final class ValueRules {
                 return at + ": type must be 1 to 255 characters";
             }
             if (v.data() == null || v.data().format() == null || !FORMATS.contains(v.data().format())) {
-                return at + ": data.format must be one of string, base64, hex, admin, vlist";
+                return at + ": data.format must be one of string, base64, hex, admin, vlist, site, key";
             }
             JsonNode value = v.data().value();
             if (value == null || value.isNull()) {
@@ -56,6 +56,8 @@ public final class ValueRules {
                 case "base64" -> base64(value);
                 case "hex" -> value.isTextual() && value.asText().matches("([0-9A-Fa-f]{2})*") ? null : "not hex";
                 case "admin" -> admin(value);
+                case "site" -> value.isObject() && value.path("servers").isArray() ? null : "a site value is an object with servers";
+                case "key" -> value.isObject() && value.path("kty").isTextual() ? null : "a key value is a JSON Web Key (an object with kty)";
                 default -> vlist(value);
             };
             if (problem != null) {
@@ -146,7 +148,7 @@ public final class ValueRules {
         if (!value.path("index").canConvertToInt()) {
             return "admin values need an integer index";
         }
-        return AdminPermissions.valid(value.path("permissions").asText(null)) ? null : "permissions must be 12 characters of 0 and 1";
+        return AdminPermissions.valid(value.path("permissions").asText(null)) ? null : "permissions must be up to 12 characters of 0 and 1, or *";
     }
 
     static String vlist(JsonNode value) {

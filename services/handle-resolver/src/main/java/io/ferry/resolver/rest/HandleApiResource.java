@@ -41,9 +41,12 @@ public class HandleApiResource {
     @GET
     @Path("handles/{prefix}/{suffix: .+}")
     public Uni<Response> resolve(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix,
-                                 @QueryParam("type") List<String> types, @QueryParam("index") List<Integer> indices,
+                                 @QueryParam("type") List<String> types, @QueryParam("index") List<String> indices,
+                                 @QueryParam("publicOnly") String publicOnly, @QueryParam("auth") String authoritative,
                                  @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization) {
-        return handles.resolve(prefix + "/" + suffix, types, indices)
+        // Every answer here is authoritative (the store is the primary), so ?auth changes nothing.
+        String handle = prefix + "/" + suffix;
+        return handles.resolve(handle, types, indices(handle, indices), publicOnly == null ? null : HandleApiFormat.truthy(publicOnly))
                 .map(a -> cached(Response.status(a.status()).entity(a.body()), a.ttlSeconds(), authorization != null));
     }
 
@@ -51,13 +54,15 @@ public class HandleApiResource {
     @Path("handles/{prefix}/{suffix: .*}")
     @Consumes(MediaType.WILDCARD)
     public Uni<Response> put(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix, String body,
-                             @QueryParam("index") List<Integer> indices, @QueryParam("overwrite") @DefaultValue("true") boolean overwrite,
+                             @QueryParam("index") List<String> indices, @QueryParam("overwrite") @DefaultValue("true") boolean overwrite,
                              @QueryParam("mintNewSuffix") @DefaultValue("false") boolean mint) {
         String handle = suffix.isEmpty() ? prefix : prefix + "/" + suffix;
         if (suffix.isEmpty() && !mint) {
             throw HandleException.invalidHandle(handle);
         }
-        return handles.put(handle, body, indices, overwrite, mint).map(a -> Response.status(a.status()).entity(a.body()).build());
+        boolean various = indices.size() == 1 && "various".equals(indices.get(0));
+        return handles.put(handle, body, various ? List.of() : indices(handle, indices), various, overwrite, mint)
+                .map(a -> Response.status(a.status()).entity(a.body()).build());
     }
 
     @PUT
@@ -74,24 +79,43 @@ public class HandleApiResource {
     @DELETE
     @Path("handles/{prefix}/{suffix: .+}")
     public Uni<Response> delete(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix,
-                                @QueryParam("index") List<Integer> indices) {
-        return handles.delete(prefix + "/" + suffix, indices).map(a -> Response.status(a.status()).entity(a.body()).build());
+                                @QueryParam("index") List<String> indices) {
+        String handle = prefix + "/" + suffix;
+        return handles.delete(handle, indices(handle, indices)).map(a -> Response.status(a.status()).entity(a.body()).build());
     }
 
+    /**
+     * Lists a prefix's handles (CNRI: {@code prefix} as {@code 10.5072} or {@code 0.NA/10.5072}); {@code page} and
+     * {@code pageSize} together select a page, {@code pageSize=0} only counts, without them every handle is listed.
+     */
     @GET
     @Path("handles")
-    public Uni<HandleResponse> list(@QueryParam("prefix") String prefix, @QueryParam("page") @DefaultValue("0") int page,
-                                    @QueryParam("pageSize") @DefaultValue("100") int pageSize) {
-        if (prefix == null || prefix.isBlank() || HandleName.parse(prefix + "/x") == null) {
+    public Uni<HandleListing> list(@QueryParam("prefix") String prefix, @QueryParam("page") Integer page,
+                                   @QueryParam("pageSize") Integer pageSize) {
+        String bare = prefix == null ? null : prefix.regionMatches(true, 0, "0.NA/", 0, 5) ? prefix.substring(5) : prefix;
+        if (bare == null || bare.isBlank() || HandleName.parse(bare + "/x") == null) {
             throw ProblemException.badRequest("prefix", "the prefix whose handles to list is required (?prefix=10.5072)");
         }
-        if (page < 0) {
+        if (page != null && page < 0) {
             throw ProblemException.badRequest("page", "must be 0 or more");
         }
-        if (pageSize < 1 || pageSize > 10_000) {
-            throw ProblemException.badRequest("pageSize", "must be between 1 and 10000");
+        if (pageSize != null && pageSize < 0) {
+            throw ProblemException.badRequest("pageSize", "must be 0 or more");
         }
         return handles.list(prefix, page, pageSize);
+    }
+
+    /** Value indices from the query; one that is not a number is Handle.net's protocol error (4), 400. */
+    static List<Integer> indices(String handle, List<String> given) {
+        List<Integer> out = new java.util.ArrayList<>(given.size());
+        for (String i : given) {
+            try {
+                out.add(Integer.parseInt(i.trim()));
+            } catch (NumberFormatException e) {
+                throw new HandleException(4, 400, handle, "Protocol Error: index '" + i + "' is not a number");
+            }
+        }
+        return out;
     }
 
     @GET

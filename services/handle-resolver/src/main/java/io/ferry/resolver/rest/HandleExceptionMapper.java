@@ -13,7 +13,9 @@ public class HandleExceptionMapper {
         Response.ResponseBuilder r = Response.status(e.httpStatus()).type(MediaType.APPLICATION_JSON)
                 .entity(HandleResponse.error(e.responseCode(), e.httpStatus(), e.handle(), e.getMessage()));
         if (e.httpStatus() == 401) {
+            // a token, or Handle.net's secret key over Basic (realm as CNRI's server names it)
             r.header("WWW-Authenticate", "Bearer");
+            r.header("WWW-Authenticate", "Basic realm=\"handle\"");
         }
         return r.build();
     }

@@ -15,12 +15,18 @@ import io.ferry.resolver.repository.HandleStore;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.RoutingContext;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -29,16 +35,64 @@ import java.util.Set;
 
 /**
  * Who may change a handle: a token with {@code handles:write} whose subject an HS_ADMIN value of the handle, or of
- * its prefix (held by {@code 0.NA/<prefix>}), names with every permission the change needs. {@code handles:admin}
+ * its prefix (held by {@code 0.NA/<prefix>}), names with every permission the change needs, or a Handle.net identity
+ * ({@code index:handle}, proven by a secret key over HTTP Basic) that such an HS_ADMIN names directly or through
+ * HS_VLIST groups. {@code handles:admin}
  * may do anything. Failures answer with Handle.net's codes: 402 authentication needed, 401 authentication failed,
  * 400 insufficient permissions.
  */
 @ApplicationScoped
 public class HandleAccess {
 
-    /** An authenticated caller; {@code vo} is its credential's VO (null without one). */
+    /**
+     * An authenticated caller; {@code vo} is its credential's VO (null without one). Its subject is a token's
+     * {@code sub}, or a Handle.net identity {@code index:handle} (HTTP Basic with a secret key, the native protocol).
+     */
     public record Caller(String subject, String vo, boolean admin, boolean writer) {
+
+        /** A caller proven to hold the key at {@code index} of {@code handle}: it may write what HS_ADMIN grants it. */
+        public static Caller handleIdentity(int index, String handle) {
+            return new Caller(index + ":" + handle, null, false, true);
+        }
+
+        /** The Handle.net identity this caller is, or null for a token's subject. */
+        public Reference identity() {
+            return Reference.parse(subject);
+        }
     }
+
+    /** A reference to one value of a handle, {@code index:handle}, as HS_ADMIN and HS_VLIST values hold them. */
+    public record Reference(int index, String handle) {
+
+        static Reference parse(String text) {
+            int colon = text == null ? -1 : text.indexOf(':');
+            if (colon <= 0 || colon > 9 || !text.substring(0, colon).chars().allMatch(Character::isDigit)
+                    || HandleName.parse(text.substring(colon + 1)) == null) {
+                return null;
+            }
+            return new Reference(Integer.parseInt(text.substring(0, colon)), text.substring(colon + 1));
+        }
+
+        static Reference of(JsonNode node) {
+            String handle = node.path("handle").asText(null);
+            return handle == null || !node.path("index").canConvertToInt() ? null : new Reference(node.path("index").asInt(), handle);
+        }
+
+        /** Whether this reference names {@code id}; index 0 names every index of the handle, as in Handle.net. */
+        boolean names(Reference id) {
+            return handle.equalsIgnoreCase(id.handle()) && (index == 0 || index == id.index());
+        }
+    }
+
+    /** How deep HS_VLIST groups nest, and how many group handles one check reads at most (cycles end earlier). */
+    static final int MAX_GROUP_DEPTH = 5;
+    static final int MAX_GROUP_LOOKUPS = 50;
+
+    @Inject
+    CurrentVertxRequest request;
+
+    @Inject
+    SecretKeyAuthentication secretKeys;
 
     @Inject
     CurrentIdentityAssociation identities;
@@ -48,6 +102,10 @@ public class HandleAccess {
 
     /** The caller, or 402/401 when there is no token or a bad one. */
     public Uni<Caller> caller(String handle) {
+        String basic = basicAuthorization();
+        if (basic != null) {
+            return Uni.createFrom().deferred(() -> secretKeys.authenticate(basic, handle));
+        }
         return identities.getDeferredIdentity()
                 .onFailure(AuthenticationFailedException.class).transform(e -> HandleException.authenticationFailed(handle))
                 .map(id -> {
@@ -63,9 +121,20 @@ public class HandleAccess {
      * "authentication failed") for a request with a bad one.
      */
     public Uni<Optional<Caller>> reader(String handle) {
+        String basic = basicAuthorization();
+        if (basic != null) {
+            return Uni.createFrom().deferred(() -> secretKeys.authenticate(basic, handle)).map(Optional::of);
+        }
         return identities.getDeferredIdentity()
                 .onFailure(AuthenticationFailedException.class).transform(e -> HandleException.authenticationFailed(handle))
                 .map(id -> id == null || id.isAnonymous() ? Optional.<Caller>empty() : Optional.of(caller(id)));
+    }
+
+    /** The request's Authorization header when it is HTTP Basic (Handle.net's secret keys), else null. */
+    private String basicAuthorization() {
+        RoutingContext ctx = request.getCurrent();
+        String authorization = ctx == null ? null : ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
+        return SecretKeyAuthentication.isBasic(authorization) ? authorization : null;
     }
 
     private static Caller caller(SecurityIdentity id) {
@@ -87,15 +156,7 @@ public class HandleAccess {
             return Uni.createFrom().item(publicView);
         }
         Set<AdminPermissions> read = EnumSet.of(AdminPermissions.READ_VALUE);
-        if (grants(h.values(), caller.subject(), read)) {
-            return Uni.createFrom().item(h.adminView());
-        }
-        HandleName name = HandleName.parse(h.handle());
-        if (name == null) {
-            return Uni.createFrom().item(publicView);
-        }
-        return store.find(HandleName.prefixHandle(name.prefix())).map(prefix ->
-                prefix.isPresent() && grants(prefix.get().values(), caller.subject(), read) ? h.adminView() : publicView);
+        return granted(store.pool(), caller, h.handle(), h.values(), read).map(yes -> yes ? h.adminView() : publicView);
     }
 
     /** A caller and a stored handle it may add to (names, replicas). */
@@ -135,13 +196,9 @@ public class HandleAccess {
         if (!caller.writer()) {
             throw HandleException.notPermitted(handle, "the token lacks the " + FerryRoles.HANDLES_WRITE + " scope");
         }
-        if (grants(handleValues, caller.subject(), needed)) {
-            return Uni.createFrom().voidItem();
-        }
-        HandleName name = HandleName.parse(handle);
-        String prefixHandle = HandleName.prefixHandle(name.prefix());
-        return store.find(c, prefixHandle).map(prefix -> {
-            if (prefix.isPresent() && grants(prefix.get().values(), caller.subject(), needed)) {
+        String prefixHandle = HandleName.prefixHandle(HandleName.parse(handle).prefix());
+        return granted(c, caller, handle, handleValues, needed).map(yes -> {
+            if (yes) {
                 return null;
             }
             throw HandleException.notPermitted(handle, "no HS_ADMIN of the handle or of " + prefixHandle + " grants "
@@ -149,27 +206,94 @@ public class HandleAccess {
         });
     }
 
-    static boolean grants(List<HandleValue> values, String subject, Set<AdminPermissions> needed) {
+    /** Whether an HS_ADMIN of the handle (values given) or of its prefix's {@code 0.NA/} handle grants {@code needed}. */
+    private Uni<Boolean> granted(SqlClient c, Caller caller, String handle, List<HandleValue> handleValues, Set<AdminPermissions> needed) {
+        return grants(c, handleValues, caller, needed).flatMap(yes -> {
+            HandleName name = HandleName.parse(handle);
+            if (yes || name == null) {
+                return Uni.createFrom().item(yes);
+            }
+            return store.find(c, HandleName.prefixHandle(name.prefix())).flatMap(prefix -> prefix.isEmpty()
+                    ? Uni.createFrom().item(false) : grants(c, prefix.get().values(), caller, needed));
+        });
+    }
+
+    /**
+     * Whether an HS_ADMIN among {@code values} grants {@code needed} to the caller: one naming the caller's token
+     * subject, or its Handle.net identity (admin handle and index), or an HS_VLIST group the identity belongs to,
+     * groups nesting up to {@value #MAX_GROUP_DEPTH} deep.
+     */
+    Uni<Boolean> grants(SqlClient c, List<HandleValue> values, Caller caller, Set<AdminPermissions> needed) {
+        Reference id = caller.identity();
+        List<Reference> groups = new ArrayList<>();
         for (HandleValue v : values) {
             if (!HandleValue.HS_ADMIN.equals(v.type()) || v.data() == null || v.data().value() == null) {
                 continue;
             }
             JsonNode admin = v.data().value();
-            if (!subject.equals(admin.path("handle").asText(null))) {
+            String bits = admin.path("permissions").asText("");
+            if (!needed.stream().allMatch(p -> p.grantedBy(bits))) {
                 continue;
             }
-            String bits = admin.path("permissions").asText("");
-            if (needed.stream().allMatch(p -> p.grantedBy(bits))) {
-                return true;
+            Reference ref = Reference.of(admin);
+            if (id == null ? caller.subject().equals(admin.path("handle").asText(null)) : ref != null && ref.names(id)) {
+                return Uni.createFrom().item(true);
+            }
+            if (ref != null) {
+                groups.add(ref);
             }
         }
-        return false;
+        if (id == null || groups.isEmpty()) {
+            return Uni.createFrom().item(false);
+        }
+        return member(c, id, new ArrayDeque<>(groups.stream().map(g -> new Group(g, 1)).toList()), new HashSet<>(), 0);
     }
 
-    /** An HS_ADMIN value granting everything to {@code subject}, for handles created without one. */
+    private record Group(Reference ref, int depth) {
+    }
+
+    /** Breadth-first through HS_VLIST values: whether one of the queued groups lists {@code id}. */
+    private Uni<Boolean> member(SqlClient c, Reference id, Deque<Group> queue, Set<String> seen, int lookups) {
+        Group next = queue.poll();
+        while (next != null && !seen.add(next.ref().index() + ":" + next.ref().handle().toLowerCase(java.util.Locale.ROOT))) {
+            next = queue.poll();
+        }
+        if (next == null || lookups >= MAX_GROUP_LOOKUPS) {
+            return Uni.createFrom().item(false);
+        }
+        Group group = next;
+        return store.find(c, group.ref().handle()).flatMap(found -> {
+            for (HandleValue v : found.map(HandleStore.Stored::values).orElse(List.of())) {
+                if (!HandleValue.HS_VLIST.equals(v.type()) || !"vlist".equals(v.data().format())
+                        || (group.ref().index() != 0 && v.index() != group.ref().index())) {
+                    continue;
+                }
+                for (JsonNode entry : v.data().value()) {
+                    Reference member = Reference.of(entry);
+                    if (member == null) {
+                        continue;
+                    }
+                    if (member.names(id)) {
+                        return Uni.createFrom().item(true);
+                    }
+                    if (group.depth() < MAX_GROUP_DEPTH) {
+                        queue.add(new Group(member, group.depth() + 1));
+                    }
+                }
+            }
+            return member(c, id, queue, seen, lookups + 1);
+        });
+    }
+
+    /**
+     * An HS_ADMIN value granting everything to {@code subject} (a token subject, or a Handle.net identity
+     * {@code index:handle}, stored as that admin handle and index), for handles created without one.
+     */
     public static HandleValue defaultAdmin(String subject, int index) {
+        Reference id = Reference.parse(subject);
         var node = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-                .put("handle", subject).put("index", 300).put("permissions", AdminPermissions.ALL);
+                .put("handle", id == null ? subject : id.handle()).put("index", id == null ? 300 : id.index())
+                .put("permissions", AdminPermissions.ALL);
         return new HandleValue(index, HandleValue.HS_ADMIN, new HandleValue.Data("admin", node),
                 com.fasterxml.jackson.databind.node.IntNode.valueOf(86400), null, ValuePermissions.DEFAULT);
     }

@@ -3,13 +3,16 @@ package io.ferry.resolver.service;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.ferry.resolver.model.AdminPermissions;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.model.HandleValue;
 import io.ferry.resolver.model.Locations;
+import io.ferry.resolver.model.ValueFormats;
 import io.ferry.resolver.model.ValueRules;
 import io.ferry.resolver.repository.HandleStore;
+import io.ferry.resolver.rest.HandleListing;
 import io.ferry.resolver.rest.HandleResponse;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
@@ -47,6 +50,15 @@ public class HandleService {
 
     @WithSpan
     public Uni<Answer> resolve(String handle, List<String> types, List<Integer> indices) {
+        return resolve(handle, types, indices, null);
+    }
+
+    /**
+     * A resolution; {@code publicOnly} as CNRI's servlet reads it: true answers only the public values whoever asks,
+     * false (or null, the default) what the caller may read.
+     */
+    @WithSpan
+    public Uni<Answer> resolve(String handle, List<String> types, List<Integer> indices, Boolean publicOnly) {
         HandleName name = HandleName.parse(handle);
         if (name == null) {
             throw HandleException.invalidHandle(handle);
@@ -56,11 +68,12 @@ public class HandleService {
         return access.reader(handle).flatMap(reader -> (reader.isEmpty() ? cache.find(handle) : store.find(handle))
                 .flatMap(found -> {
                     if (found.isEmpty()) {
-                        return store.prefixHomed(store.pool(), name.prefix()).map(homed -> {
+                        return homed(store.pool(), name).map(homed -> {
                             throw homed ? HandleException.notFound(handle) : HandleException.notResponsible(handle);
                         });
                     }
                     Uni<HandleStore.Stored> readable = reader.isEmpty() ? Uni.createFrom().item(found.get())
+                            : Boolean.TRUE.equals(publicOnly) ? Uni.createFrom().item(found.get().publicView())
                             : access.readable(reader.get(), found.get());
                     return readable.map(h -> answer(h, types, indices, OffsetDateTime.now(ZoneOffset.UTC)));
                 }));
@@ -94,12 +107,26 @@ public class HandleService {
      */
     @WithSpan
     public Uni<Answer> put(String requested, String body, List<Integer> indices, boolean overwrite, boolean mintNewSuffix) {
+        return put(requested, body, indices, false, overwrite, mintNewSuffix);
+    }
+
+    /**
+     * As {@link #put(String, String, List, boolean, boolean)}; {@code variousIndices} ({@code ?index=various}) adds
+     * or modifies every value of the body, as a list of indices naming all of them would.
+     */
+    @WithSpan
+    public Uni<Answer> put(String requested, String body, List<Integer> requestedIndices, boolean variousIndices, boolean overwrite,
+                           boolean mintNewSuffix) {
         String handle = mintNewSuffix ? mint(requested) : requested;
         HandleName name = HandleName.parse(handle);
         if (name == null) {
             throw HandleException.invalidHandle(requested);
         }
-        List<HandleValue> values = parseValues(handle, body);
+        List<HandleValue> values = parseValues(handle, body, !mintNewSuffix);
+        List<Integer> indices = variousIndices ? values.stream().map(HandleValue::index).toList() : requestedIndices;
+        if (variousIndices && indices.isEmpty()) {
+            throw HandleException.invalidValue(handle, "index=various needs at least one value");
+        }
         String problem = ValueRules.check(values);
         if (problem != null) {
             throw HandleException.invalidValue(handle, problem);
@@ -109,7 +136,7 @@ public class HandleService {
             throw HandleException.invalidValue(handle, "the body has no values at the requested indices " + indices);
         }
         Map<Integer, List<Locations.Location>> locations = parsedLocations(handle, incoming);
-        return cache.afterWrite(handle, access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.prefixHomed(c, name.prefix())
+        return cache.afterWrite(handle, access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> homed(c, name)
                 .flatMap(homed -> {
                     if (!homed) {
                         throw HandleException.notResponsible(handle);
@@ -167,29 +194,44 @@ public class HandleService {
                         .flatMap(v -> store.delete(c, h.handle()))
                         .map(n -> new Answer(200, HandleResponse.ok(h.handle(), null), 0));
             }
-            List<HandleValue> after = h.values().stream().filter(v -> !indices.contains(v.index())).toList();
-            if (after.size() == h.values().size()) {
-                throw new HandleException(200, 404, h.handle(), "Values Not Found at indices " + indices);
+            // As CNRI's server: one index without a value fails the whole removal (200, which its REST API answers with 400).
+            List<Integer> absent = indices.stream().filter(i -> !indexTaken(h.values(), i)).toList();
+            if (!absent.isEmpty()) {
+                throw HandleException.valuesNotFound(h.handle(), absent);
             }
+            List<HandleValue> after = h.values().stream().filter(v -> !indices.contains(v.index())).toList();
             return access.require(c, caller, h.handle(), h.values(), HandleAccess.neededFor(h.values(), after))
                     .flatMap(v -> store.deleteValues(c, h.handle(), indices))
                     .map(n -> new Answer(200, HandleResponse.ok(h.handle(), null), 0));
         }))));
     }
 
-    /** Lists the handles of a prefix (LIST_HANDLES on the prefix, or handles:admin). */
+    /**
+     * Lists the handles of a prefix (LIST_HANDLES on the prefix, or handles:admin), answered as CNRI's
+     * {@code ListCallback} does: {@code prefix} as asked, {@code totalCount} (a string), and with both {@code page}
+     * and {@code pageSize} only that page ({@code pageSize=0}: none, the count only); without them every handle.
+     * {@code asked} may name the prefix as {@code 0.NA/<prefix>}.
+     */
     @WithSpan
-    public Uni<HandleResponse> list(String prefix, int page, int pageSize) {
+    public Uni<HandleListing> list(String asked, Integer page, Integer pageSize) {
+        String prefix = asked.regionMatches(true, 0, "0.NA/", 0, 5) ? asked.substring(5) : asked;
         String prefixHandle = HandleName.prefixHandle(prefix);
+        boolean paged = page != null && pageSize != null;
         return access.caller(prefixHandle).flatMap(caller -> store.pool().withConnection(c -> store.prefixHomed(c, prefix).flatMap(homed -> {
             if (!homed) {
                 throw HandleException.notResponsible(prefix + "/");
             }
             return access.require(c, caller, prefix + "/x", List.of(), EnumSet.of(AdminPermissions.LIST_HANDLES))
                     .flatMap(v -> store.count(c, prefix))
-                    .flatMap(total -> store.list(c, prefix, page, pageSize).map(handles -> new HandleResponse(1, null, null, null,
-                            null, total.intValue(), page, pageSize, handles, null, null, null, null)));
+                    .flatMap(total -> (paged && pageSize == 0 ? Uni.createFrom().item(List.<String>of())
+                            : store.list(c, prefix, paged ? page : 0, paged ? pageSize : (int) Math.max(1, Math.min(total, Integer.MAX_VALUE))))
+                            .map(handles -> new HandleListing(1, asked, String.valueOf(total), paged ? page : null, paged ? pageSize : null, handles)));
         })));
+    }
+
+    /** Whether this server is responsible for a handle: its prefix is homed here ({@code 0.NA/<p>}: when p is). */
+    private Uni<Boolean> homed(io.vertx.mutiny.sqlclient.SqlClient c, HandleName name) {
+        return store.prefixHomed(c, "0.NA".equalsIgnoreCase(name.prefix()) ? name.suffix() : name.prefix());
     }
 
     /**
@@ -211,31 +253,55 @@ public class HandleService {
         return out;
     }
 
-    private List<HandleValue> parseValues(String handle, String body) {
+    private List<HandleValue> parseValues(String handle, String body, boolean checkHandle) {
         JsonNode root;
         try {
             root = json.readTree(body == null ? "" : body);
         } catch (JsonProcessingException e) {
             throw HandleException.invalidValue(handle, "the body is not JSON: " + e.getOriginalMessage());
         }
+        // CNRI's servlet takes a list, {"values": [...]} (whose "handle", if any, must be the one written) or one value.
         JsonNode list = root == null ? null : root.isArray() ? root : root.get("values");
+        if (list == null && root != null && root.has("index") && root.has("type") && root.has("data")) {
+            list = json.createArrayNode().add(root);
+        }
         if (list == null || !list.isArray()) {
             throw HandleException.invalidValue(handle, "expected {\"values\": [...]}");
         }
+        if (checkHandle && root.path("handle").isTextual() && !root.path("handle").asText().equalsIgnoreCase(handle)) {
+            throw new HandleException(4, 400, handle, "Protocol Error: Mismatched handle in PUT request");
+        }
         List<HandleValue> out = new ArrayList<>();
         for (JsonNode v : list) {
+            ValueFormats.canonicalize(v);
             try {
                 HandleValue value = json.treeToValue(v, HandleValue.class);
                 if (value == null) {
                     throw HandleException.invalidValue(handle, "a value is null");
                 }
-                out.add(value.withDefaultPermissions());
+                out.add(asStored(value));
             } catch (JsonProcessingException e) {
                 throw HandleException.invalidValue(handle, e.getOriginalMessage());
             }
         }
         return out;
     }
+
+    /**
+     * A value as it is stored, its permissions spelled out; an HS_SECKEY's key hashed the way CNRI hashes keys
+     * ({@link SecretKeys}), and readable by admins only unless the value says otherwise (its hash opens it too).
+     */
+    private static HandleValue asStored(HandleValue v) {
+        byte[] key = HandleValue.HS_SECKEY.equals(v.type()) ? ValueFormats.bytes(v.data()) : null;
+        if (key == null) {
+            return v.withDefaultPermissions();
+        }
+        return new HandleValue(v.index(), v.type(), new HandleValue.Data("string", TextNode.valueOf(SecretKeys.stored(key))),
+                v.ttl(), v.timestamp(), v.permissions() == null ? SECRET_KEY_PERMISSIONS : v.permissions());
+    }
+
+    /** Admin read and write, no public read: an HS_SECKEY's permissions when it gives none. */
+    static final String SECRET_KEY_PERMISSIONS = "1100";
 
     private static boolean indexTaken(List<HandleValue> values, int index) {
         return values.stream().anyMatch(v -> v.index() == index);
