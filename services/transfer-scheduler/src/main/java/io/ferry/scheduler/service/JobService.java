@@ -78,7 +78,7 @@ public class JobService {
             for (int i = 0; i < s.files().size(); i++) {
                 Submission.FileRequest f = s.files().get(i);
                 StorageBoundary.CheckedFile c = checked.get(i);
-                // job id, VO, state, priority and submission time are the job's; JobInserts takes them from it.
+                // job id, VO, priority and submission time are the job's; JobInserts takes them from it.
                 // Only canonical URLs are stored: they are what the engine sends to storage.
                 TransferFile t = new TransferFile();
                 t.fileIndex = i;
@@ -92,6 +92,8 @@ public class JobService {
                 t.filesize = f.filesize();
                 t.checksum = f.checksum();
                 t.fileMetadata = f.metadata();
+                // a multihop job's later hops wait until the hop before them finished (FTS3's NOT_USED)
+                t.state = (s.multihop() && i > 0 ? FileState.NOT_USED : FileState.SUBMITTED).name();
                 files.add(t);
             }
             Job job = new Job();
@@ -109,8 +111,11 @@ public class JobService {
             job.nostreams = s.nostreams();
             job.jobMetadata = s.jobMetadata();
             job.params = s.params();
-            job.sourceSe = single(files.stream().map(f -> f.sourceSe).toList());
-            job.destSe = single(files.stream().map(f -> f.destSe).toList());
+            job.jobType = s.multihop() ? "H" : "N";
+            job.overwriteHop = s.overwriteHop();
+            // a chain goes from its first hop's source to its last hop's destination (FTS3's source_se, dest_se)
+            job.sourceSe = s.multihop() ? files.get(0).sourceSe : single(files.stream().map(f -> f.sourceSe).toList());
+            job.destSe = s.multihop() ? files.get(files.size() - 1).destSe : single(files.stream().map(f -> f.destSe).toList());
             job.submittedAt = now;
             job.credId = credId;
             JobTokens.Rows sealed = tokens.seal(id, s.files(), checked);
