@@ -63,6 +63,9 @@ public class JobService {
     @Inject
     DelegationService delegations;
 
+    @Inject
+    BanService bans;
+
     /** Stores the job and its files in one transaction; answers the job id. */
     @WithSpan
     @WithSession
@@ -120,14 +123,20 @@ public class JobService {
             job.credId = credId;
             JobTokens.Rows sealed = tokens.seal(id, s.files(), checked);
             job.hasTokens = !sealed.isEmpty();
-            return pool.withTransaction(c -> JobInserts.insert(c, job, files).flatMap(stored -> stored
+            List<String> ses = new ArrayList<>();
+            files.forEach(f -> {
+                ses.add(f.sourceSe);
+                ses.add(f.destSe);
+            });
+            checked.forEach(c -> ses.addAll(c.sourceSes()));
+            return bans.checkSubmission(vo, ses).flatMap(unbanned -> pool.withTransaction(c -> JobInserts.insert(c, job, files).flatMap(stored -> stored
                     ? FileTokenRows.insert(c, id, sealed.tokens(), sealed.uses()).replaceWith(true)
                     : Uni.createFrom().item(false))).map(stored -> {
                 if (!stored) {
                     throw ProblemException.conflict("JOB_EXISTS", "a job with id " + id + " (sid " + s.sid() + ") was already submitted");
                 }
                 return id;
-            });
+            }));
         })));
     }
 
