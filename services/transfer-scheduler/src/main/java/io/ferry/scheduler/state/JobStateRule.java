@@ -10,8 +10,8 @@ import java.util.Map;
  * <p>
  * While any file is still to do ({@link FileState#OPEN}), the job is ACTIVE once one file is, STAGING while files
  * stage, ACTIVE once any file is done, else SUBMITTED. When all are done: all finished FINISHED; some finished
- * FINISHEDDIRTY; none finished and only cancellations CANCELED; otherwise FAILED. NOT_USED files (alternatives not
- * needed) do not count; a job with no counted file is FINISHED.
+ * FINISHEDDIRTY; none finished and only cancellations CANCELED; otherwise FAILED. NOT_USED files (hops that never
+ * got their turn) do not count; a job with no counted file is FINISHED.
  * <p>
  * A multihop job (FTS3's job type {@code H}) is one chain: it is FINISHED only when every hop finished; a chain broken
  * by a failed hop is FAILED, one broken by a cancel only CANCELED, whatever hops finished before the break.
