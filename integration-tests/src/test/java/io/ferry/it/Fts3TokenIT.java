@@ -250,7 +250,7 @@ class Fts3TokenIT {
     private static final String RUCIO_CONVEYOR = String.join("\n",
             "import datetime, json, sys, time, uuid",
             "import requests",
-            "host, token, src1, dst1, src2, dst2, silent, sizes = sys.argv[1:]",
+            "host, token, src1, dst1, src2, dst2, silent, sizes, admin = sys.argv[1:]",
             "headers = {'Authorization': 'Bearer ' + token, 'Content-Type': 'application/json'}",
             "FMT = '%Y-%m-%dT%H:%M:%S'",
             "def params(priority):",
@@ -318,6 +318,16 @@ class Fts3TokenIT {
             "big, took = submit(files, 1)",
             "requests.delete('%s/jobs/%s' % (host, big), headers=headers, timeout=60)",
             "out['big'] = {'files': len(files), 'seconds': took, 'bytes': len(json.dumps({'files': files, 'params': params(1)}))}",
+            "# set_se_status and list_se_status: Rucio bans an SE in downtime (WAIT with a timeout) and lifts the ban",
+            "ah = {'Authorization': 'Bearer ' + admin, 'Content-Type': 'application/json'}",
+            "ban = json.dumps({'storage': 'SILENT', 'message': 'downtime', 'timeout': 3600, 'status': 'WAIT'})",
+            "r = requests.post('%s/ban/se' % host, data=ban, headers=ah, timeout=10)",
+            "assert r.status_code == 200, r.text",
+            "out['ban'] = r.json()",
+            "out['banned'] = requests.get('%s/ban/se' % host, headers=ah, timeout=10).json()",
+            "r = requests.delete('%s/ban/se?storage=%s' % (host, 'SILENT'), data=ban, headers=ah, timeout=10)",
+            "assert r.status_code == 204, r.text",
+            "out['unbanned'] = requests.get('%s/ban/se' % host, headers=ah, timeout=10).json()",
             "print(json.dumps(out))");
 
     @Test
@@ -329,7 +339,7 @@ class Fts3TokenIT {
         String silent = "http://127.0.0.1:" + silentSe.getLocalPort() + "/data/rucio";
         Fts3Client.Result r = cli.python(RUCIO_CONVEYOR, scheduler, production(), nginx.url("/se-a/rucio/a.dat"),
                 nginx.url("/se-b/rucio/a.dat"), nginx.url("/se-a/rucio/b.dat"), nginx.url("/se-dav/rucio/b.dat").replaceFirst("^http:", "dav:"),
-                silent, sizes);
+                silent, sizes, admin());
         assertTrue(r.ok(), r.toString());
         JsonNode out = JSON.readTree(r.output().substring(r.output().indexOf('{')));
         JsonNode ids = out.get("ids");
@@ -346,6 +356,12 @@ class Fts3TokenIT {
         assertEquals("FINISHED", out.get("single").get(ids.get("job1").asText()).get("state").asText(), r.toString());
         assertEquals(5, out.get("priority").asInt(), r.toString());
         assertEquals("CANCELED", out.get("canceled").asText(), r.toString());
+        assertTrue(out.get("ban").isArray(), r.toString());
+        JsonNode ban = out.get("banned").get(0);
+        assertEquals("SILENT", ban.get("se").asText(), r.toString());
+        assertEquals("WAIT", ban.get("status").asText(), r.toString());
+        assertEquals(3600, ban.get("wait_timeout").asInt(), r.toString());
+        assertEquals(0, out.get("unbanned").size(), r.toString());
         // GET /jobs without state_in lists unfinished jobs only
         List<String> listed = new ArrayList<>();
         out.get("listed").forEach(j -> listed.add(j.asText()));
@@ -456,6 +472,54 @@ class Fts3TokenIT {
     }
 
     /** The CLI failed, saying Unauthorized and the scheduler's reason. */
+    private String admin() {
+        return stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin"));
+    }
+
+    /**
+     * fts-rest-ban as FTS3 admins run it: an SE ban (named as FTS3 names SEs, scheme://host:port) cancels the queued
+     * job on it and the CLI lists that job; a submission to it is refused until the unban; a user ban cancels the
+     * user's unfinished job and refuses its submissions until the unban.
+     */
+    @Test
+    @Order(10)
+    void theBanCliBansAndUnbansAnSeAndAUser() throws Exception {
+        String silent = "http://127.0.0.1:" + silentSe.getLocalPort();
+        String token = production();
+        Path one = Files.createTempFile("fts3-ban", ".json");
+        Files.writeString(one, "{\"files\":[" + silentCopy("ban1", token) + "]}");
+        String queued = Fts3Client.jobId(fts("transfer-submit", token, "-f", one.toString())).orElseThrow();
+        Fts3Client.Result banned = fts("ban", admin(), "--storage", silent);
+        assertTrue(banned.ok(), banned.toString());
+        assertTrue(banned.output().contains("Affected jobs:") && banned.output().contains(queued), banned.toString());
+        assertTrue(fts("transfer-status", token, queued).output().contains("Status: CANCELED"));
+        try {
+            Fts3Client.Result refused = fts("transfer-submit", token, "-f", one.toString());
+            assertFalse(refused.ok(), refused.toString());
+            assertTrue(refused.output().contains("banned"), refused.toString());
+        } finally {
+            Fts3Client.Result unbanned = fts("ban", admin(), "--storage", silent, "--unban");
+            assertTrue(unbanned.ok(), unbanned.toString());
+        }
+        String again = Fts3Client.jobId(fts("transfer-submit", token, "-f", one.toString())).orElseThrow();
+
+        // a user ban: mallory's unfinished job is cancelled, its next submission refused until the unban
+        String mallory = iam.mint(iam.wlcgClaims("mallory", AUDIENCE, SCOPE, PRODUCTION, Duration.ofHours(1)).build());
+        Files.writeString(one, "{\"files\":[" + silentCopy("ban2", mallory) + "]}");
+        String hers = Fts3Client.jobId(fts("transfer-submit", mallory, "-f", one.toString())).orElseThrow();
+        Fts3Client.Result userBan = fts("ban", admin(), "--user", "mallory");
+        assertTrue(userBan.ok() && userBan.output().contains(hers), userBan.toString());
+        assertTrue(fts("transfer-status", mallory, hers).output().contains("Status: CANCELED"));
+        try {
+            assertFalse(fts("transfer-submit", mallory, "-f", one.toString()).ok());
+        } finally {
+            assertTrue(fts("ban", admin(), "--user", "mallory", "--unban").ok());
+        }
+        assertTrue(Fts3Client.jobId(fts("transfer-submit", mallory, "-f", one.toString())).isPresent());
+        Files.delete(one);
+        fts("transfer-cancel", token, again);
+    }
+
     private static void assertRefused(Fts3Client.Result result, String code) {
         assertFalse(result.ok(), result.toString());
         assertTrue(result.output().contains("Unauthorized") && result.output().contains(code), code + " expected: " + result);
