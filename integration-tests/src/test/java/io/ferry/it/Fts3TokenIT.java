@@ -250,7 +250,7 @@ class Fts3TokenIT {
     private static final String RUCIO_CONVEYOR = String.join("\n",
             "import datetime, json, sys, time, uuid",
             "import requests",
-            "host, token, src1, dst1, src2, dst2, silent, sizes = sys.argv[1:]",
+            "host, token, src1, dst1, src2, dst2, silent, sizes, admin, hop, last = sys.argv[1:]",
             "headers = {'Authorization': 'Bearer ' + token, 'Content-Type': 'application/json'}",
             "FMT = '%Y-%m-%dT%H:%M:%S'",
             "def params(priority):",
@@ -265,15 +265,21 @@ class Fts3TokenIT {
             "                         'dst_rse': 'NGX-B', 'filesize': size, 'md5': None, 'adler32': adler},",
             "            'filesize': size, 'checksum': 'ADLER32:' + adler, 'selection_strategy': 'auto',",
             "            'activity': 'User Subscriptions', 'scitag': 2 << 6 | 17}",
-            "def submit(files, priority):",
+            "def submit(files, priority, **extra):",
             "    t0 = time.time()",
-            "    r = requests.post('%s/jobs' % host, data=json.dumps({'files': files, 'params': params(priority)}), headers=headers, timeout=60)",
+            "    p = params(priority)",
+            "    p.update(extra)",
+            "    r = requests.post('%s/jobs' % host, data=json.dumps({'files': files, 'params': p}), headers=headers, timeout=60)",
             "    assert r.status_code == 200, (r.status_code, r.text)",
             "    return str(r.json()['job_id']), time.time() - t0",
             "size1, adler1, size2, adler2 = [int(x) if i % 2 == 0 else x for i, x in enumerate(sizes.split())]",
             "req1, req2, req3 = uuid.uuid4().hex, uuid.uuid4().hex, uuid.uuid4().hex",
             "job1, _ = submit([rfile(req1, src1, dst1, size1, adler1)], 3)",
             "job2, _ = submit([rfile(req2, src2, dst2, size2, adler2)], 2)",
+            "# a multihop transfer as Rucio builds it: one job, a file per hop, multihop in params and job_metadata",
+            "reqh = uuid.uuid4().hex",
+            "jobh, _ = submit([rfile(reqh + '1', src1, hop, size1, adler1), rfile(reqh + '2', hop, last, size1, adler1)], 3, multihop=True,",
+            "                 overwrite=False, overwrite_hop=True, job_metadata={'issuer': 'rucio', 'multi_sources': False, 'multihop': True})",
             "job3, _ = submit([{'sources': [silent], 'destinations': [silent + '.copy'], 'metadata': {'request_id': req3}, 'activity': 'Staging'}], 3)",
             "r = requests.post('%s/jobs/%s' % (host, job3), data=json.dumps({'params': {'priority': 5}}), headers=headers, timeout=10)",
             "assert r.status_code == 200, r.text",
@@ -295,15 +301,15 @@ class Fts3TokenIT {
             "                times = [datetime.datetime.strptime(f[k], FMT) if f[k] else None for k in ('start_time', 'finish_time', 'staging_start', 'staging_finished')]",
             "                files[f['file_metadata']['request_id']] = {'state': f['file_state'], 'started': str(times[0]), 'finished': str(times[1]), 'reason': f['reason']}",
             "            datetime.datetime.strptime(job['submit_time'], FMT)",
-            "            responses[job['job_id']] = {'state': job['job_state'], 'files': files, 'multi': multi}",
+            "            responses[job['job_id']] = {'state': job['job_state'], 'files': files, 'multi': multi, 'type': job.get('job_type')}",
             "        elif job['http_status'] == '404 Not Found':",
             "            responses[job['job_id']] = None",
             "        else:",
             "            raise Exception(job['http_status'] + ' ' + str(job.get('http_message')))",
             "    return responses",
             "for _ in range(120):",
-            "    seen = bulk_query([job1, job2, job3, lost])",
-            "    if all(seen[j]['state'] in ('FINISHED', 'FAILED', 'FINISHEDDIRTY', 'CANCELED') for j in (job1, job2)):",
+            "    seen = bulk_query([job1, job2, job3, lost, jobh])",
+            "    if all(seen[j]['state'] in ('FINISHED', 'FAILED', 'FINISHEDDIRTY', 'CANCELED') for j in (job1, job2, jobh)):",
             "        break",
             "    time.sleep(0.5)",
             "out['bulk'] = seen",
@@ -313,11 +319,21 @@ class Fts3TokenIT {
             "assert c.status_code == 200, c.text",
             "out['canceled'] = c.json()['job_state']",
             "out['listed'] = [j['job_id'] for j in requests.get('%s/jobs' % host, headers=headers, timeout=10).json()]",
-            "out['ids'] = {'job1': job1, 'job2': job2, 'job3': job3, 'lost': lost, 'req1': req1, 'req2': req2, 'req3': req3}",
+            "out['ids'] = {'job1': job1, 'job2': job2, 'job3': job3, 'lost': lost, 'req1': req1, 'req2': req2, 'req3': req3, 'jobh': jobh, 'reqh': reqh}",
             "files = [rfile(uuid.uuid4().hex, silent + '/bulk/%d' % i, silent + '/bulk/%d.copy' % i, 1000, '0000abcd') for i in range(10000)]",
             "big, took = submit(files, 1)",
             "requests.delete('%s/jobs/%s' % (host, big), headers=headers, timeout=60)",
             "out['big'] = {'files': len(files), 'seconds': took, 'bytes': len(json.dumps({'files': files, 'params': params(1)}))}",
+            "# set_se_status and list_se_status: Rucio bans an SE in downtime (WAIT with a timeout) and lifts the ban",
+            "ah = {'Authorization': 'Bearer ' + admin, 'Content-Type': 'application/json'}",
+            "ban = json.dumps({'storage': 'SILENT', 'message': 'downtime', 'timeout': 3600, 'status': 'WAIT'})",
+            "r = requests.post('%s/ban/se' % host, data=ban, headers=ah, timeout=10)",
+            "assert r.status_code == 200, r.text",
+            "out['ban'] = r.json()",
+            "out['banned'] = requests.get('%s/ban/se' % host, headers=ah, timeout=10).json()",
+            "r = requests.delete('%s/ban/se?storage=%s' % (host, 'SILENT'), data=ban, headers=ah, timeout=10)",
+            "assert r.status_code == 204, r.text",
+            "out['unbanned'] = requests.get('%s/ban/se' % host, headers=ah, timeout=10).json()",
             "print(json.dumps(out))");
 
     @Test
@@ -329,7 +345,7 @@ class Fts3TokenIT {
         String silent = "http://127.0.0.1:" + silentSe.getLocalPort() + "/data/rucio";
         Fts3Client.Result r = cli.python(RUCIO_CONVEYOR, scheduler, production(), nginx.url("/se-a/rucio/a.dat"),
                 nginx.url("/se-b/rucio/a.dat"), nginx.url("/se-a/rucio/b.dat"), nginx.url("/se-dav/rucio/b.dat").replaceFirst("^http:", "dav:"),
-                silent, sizes);
+                silent, sizes, admin(), nginx.url("/se-b/rucio/hop/a.dat"), nginx.url("/se-dav/rucio/hop/a.dat").replaceFirst("^http:", "dav:"));
         assertTrue(r.ok(), r.toString());
         JsonNode out = JSON.readTree(r.output().substring(r.output().indexOf('{')));
         JsonNode ids = out.get("ids");
@@ -342,10 +358,24 @@ class Fts3TokenIT {
             assertFalse(file.get("finished").asText().equals("None"), r.toString());
         }
         assertTrue(bulk.get(ids.get("lost").asText()).isNull(), "a lost job is None to Rucio: " + r);
+        // the multihop job: type H, each hop finished, the last one at the third SE
+        JsonNode hops = bulk.get(ids.get("jobh").asText());
+        assertEquals("H", hops.get("type").asText(), r.toString());
+        assertEquals("FINISHED", hops.get("state").asText(), r.toString());
+        for (String hop : List.of("1", "2")) {
+            assertEquals("FINISHED", hops.get("files").get(ids.get("reqh").asText() + hop).get("state").asText(), r.toString());
+        }
+        assertArrayEquals(a, Files.readAllBytes(nginx.file("/se-dav/rucio/hop/a.dat")));
         assertTrue(out.get("single_lost").get(ids.get("lost").asText()).isNull(), r.toString());
         assertEquals("FINISHED", out.get("single").get(ids.get("job1").asText()).get("state").asText(), r.toString());
         assertEquals(5, out.get("priority").asInt(), r.toString());
         assertEquals("CANCELED", out.get("canceled").asText(), r.toString());
+        assertTrue(out.get("ban").isArray(), r.toString());
+        JsonNode ban = out.get("banned").get(0);
+        assertEquals("SILENT", ban.get("se").asText(), r.toString());
+        assertEquals("WAIT", ban.get("status").asText(), r.toString());
+        assertEquals(3600, ban.get("wait_timeout").asInt(), r.toString());
+        assertEquals(0, out.get("unbanned").size(), r.toString());
         // GET /jobs without state_in lists unfinished jobs only
         List<String> listed = new ArrayList<>();
         out.get("listed").forEach(j -> listed.add(j.asText()));
@@ -456,6 +486,54 @@ class Fts3TokenIT {
     }
 
     /** The CLI failed, saying Unauthorized and the scheduler's reason. */
+    private String admin() {
+        return stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin"));
+    }
+
+    /**
+     * fts-rest-ban as FTS3 admins run it: an SE ban (named as FTS3 names SEs, scheme://host:port) cancels the queued
+     * job on it and the CLI lists that job; a submission to it is refused until the unban; a user ban cancels the
+     * user's unfinished job and refuses its submissions until the unban.
+     */
+    @Test
+    @Order(10)
+    void theBanCliBansAndUnbansAnSeAndAUser() throws Exception {
+        String silent = "http://127.0.0.1:" + silentSe.getLocalPort();
+        String token = production();
+        Path one = Files.createTempFile("fts3-ban", ".json");
+        Files.writeString(one, "{\"files\":[" + silentCopy("ban1", token) + "]}");
+        String queued = Fts3Client.jobId(fts("transfer-submit", token, "-f", one.toString())).orElseThrow();
+        Fts3Client.Result banned = fts("ban", admin(), "--storage", silent);
+        assertTrue(banned.ok(), banned.toString());
+        assertTrue(banned.output().contains("Affected jobs:") && banned.output().contains(queued), banned.toString());
+        assertTrue(fts("transfer-status", token, queued).output().contains("Status: CANCELED"));
+        try {
+            Fts3Client.Result refused = fts("transfer-submit", token, "-f", one.toString());
+            assertFalse(refused.ok(), refused.toString());
+            assertTrue(refused.output().contains("banned"), refused.toString());
+        } finally {
+            Fts3Client.Result unbanned = fts("ban", admin(), "--storage", silent, "--unban");
+            assertTrue(unbanned.ok(), unbanned.toString());
+        }
+        String again = Fts3Client.jobId(fts("transfer-submit", token, "-f", one.toString())).orElseThrow();
+
+        // a user ban: mallory's unfinished job is cancelled, its next submission refused until the unban
+        String mallory = iam.mint(iam.wlcgClaims("mallory", AUDIENCE, SCOPE, PRODUCTION, Duration.ofHours(1)).build());
+        Files.writeString(one, "{\"files\":[" + silentCopy("ban2", mallory) + "]}");
+        String hers = Fts3Client.jobId(fts("transfer-submit", mallory, "-f", one.toString())).orElseThrow();
+        Fts3Client.Result userBan = fts("ban", admin(), "--user", "mallory");
+        assertTrue(userBan.ok() && userBan.output().contains(hers), userBan.toString());
+        assertTrue(fts("transfer-status", mallory, hers).output().contains("Status: CANCELED"));
+        try {
+            assertFalse(fts("transfer-submit", mallory, "-f", one.toString()).ok());
+        } finally {
+            assertTrue(fts("ban", admin(), "--user", "mallory", "--unban").ok());
+        }
+        assertTrue(Fts3Client.jobId(fts("transfer-submit", mallory, "-f", one.toString())).isPresent());
+        Files.delete(one);
+        fts("transfer-cancel", token, again);
+    }
+
     private static void assertRefused(Fts3Client.Result result, String code) {
         assertFalse(result.ok(), result.toString());
         assertTrue(result.output().contains("Unauthorized") && result.output().contains(code), code + " expected: " + result);

@@ -42,11 +42,13 @@ import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -909,9 +911,176 @@ class EngineTest {
             assertTrue(requests.get(0).contains("/se-a/tape/raw/f1"), requests.get(0));
             assertTrue(polls.get() >= 3, "polled " + polls.get() + " times");
             assertArrayEquals(Files.readAllBytes(nginx.file("/se-a/tape/raw/f1")), Files.readAllBytes(nginx.file("/se-b/from-tape/f1")));
+            // FTS3's bring-online times, in its format: the request went out before the file came online
+            JsonPath staged = files(vo("atlas"), id);
+            String start = staged.getString("[0].staging_start");
+            String online = staged.getString("[0].staging_finished");
+            assertTrue(start != null && start.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d"), staged.prettify());
+            assertTrue(online != null && online.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d"), staged.prettify());
+            assertTrue(start.compareTo(online) <= 0, start + " after " + online);
+            assertTrue(online.compareTo(staged.getString("[0].finish_time")) <= 0, staged.prettify());
         } finally {
             tape.stop(0);
         }
+    }
+
+    static String multihop(String params, String... hops) {
+        List<String> files = new ArrayList<>();
+        for (int i = 0; i + 1 < hops.length; i++) {
+            files.add(file(hops[i], hops[i + 1], null));
+        }
+        return "{\"files\":[" + String.join(",", files) + "],\"params\":" + params + "}";
+    }
+
+    /**
+     * FTS3's multihop over three SEs: the second hop copies what the first wrote, so it can only have run after it; the
+     * intermediate destination, already there, is overwritten (overwrite_hop), the chain is one job of type H.
+     */
+    @Test
+    void aMultihopJobCopiesHopByHopOverThreeSes() throws Exception {
+        write("/se-a/hops/f1", 180_000, 31);
+        write("/se-b/hops/f1", 1_000, 32);
+        String body = multihop("{\"multihop\":true,\"overwrite_hop\":true,\"retry\":0}", "/se-a/hops/f1", "/se-b/hops/f1", "/se-c/hops/f1");
+        String id = given().auth().oauth2(vo("atlas")).contentType(ContentType.JSON).body(body).post("/jobs").then().statusCode(200)
+                .extract().path("job_id");
+        JsonPath early = files(vo("atlas"), id);
+        if (!"FINISHED".equals(early.getString("find { it.file_index == 0 }.file_state"))) {
+            assertEquals("NOT_USED", early.getString("find { it.file_index == 1 }.file_state"), early.prettify());
+        }
+        awaitJob(vo("atlas"), id, Duration.ofSeconds(60), "FINISHED", "FAILED", "FINISHEDDIRTY", "CANCELED");
+        given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().body("job_state", equalTo("FINISHED")).body("job_type", equalTo("H"))
+                .body("source_se", equalTo("NGX-A")).body("dest_se", equalTo("NGX-C"));
+        JsonPath done = files(vo("atlas"), id);
+        assertEquals(List.of("FINISHED", "FINISHED"), done.getList("file_state"), done.prettify());
+        // no hop was staged
+        assertEquals(java.util.Arrays.asList(null, null), done.getList("staging_start"));
+        assertTrue(done.getString("find { it.file_index == 0 }.finish_time").compareTo(done.getString("find { it.file_index == 1 }.start_time")) <= 0,
+                done.prettify());
+        byte[] original = Files.readAllBytes(nginx.file("/se-a/hops/f1"));
+        assertArrayEquals(original, Files.readAllBytes(nginx.file("/se-b/hops/f1")));
+        assertArrayEquals(original, Files.readAllBytes(nginx.file("/se-c/hops/f1")));
+    }
+
+    /** A hop that fails for good breaks the chain: the hops after it stay NOT_USED and never run; the job FAILED. */
+    @Test
+    void aFailedHopLeavesTheHopsAfterItUnusedAndTheJobFailed() throws Exception {
+        write("/se-a/broken/f1", 90_000, 41);
+        // the second hop's destination is there already and intermediate hops overwrite only with overwrite_hop
+        write("/se-c/broken/f1", 1_000, 42);
+        String body = multihop("{\"multihop\":true,\"retry\":2,\"retry_delay\":0}", "/se-a/broken/f1", "/se-b/broken/f1",
+                "/se-c/broken/f1", "/se-a/broken/back/f1");
+        String id = given().auth().oauth2(vo("atlas")).contentType(ContentType.JSON).body(body).post("/jobs").then().statusCode(200)
+                .extract().path("job_id");
+        awaitJob(vo("atlas"), id, Duration.ofSeconds(60), "FINISHED", "FAILED", "FINISHEDDIRTY", "CANCELED");
+        given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().body("job_state", equalTo("FAILED"));
+        JsonPath f = files(vo("atlas"), id);
+        assertEquals("FINISHED", f.getString("find { it.file_index == 0 }.file_state"), f.prettify());
+        assertEquals("FAILED", f.getString("find { it.file_index == 1 }.file_state"), f.prettify());
+        assertEquals("DEST_EXISTS", f.getString("find { it.file_index == 1 }.error_code"), f.prettify());
+        assertEquals("NOT_USED", f.getString("find { it.file_index == 2 }.file_state"), f.prettify());
+        assertNull(f.get("find { it.file_index == 2 }.start_time"));
+        assertFalse(Files.exists(nginx.file("/se-a/broken/back/f1")), "a hop after the break must not run");
+        assertEquals(1_000, Files.size(nginx.file("/se-c/broken/f1")));
+    }
+
+    /** A chain whose hop does not start where the previous one ended is refused, as FTS3 does, and nothing is stored. */
+    @Test
+    void aBrokenChainIsRefused() {
+        String body = multihop("{\"multihop\":true}", "/se-a/gap/f1", "/se-b/gap/f1").replace("]}],", "]}," + file("/se-b/gap/other", "/se-c/gap/f1", null) + "],");
+        given().auth().oauth2(vo("atlas")).contentType(ContentType.JSON).body(body).post("/jobs").then().statusCode(400)
+                .contentType("application/problem+json").body("errors.field", hasItem("files[1].sources"));
+    }
+
+    static io.restassured.response.ValidatableResponse ban(String kind, String body) {
+        return given().auth().oauth2(admin()).contentType(ContentType.JSON).body(body).post("/ban/" + kind).then();
+    }
+
+    static String fileState(String token, String id) {
+        return files(token, id).getString("[0].file_state");
+    }
+
+    /**
+     * FTS3's SE ban on an SE of its own (the other tests' SEs stay unbanned): wait with allow_submit holds a new
+     * file queued; cancel cancels it ("Storage banned"), answers its job and refuses submissions; the unban lets
+     * them through again.
+     */
+    @Test
+    void aBannedSeHoldsOrCancelsItsFilesAndRefusesSubmissions() throws Exception {
+        Files.createDirectories(nginx.file("/se-ban"));
+        given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"BAN-SITE\",\"baseUrls\":{\"http\":\""
+                + nginx.url("/se-ban") + "\"},\"access\":{\"open\":true}}").put("/config/se/NGX-BAN").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+        write("/se-a/banned/f1", 50_000, 51);
+        // only administrators ban
+        given().auth().oauth2(vo("atlas")).contentType(ContentType.JSON).body("{\"storage\":\"NGX-BAN\"}").post("/ban/se").then().statusCode(403);
+        ban("se", "{\"storage\":\"NGX-BAN\",\"status\":\"cancel\",\"allow_submit\":true}").statusCode(400)
+                .contentType("application/problem+json");
+        try {
+            ban("se", "{\"storage\":\"NGX-BAN\",\"status\":\"wait\",\"allow_submit\":true,\"message\":\"downtime\"}").statusCode(200)
+                    .body("$", hasSize(0));
+            given().auth().oauth2(admin()).get("/ban/se").then().statusCode(200).body("find { it.se == 'NGX-BAN' }.status", equalTo("WAIT_AS"))
+                    .body("find { it.se == 'NGX-BAN' }.message", equalTo("downtime"));
+            String held = submit(vo("atlas"), List.of(file("/se-a/banned/f1", "/se-ban/f1", null)), "{}");
+            Thread.sleep(1500);
+            assertEquals("SUBMITTED", fileState(vo("atlas"), held), "a file of a banned SE must stay queued");
+            ban("se", "{\"storage\":\"NGX-BAN\",\"status\":\"cancel\"}").statusCode(200).body("$", equalTo(List.of(held)));
+            JsonPath f = files(vo("atlas"), held);
+            assertEquals("CANCELED", f.getString("[0].file_state"));
+            assertEquals("Storage banned", f.getString("[0].reason"));
+            given().auth().oauth2(vo("atlas")).get("/jobs/" + held).then().body("job_state", equalTo("CANCELED"));
+            given().auth().oauth2(vo("atlas")).contentType(ContentType.JSON)
+                    .body("{\"files\":[" + file("/se-a/banned/f1", "/se-ban/f2", null) + "]}").post("/jobs").then().statusCode(403)
+                    .contentType("application/problem+json");
+        } finally {
+            given().auth().oauth2(admin()).queryParam("storage", "NGX-BAN").delete("/ban/se").then().statusCode(204);
+        }
+        given().auth().oauth2(admin()).get("/ban/se").then().statusCode(200).body("se", org.hamcrest.Matchers.not(hasItem("NGX-BAN")));
+        String after = submit(vo("atlas"), List.of(file("/se-a/banned/f1", "/se-ban/f3", null)), "{}");
+        assertEquals("FINISHED", awaitJob(vo("atlas"), after, Duration.ofSeconds(30), "FINISHED", "FAILED", "CANCELED"));
+        assertFalse(Files.exists(nginx.file("/se-ban/f1")));
+    }
+
+    /** A wait ban with a timeout holds the file, then cancels it once the timeout passed. */
+    @Test
+    void aWaitBanCancelsWhatItHeldOnceItsTimeoutPassed() throws Exception {
+        Files.createDirectories(nginx.file("/se-ban-wait"));
+        given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"BAN-SITE\",\"baseUrls\":{\"http\":\""
+                + nginx.url("/se-ban-wait") + "\"},\"access\":{\"open\":true}}").put("/config/se/NGX-BAN-WAIT").then()
+                .statusCode(anyOf(equalTo(200), equalTo(201)));
+        write("/se-a/banned-wait/f1", 50_000, 52);
+        try {
+            ban("se", "{\"storage\":\"NGX-BAN-WAIT\",\"status\":\"WAIT\",\"allow_submit\":true,\"timeout\":\"3\"}").statusCode(200);
+            String held = submit(vo("atlas"), List.of(file("/se-a/banned-wait/f1", "/se-ban-wait/f1", null)), "{}");
+            assertEquals("CANCELED", awaitJob(vo("atlas"), held, Duration.ofSeconds(20), "CANCELED", "FINISHED", "FAILED"));
+            assertEquals(io.ferry.scheduler.service.BanService.WAIT_EXPIRED, files(vo("atlas"), held).getString("[0].reason"));
+            assertFalse(Files.exists(nginx.file("/se-ban-wait/f1")));
+        } finally {
+            given().auth().oauth2(admin()).queryParam("storage", "NGX-BAN-WAIT").delete("/ban/se").then().statusCode(204);
+        }
+    }
+
+    /** FTS3's user ban: the user's unfinished jobs are cancelled ("User banned") and answered, its submissions refused. */
+    @Test
+    void aBannedUsersJobsAreCancelledAndItsSubmissionsRefused() throws Exception {
+        String user = FerryTestResource.token(io.ferry.dev.DevTokens.Claims.of("user-to-ban", "atlas", "transfer:submit"));
+        write("/se-a/banned-user/f1", 50_000, 53);
+        // held by a wait ban, so that it is still unfinished when its user is banned
+        ban("se", "{\"storage\":\"NGX-SLOW\",\"status\":\"wait\",\"allow_submit\":true}").statusCode(200);
+        String id;
+        try {
+            id = submit(user, List.of(file("/se-a/banned-user/f1", "/slow/banned-user/f1", null)), "{}");
+            ban("dn", "{\"user_dn\":\"user-to-ban\"}").statusCode(200).body("$", equalTo(List.of(id)));
+        } finally {
+            given().auth().oauth2(admin()).queryParam("storage", "NGX-SLOW").delete("/ban/se").then().statusCode(204);
+        }
+        given().auth().oauth2(user).get("/jobs/" + id).then().body("job_state", equalTo("CANCELED"));
+        assertEquals("User banned", files(user, id).getString("[0].reason"));
+        given().auth().oauth2(admin()).get("/ban/dn").then().statusCode(200).body("dn", hasItem("user-to-ban"));
+        given().auth().oauth2(user).contentType(ContentType.JSON).body("{\"files\":[" + file("/se-a/banned-user/f1", "/se-b/banned-user/f1", null) + "]}")
+                .post("/jobs").then().statusCode(403);
+        // an administrator cannot ban itself
+        ban("dn", "{\"user_dn\":\"test-user\"}").statusCode(409);
+        given().auth().oauth2(admin()).queryParam("user_dn", "user-to-ban").delete("/ban/dn").then().statusCode(204);
+        submit(user, List.of(file("/se-a/banned-user/f1", "/se-b/banned-user/f1", null)), "{}");
     }
 
     @Test

@@ -21,7 +21,8 @@ import java.time.ZoneOffset;
 /**
  * Makes sure nothing waits forever: ACTIVE files whose replica stopped renewing the lease go back to the queue
  * (LEASE_EXPIRED, always retried, the destination then ours to replace); prepared files older than the pin
- * lifetime are prepared again; files still queued after their job's max_time_in_queue fail with QUEUE_EXPIRED.
+ * lifetime are prepared again; files still queued after their job's max_time_in_queue fail with QUEUE_EXPIRED; files of
+ * a banned SE are cancelled when their ban says so ({@code BanService#sweep}).
  */
 @ApplicationScoped
 public class QueueExpiry extends EngineLoop {
@@ -43,6 +44,9 @@ public class QueueExpiry extends EngineLoop {
     @Inject
     EngineWakeups wakeups;
 
+    @Inject
+    io.ferry.scheduler.service.BanService bans;
+
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
             start("expiry");
@@ -60,6 +64,7 @@ public class QueueExpiry extends EngineLoop {
 
     @Override
     protected void pass() {
+        bans.sweep();
         for (Long id : queue.expiredActive(200).await().atMost(StateChanges.WAIT)) {
             ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(StateChanges.WAIT);
             if (f != null) {

@@ -17,14 +17,14 @@ import java.util.UUID;
  */
 public record Submission(List<FileRequest> files, String verifyChecksum, boolean overwrite, int retry, int retryDelay,
                          int priority, Integer maxTimeInQueue, Integer timeout, Integer nostreams, String jobMetadata,
-                         boolean deterministic, String sid, String params) {
+                         boolean deterministic, String sid, String params, boolean multihop, boolean overwriteHop) {
 
     public static final int MAX_FILES = 10_000;
 
     /** The same submission with other files (logical sources resolved). */
     public Submission withFiles(List<FileRequest> resolved) {
         return new Submission(resolved, verifyChecksum, overwrite, retry, retryDelay, priority, maxTimeInQueue, timeout, nostreams, jobMetadata,
-                deterministic, sid, params);
+                deterministic, sid, params, multihop, overwriteHop);
     }
 
     /** {@code tokens}: the file's bearer tokens toward storage, null when it brings none (Ferry's own identity is used). */
@@ -74,11 +74,22 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         if (metadata != null && metadata.length() > 16_384) {
             errors.add(new Problem.FieldError("params.job_metadata", "at most 16 KiB"));
         }
+        boolean multihop = bool(p.get("multihop"), "params.multihop", false, errors);
+        boolean overwriteHop = bool(p.get("overwrite_hop"), "params.overwrite_hop", false, errors);
+        if (overwriteHop && overwrite) {
+            errors.add(new Problem.FieldError("params.overwrite_hop", "Incompatible overwrite flags used at the same time"));
+        }
+        if (overwriteHop && !multihop) {
+            errors.add(new Problem.FieldError("params.overwrite_hop", "'overwrite-hop' requires multihop job submission"));
+        }
+        if (multihop && errors.isEmpty()) {
+            Hops.check(requests, errors);
+        }
         if (!errors.isEmpty()) {
             throw ProblemException.badRequest("INVALID_JOB", errors.size() + " problem(s) with the submission; nothing was stored", errors);
         }
         return new Submission(requests, verify, overwrite, retry, retryDelay, priority, maxInQueue, timeout, nostreams, metadata,
-                generator.equals("deterministic"), sid, p.isMissingNode() ? "{}" : p.toString());
+                generator.equals("deterministic"), sid, p.isMissingNode() ? "{}" : p.toString(), multihop, overwriteHop);
     }
 
     /** FTS3's deterministic ids: the same sid and VO always name the same job. */

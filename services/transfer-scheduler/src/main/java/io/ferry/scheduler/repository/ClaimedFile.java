@@ -20,7 +20,10 @@ public record ClaimedFile(long fileId, UUID jobId, int attempts, String vo, Stri
     /** The columns {@link #of} reads, for RETURNING clauses of claims joined with {@code job j}. */
     public static final String COLUMNS = "f.file_id, f.job_id, f.attempts, f.vo, f.activity, f.source_url, f.dest_url, f.source_se, "
             + "f.dest_se, f.filesize, f.checksum, f.state, f.submitted_at, f.prepare_started_at, f.prepared_at, f.stage_request, "
-            + "f.source_size, f.source_ranges, f.dest_ours, j.verify_checksum, j.overwrite, j.retry, j.retry_delay, j.timeout, j.nostreams, f.alternatives, f.claim_epoch, "
+            + "f.source_size, f.source_ranges, f.dest_ours, j.verify_checksum, "
+            // overwrite_hop: a hop with a hop after it is an intermediate one
+            + "(j.overwrite OR j.overwrite_hop AND EXISTS (SELECT 1 FROM transfer_file h WHERE h.job_id = f.job_id AND h.file_index = f.file_index + 1)), "
+            + "j.retry, j.retry_delay, j.timeout, j.nostreams, f.alternatives, f.claim_epoch, "
             + "j.has_tokens";
 
     public static ClaimedFile of(Row r) {

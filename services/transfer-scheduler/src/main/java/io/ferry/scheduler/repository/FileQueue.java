@@ -111,8 +111,8 @@ public class FileQueue {
     /** Files whose stage request is due for a poll, any queue. */
     public Uni<List<ClaimedFile>> claimStagingPolls(int n, String owner, Duration lease) {
         return pool.preparedQuery("UPDATE transfer_file f SET " + NEW_EPOCH + "lease_owner = $2, lease_until = now() + make_interval(secs => $3) "
-                        + "FROM job j WHERE j.job_id = f.job_id AND f.file_id IN (SELECT file_id FROM transfer_file WHERE state = 'STAGING' AND "
-                        + DUE + " ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING " + ClaimedFile.COLUMNS)
+                        + "FROM job j WHERE j.job_id = f.job_id AND f.file_id IN (SELECT file_id FROM transfer_file t WHERE state = 'STAGING' AND "
+                        + DUE + " AND NOT " + Bans.banned("t.source_se", "t.dest_se", "t.vo", null) + " ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING " + ClaimedFile.COLUMNS)
                 .execute(Tuple.of(n, owner, seconds(lease))).map(FileQueue::files);
     }
 
@@ -128,7 +128,8 @@ public class FileQueue {
     private static Uni<List<ClaimedFile>> claim(SqlClient c, String set, String where, Tuple args) {
         return c.preparedQuery("UPDATE transfer_file f SET " + NEW_EPOCH + set + " FROM job j WHERE j.job_id = f.job_id AND f.file_id IN ("
                         + "SELECT file_id FROM transfer_file WHERE source_se = $1 AND dest_se = $2 AND vo = $3 AND activity = $4 AND "
-                        + where + " ORDER BY priority DESC, file_id LIMIT $5 FOR UPDATE SKIP LOCKED) RETURNING " + ClaimedFile.COLUMNS)
+                        // a banned SE's files stay queued (FTS3's bans); the queue's link is fixed, so this is one probe per claim
+                        + where + " AND NOT " + Bans.banned("$1", "$2", "$3", null) + " ORDER BY priority DESC, file_id LIMIT $5 FOR UPDATE SKIP LOCKED) RETURNING " + ClaimedFile.COLUMNS)
                 .execute(args).map(FileQueue::files);
     }
 

@@ -32,6 +32,14 @@ public class Job extends PanacheEntityBase {
 
     public boolean overwrite;
 
+    /** FTS3's job type: {@code H} multihop (its files are hops run one after another), else {@code N}. */
+    @Column(name = "job_type")
+    public String jobType;
+
+    /** FTS3's overwrite_hop: every hop but the last overwrites its destination. */
+    @Column(name = "overwrite_hop")
+    public boolean overwriteHop;
+
     public int retry;
 
     @Column(name = "retry_delay")

@@ -15,12 +15,12 @@ public final class JobInserts {
 
     private static final String FILES = "INSERT INTO transfer_file (job_id, vo, state, priority, submitted_at, file_index, activity, source_url, "
             + "dest_url, source_se, dest_se, alternatives, filesize, checksum, file_metadata) "
-            + "SELECT $1, $2, 'SUBMITTED', $3, $4, unnest($5::int[]), unnest($6::text[]), unnest($7::text[]), unnest($8::text[]), "
+            + "SELECT $1, $2, unnest($15::text[]), $3, $4, unnest($5::int[]), unnest($6::text[]), unnest($7::text[]), unnest($8::text[]), "
             + "unnest($9::text[]), unnest($10::text[]), unnest($11::text[]), unnest($12::bigint[]), unnest($13::text[]), unnest($14::text[])";
 
     private static final String JOB = "INSERT INTO job (job_id, vo, user_dn, state, priority, verify_checksum, overwrite, retry, retry_delay, "
-            + "max_time_in_queue, timeout, nostreams, job_metadata, params, source_se, dest_se, submitted_at, has_tokens, cred_id) "
-            + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) ON CONFLICT (job_id) DO NOTHING";
+            + "max_time_in_queue, timeout, nostreams, job_metadata, params, source_se, dest_se, submitted_at, has_tokens, cred_id, job_type, "
+            + "overwrite_hop) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21) ON CONFLICT (job_id) DO NOTHING";
 
     private JobInserts() {
     }
@@ -31,7 +31,7 @@ public final class JobInserts {
                 .addString(job.verifyChecksum).addBoolean(job.overwrite).addInteger(job.retry).addInteger(job.retryDelay)
                 .addInteger(job.maxTimeInQueue).addInteger(job.timeout).addInteger(job.nostreams).addString(job.jobMetadata)
                 .addString(job.params).addString(job.sourceSe).addString(job.destSe).addOffsetDateTime(job.submittedAt).addBoolean(job.hasTokens)
-                .addString(job.credId);
+                .addString(job.credId).addString(job.jobType).addBoolean(job.overwriteHop);
         return c.preparedQuery(JOB).execute(j).flatMap(stored -> {
             if (stored.rowCount() == 0) {
                 return Uni.createFrom().item(false);
@@ -45,7 +45,7 @@ public final class JobInserts {
         Integer[] index = new Integer[n];
         Long[] size = new Long[n];
         String[] activity = new String[n], src = new String[n], dst = new String[n], srcSe = new String[n], dstSe = new String[n];
-        String[] alternatives = new String[n], checksum = new String[n], metadata = new String[n];
+        String[] alternatives = new String[n], checksum = new String[n], metadata = new String[n], state = new String[n];
         for (int i = 0; i < n; i++) {
             TransferFile f = files.get(i);
             index[i] = f.fileIndex;
@@ -58,9 +58,11 @@ public final class JobInserts {
             size[i] = f.filesize;
             checksum[i] = f.checksum;
             metadata[i] = f.fileMetadata;
+            state[i] = f.state;
         }
         return Tuple.tuple().addUUID(job.jobId).addString(job.vo).addInteger(job.priority).addOffsetDateTime(job.submittedAt)
                 .addArrayOfInteger(index).addArrayOfString(activity).addArrayOfString(src).addArrayOfString(dst).addArrayOfString(srcSe)
-                .addArrayOfString(dstSe).addArrayOfString(alternatives).addArrayOfLong(size).addArrayOfString(checksum).addArrayOfString(metadata);
+                .addArrayOfString(dstSe).addArrayOfString(alternatives).addArrayOfLong(size).addArrayOfString(checksum).addArrayOfString(metadata)
+                .addArrayOfString(state);
     }
 }

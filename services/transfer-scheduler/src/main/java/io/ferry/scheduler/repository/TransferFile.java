@@ -90,4 +90,12 @@ public class TransferFile extends PanacheEntityBase {
 
     @Column(name = "finish_time")
     public OffsetDateTime finishTime;
+
+    /** When its stage request was accepted (files that went through staging only). */
+    @Column(name = "staging_start", insertable = false, updatable = false)
+    public OffsetDateTime stagingStart;
+
+    /** When it came online after staging. */
+    @Column(name = "staging_finished", insertable = false, updatable = false)
+    public OffsetDateTime stagingFinished;
 }

@@ -19,17 +19,17 @@ public final class JobViews {
     public record JobView(UUID job_id, String job_state, String vo_name, String user_dn, String submit_time,
                           String job_finished, int priority, String reason, String source_se, String dest_se,
                           String verify_checksum, boolean overwrite_flag, int retry, int retry_delay, Integer max_time_in_queue,
-                          Integer nostreams, @JsonRawValue String job_metadata, String cred_id) {
+                          Integer nostreams, @JsonRawValue String job_metadata, String cred_id, String job_type) {
         public static JobView of(Job j) {
             return new JobView(j.jobId, j.state, j.vo, j.userDn, Fts3Time.format(j.submittedAt), Fts3Time.format(j.finishedAt),
                     j.priority, j.reason, j.sourceSe, j.destSe, j.verifyChecksum, j.overwrite, j.retry, j.retryDelay, j.maxTimeInQueue,
-                    j.nostreams, j.jobMetadata, j.credId);
+                    j.nostreams, j.jobMetadata, j.credId, j.jobType);
         }
     }
 
     /**
      * {@code staging_start} and {@code staging_finished} are FTS3's bring-online times, which Rucio reads from every
-     * file: Ferry does not keep them once a file is on disk, so they are null (as FTS3's are for files never staged).
+     * file: when the stage request was accepted and when the file came online; null for files never staged (as FTS3's).
      */
     public record FileView(long file_id, UUID job_id, int file_index, String file_state, String source_surl, String dest_surl,
                            String source_se, String dest_se, Long filesize, String checksum, String activity, String reason,
@@ -41,7 +41,8 @@ public final class JobViews {
             Long size = f.filesize != null ? f.filesize : f.sourceSize != null && f.sourceSize >= 0 ? f.sourceSize : null;
             return new FileView(f.fileId, f.jobId, f.fileIndex, f.state, f.sourceUrl, f.destUrl, f.sourceSe, f.destSe, size,
                     f.checksum, f.activity, f.reason, f.errorCode, f.errorPhase, Math.max(0, f.attempts - 1),
-                    Fts3Time.format(f.startTime), Fts3Time.format(f.finishTime), null, null,
+                    Fts3Time.format(f.startTime), Fts3Time.format(f.finishTime),
+                    Fts3Time.format(f.stagingStart), Fts3Time.format(f.stagingFinished),
                     f.bytesTransferred, f.throughput, f.streams, f.fileMetadata);
         }
     }

@@ -67,6 +67,9 @@ public class JobService {
     @Inject
     SubmitterTokenRequest submitterToken;
 
+    @Inject
+    BanService bans;
+
     /** Stores the job and its files in one transaction; answers the job id. */
     @WithSpan
     @WithSession
@@ -93,7 +96,7 @@ public class JobService {
             for (int i = 0; i < s.files().size(); i++) {
                 Submission.FileRequest f = s.files().get(i);
                 StorageBoundary.CheckedFile c = checked.get(i);
-                // job id, VO, state, priority and submission time are the job's; JobInserts takes them from it.
+                // job id, VO, priority and submission time are the job's; JobInserts takes them from it.
                 // Only canonical URLs are stored: they are what the engine sends to storage.
                 TransferFile t = new TransferFile();
                 t.fileIndex = i;
@@ -107,6 +110,8 @@ public class JobService {
                 t.filesize = f.filesize();
                 t.checksum = f.checksum();
                 t.fileMetadata = f.metadata();
+                // a multihop job's later hops wait until the hop before them finished (FTS3's NOT_USED)
+                t.state = (s.multihop() && i > 0 ? FileState.NOT_USED : FileState.SUBMITTED).name();
                 files.add(t);
             }
             Job job = new Job();
@@ -124,14 +129,23 @@ public class JobService {
             job.nostreams = s.nostreams();
             job.jobMetadata = s.jobMetadata();
             job.params = s.params();
-            job.sourceSe = single(files.stream().map(f -> f.sourceSe).toList());
-            job.destSe = single(files.stream().map(f -> f.destSe).toList());
+            job.jobType = s.multihop() ? "H" : "N";
+            job.overwriteHop = s.overwriteHop();
+            // a chain goes from its first hop's source to its last hop's destination (FTS3's source_se, dest_se)
+            job.sourceSe = s.multihop() ? files.get(0).sourceSe : single(files.stream().map(f -> f.sourceSe).toList());
+            job.destSe = s.multihop() ? files.get(files.size() - 1).destSe : single(files.stream().map(f -> f.destSe).toList());
             job.submittedAt = now;
             job.credId = credId;
             JobTokens.Rows sealed = tokens.seal(id, s.files(), checked);
             Optional<SubmitterTokenRequest.Rows> fromSubmitter = submitterToken.of(id, caller.caller(), bearer, s.files(), checked, endpoints);
             job.hasTokens = !sealed.isEmpty() || fromSubmitter.isPresent();
-            return pool.withTransaction(c -> JobInserts.insert(c, job, files).flatMap(stored -> stored
+            List<String> ses = new ArrayList<>();
+            files.forEach(f -> {
+                ses.add(f.sourceSe);
+                ses.add(f.destSe);
+            });
+            checked.forEach(c -> ses.addAll(c.sourceSes()));
+            return bans.checkSubmission(vo, ses).flatMap(unbanned -> pool.withTransaction(c -> JobInserts.insert(c, job, files).flatMap(stored -> stored
                     ? FileTokenRows.insert(c, id, sealed.tokens(), sealed.uses())
                     .chain(x -> fromSubmitter.map(r -> SubmitterTokenRows.insert(c, id, r.sealed(), r.issuer(), r.expiresAt(), r.sides()))
                             .orElseGet(() -> Uni.createFrom().voidItem()))
@@ -141,7 +155,7 @@ public class JobService {
                     throw ProblemException.conflict("JOB_EXISTS", "a job with id " + id + " (sid " + s.sid() + ") was already submitted");
                 }
                 return id;
-            });
+            }));
         })));
     }
 

@@ -17,7 +17,10 @@ public enum FileState {
     FINISHED,
     FAILED,
     CANCELED,
-    /** an alternative source that was not needed; does not count for the job */
+    /**
+     * a multihop job's hop waiting for the hop before it to finish (then SUBMITTED); one whose chain broke before it
+     * stays so. Does not count for the job's state.
+     */
     NOT_USED;
 
     /** Still to do: the job is not over while one of its files is in one of these. */

@@ -66,7 +66,8 @@ final class JobStateWrites {
             if (r.getBoolean(0)) {
                 return set(c, jobId, whileOpen(r, 0), null);
             }
-            return counts(c, jobId).chain(counts -> set(c, jobId, JobStateRule.of(counts), null));
+            return c.preparedQuery("SELECT job_type = 'H' FROM job WHERE job_id = $1").execute(Tuple.of(jobId))
+                    .chain(type -> counts(c, jobId).chain(counts -> set(c, jobId, JobStateRule.of(counts, type.iterator().next().getBoolean(0)), null)));
         });
     }
 

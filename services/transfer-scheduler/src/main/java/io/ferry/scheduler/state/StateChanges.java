@@ -98,13 +98,14 @@ public class StateChanges {
         if (!FileState.STAGING.name().equals(f.state())) {
             return preparedWriter.submit(new Prepared(f, stat));
         }
-        return change(f, Guard.PREPARING, "state = 'READY', prepared_at = now(), source_size = $3, source_ranges = $4, stage_request = NULL, "
+        return change(f, Guard.PREPARING, "state = 'READY', prepared_at = now(), staging_finished = now(), source_size = $3, source_ranges = $4, "
+                + "stage_request = NULL, "
                 + "lease_owner = NULL, lease_until = NULL", Tuple.of(stat.size(), stat.ranges()), FileState.READY.name(), "prepared", (c, ok) -> Uni.createFrom().voidItem());
     }
 
     /** A stage request was accepted by the SE: poll it later. */
     public boolean staging(ClaimedFile f, String request, Duration poll) {
-        return change(f, Guard.PREPARING, "state = 'STAGING', stage_request = $3, next_attempt_at = now() + make_interval(secs => $4), "
+        return change(f, Guard.PREPARING, "state = 'STAGING', stage_request = $3, staging_start = now(), staging_finished = NULL, next_attempt_at = now() + make_interval(secs => $4), "
                 + "lease_owner = NULL, lease_until = NULL", Tuple.of(request, poll.toMillis() / 1000.0), FileState.STAGING.name(), "stage request " + request,
                 (c, ok) -> Uni.createFrom().voidItem());
     }
@@ -191,7 +192,11 @@ public class StateChanges {
                         + "error_phase = NULL, lease_owner = NULL, lease_until = NULL "
                         + "FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::float8[], $6::bigint[]) AS v(id, bytes, streams, throughput, epoch) "
                         + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND f.file_id IN (" + FileQueue.lockedInOrder("state = 'ACTIVE' AND lease_owner = $5")
-                        + ") RETURNING f.file_id, f.job_id), recorded AS (" + TransferRecords.insertForChanged("done", 7) + ") "
+                        + ") RETURNING f.file_id, f.job_id, f.file_index), recorded AS (" + TransferRecords.insertForChanged("done", 7) + "), "
+                        // a multihop job's next hop may start once this one finished; in the same statement, so the job's
+                        // state below sees it open (NOT_USED files are only ever hops waiting for their turn)
+                        + "next_hops AS (UPDATE transfer_file n SET state = 'SUBMITTED', next_attempt_at = now() FROM done d "
+                        + "WHERE n.job_id = d.job_id AND n.file_index = d.file_index + 1 AND n.state = 'NOT_USED') "
                         + "SELECT file_id, job_id FROM done")
                 .execute(Tuple.from(List.<Object>of(batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(Finished::bytes).toArray(Long[]::new),
@@ -411,10 +416,11 @@ public class StateChanges {
      * Asks {@code unknown} for the failure to raise when some of {@code fileIds} are not the job's (nothing changes).
      */
     public Uni<Void> cancel(UUID jobId, List<Long> fileIds, String reason, java.util.function.Function<List<Long>, RuntimeException> unknown) {
-        return pool.withTransaction(c -> c.preparedQuery("SELECT state FROM job WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
+        return pool.withTransaction(c -> c.preparedQuery("SELECT state, job_type = 'H' FROM job WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
                 .chain(job -> c.preparedQuery("SELECT file_id, state FROM transfer_file WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
                         .chain(files -> {
                             String before = job.iterator().next().getString(0);
+                            boolean multihop = job.iterator().next().getBoolean(1);
                             List<Long> missing = fileIds == null ? new ArrayList<>() : new ArrayList<>(fileIds);
                             List<Long> canceled = new ArrayList<>();
                             java.util.Map<FileState, Long> counts = new java.util.EnumMap<>(FileState.class);
@@ -431,7 +437,7 @@ public class StateChanges {
                             if (!missing.isEmpty()) {
                                 throw unknown.apply(missing);
                             }
-                            JobState after = JobStateRule.of(counts);
+                            JobState after = JobStateRule.of(counts, multihop);
                             Uni<Void> write = c.preparedQuery("UPDATE transfer_file SET state = $2, error_code = $3, reason = $4, finish_time = now() "
                                             + "WHERE file_id = ANY($1)")
                                     .execute(Tuple.of(canceled.toArray(Long[]::new), FileState.CANCELED.name(), MoverException.Code.CANCELED.name(), reason))

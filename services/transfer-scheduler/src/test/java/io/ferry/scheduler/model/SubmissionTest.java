@@ -341,13 +341,54 @@ class SubmissionTest {
 
     @Test
     void withFilesKeepsEveryParam() {
-        Submission s = parse(withParams("{\"verify_checksum\":\"target\",\"priority\":1,\"retry\":4,\"id_generator\":\"deterministic\",\"sid\":\"x\"}"));
+        Submission s = parse(withParams("{\"verify_checksum\":\"target\",\"priority\":1,\"retry\":4,\"id_generator\":\"deterministic\",\"sid\":\"x\","
+                + "\"multihop\":true,\"overwrite_hop\":true}"));
         Submission resolved = s.withFiles(List.of(new Submission.FileRequest(List.of("https://ral.example/data/r1"),
                 List.of("https://cern.example/eos/f1"), 10L, null, null, "default")));
         assertEquals(List.of("https://ral.example/data/r1"), resolved.files().get(0).sources());
         assertEquals(new Submission(resolved.files(), s.verifyChecksum(), s.overwrite(), s.retry(), s.retryDelay(), s.priority(),
-                s.maxTimeInQueue(), s.timeout(), s.nostreams(), s.jobMetadata(), s.deterministic(), s.sid(), s.params()), resolved);
+                s.maxTimeInQueue(), s.timeout(), s.nostreams(), s.jobMetadata(), s.deterministic(), s.sid(), s.params(), true, true), resolved);
         assertEquals(s.jobId("atlas"), resolved.jobId("atlas"));
+    }
+
+    static String chain(String... urls) {
+        StringBuilder files = new StringBuilder();
+        for (int i = 0; i + 1 < urls.length; i += 2) {
+            files.append(files.length() == 0 ? "" : ",").append("{\"sources\":[\"").append(urls[i]).append("\"],\"destinations\":[\"")
+                    .append(urls[i + 1]).append("\"]}");
+        }
+        return "{\"files\":[" + files + "],\"params\":{\"multihop\":true}}";
+    }
+
+    @Test
+    void aMultihopJobIsAChainOfHops() {
+        Submission s = parse(chain("https://a.example/f", "https://b.example/f", "https://b.example/f", "https://c.example/f"));
+        assertTrue(s.multihop());
+        assertFalse(s.overwriteHop());
+        assertEquals(2, s.files().size());
+        assertFalse(parse(withParams("{}")).multihop());
+        assertTrue(parse(chain("https://a.example/f", "https://b.example/f").replace("{\"multihop\":true}",
+                "{\"multihop\":true,\"overwrite_hop\":true}")).overwriteHop());
+    }
+
+    @Test
+    void aHopWhoseSourceIsNotThePreviousDestinationIsRefused() {
+        assertEquals(List.of("files[1].sources"),
+                refusedFields(chain("https://a.example/f", "https://b.example/f", "https://b.example/other", "https://c.example/f")));
+    }
+
+    @Test
+    void aHopWithSeveralSourcesIsRefused() {
+        String body = "{\"files\":[{\"sources\":[\"https://a.example/f\",\"https://a2.example/f\"],\"destinations\":[\"https://b.example/f\"]}],"
+                + "\"params\":{\"multihop\":true}}";
+        assertEquals(List.of("files[0]"), refusedFields(body));
+    }
+
+    @Test
+    void overwriteHopNeedsAMultihopJobAndNoOverwrite() {
+        assertEquals(List.of("params.overwrite_hop"), refusedFields(withParams("{\"overwrite_hop\":true}")));
+        assertEquals(List.of("params.overwrite_hop"), refusedFields(chain("https://a.example/f", "https://b.example/f")
+                .replace("{\"multihop\":true}", "{\"multihop\":true,\"overwrite_hop\":true,\"overwrite\":true}")));
     }
 
     static JsonNode readTree(String json) {

@@ -113,4 +113,30 @@ class JobStateRuleTest {
             assertEquals(true, s.terminal(), s.name());
         }
     }
+
+    private static JobState chain(FileState... hops) {
+        Map<FileState, Long> counts = new EnumMap<>(FileState.class);
+        for (FileState h : hops) {
+            counts.merge(h, 1L, Long::sum);
+        }
+        return JobStateRule.of(counts, true);
+    }
+
+    @Test
+    void aChainRunsWhileItsNextHopWaits() {
+        assertEquals(JobState.SUBMITTED, chain(SUBMITTED, NOT_USED, NOT_USED));
+        assertEquals(JobState.ACTIVE, chain(FINISHED, SUBMITTED, NOT_USED));
+        assertEquals(JobState.ACTIVE, chain(FINISHED, FINISHED, ACTIVE));
+    }
+
+    @Test
+    void aChainIsFinishedOnlyWhenEveryHopIs() {
+        assertEquals(JobState.FINISHED, chain(FINISHED, FINISHED, FINISHED));
+        // a broken chain never reached its destination: not FINISHEDDIRTY, whatever hops finished before the break
+        assertEquals(JobState.FAILED, chain(FAILED, NOT_USED, NOT_USED));
+        assertEquals(JobState.FAILED, chain(FINISHED, FAILED, NOT_USED));
+        assertEquals(JobState.CANCELED, chain(FINISHED, CANCELED, NOT_USED));
+        // the same files in an ordinary job
+        assertEquals(JobState.FINISHEDDIRTY, of(FINISHED, FAILED, NOT_USED));
+    }
 }
