@@ -117,6 +117,18 @@ class HandleNetApiTest {
     }
 
     @Test
+    void aTokenWhoseSubjectReadsLikeAHandleIdentityIsNotThatIdentity() {
+        String h = PREFIX + "/sub-" + System.nanoTime();
+        String body = "{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://a.example/x\"}]}";
+        // USER-n is in the prefix's admin group by its key; a token naming "300:USER-n" as its subject proves no key
+        given().auth().oauth2(HandleApiTest.user("300:" + user)).contentType(ContentType.JSON).body(body)
+                .put("/api/handles/" + h + "?overwrite=false").then().statusCode(403).body("responseCode", equalTo(400));
+        given().get("/api/handles/" + h).then().statusCode(404);
+        basic("300:" + user, "s3cret").contentType(ContentType.JSON).body(body).put("/api/handles/" + h + "?overwrite=false")
+                .then().statusCode(201);
+    }
+
+    @Test
     void groupCyclesEndAndGrantOnlyTheirMembers() {
         long n = System.nanoTime();
         String group = PREFIX + "/GROUP-" + n;

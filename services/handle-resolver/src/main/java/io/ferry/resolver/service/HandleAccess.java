@@ -48,16 +48,24 @@ public class HandleAccess {
      * An authenticated caller; {@code vo} is its credential's VO (null without one). Its subject is a token's
      * {@code sub}, or a Handle.net identity {@code index:handle} (HTTP Basic with a secret key, the native protocol).
      */
-    public record Caller(String subject, String vo, boolean admin, boolean writer) {
+    public record Caller(String subject, String vo, boolean admin, boolean writer, boolean handleNet) {
+
+        /**
+         * A token's caller. Its {@code sub} is never taken for a Handle.net identity, even when it reads like one
+         * ({@code 300:20.500.1/ADMIN}): only a secret key or the native protocol's challenge proves one.
+         */
+        public Caller(String subject, String vo, boolean admin, boolean writer) {
+            this(subject, vo, admin, writer, false);
+        }
 
         /** A caller proven to hold the key at {@code index} of {@code handle}: it may write what HS_ADMIN grants it. */
         public static Caller handleIdentity(int index, String handle) {
-            return new Caller(index + ":" + handle, null, false, true);
+            return new Caller(index + ":" + handle, null, false, true, true);
         }
 
         /** The Handle.net identity this caller is, or null for a token's subject. */
         public Reference identity() {
-            return Reference.parse(subject);
+            return handleNet ? Reference.parse(subject) : null;
         }
     }
 
@@ -290,7 +298,15 @@ public class HandleAccess {
      * {@code index:handle}, stored as that admin handle and index), for handles created without one.
      */
     public static HandleValue defaultAdmin(String subject, int index) {
-        Reference id = Reference.parse(subject);
+        return defaultAdmin(subject, Reference.parse(subject), index);
+    }
+
+    /** As {@link #defaultAdmin(String, int)} for the caller: a token's subject is named as such, whatever it reads like. */
+    public static HandleValue defaultAdmin(Caller caller, int index) {
+        return defaultAdmin(caller.subject(), caller.identity(), index);
+    }
+
+    private static HandleValue defaultAdmin(String subject, Reference id, int index) {
         var node = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
                 .put("handle", id == null ? subject : id.handle()).put("index", id == null ? 300 : id.index())
                 .put("permissions", AdminPermissions.ALL);

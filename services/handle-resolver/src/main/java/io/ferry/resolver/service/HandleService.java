@@ -151,7 +151,7 @@ public class HandleService {
                             while (indexTaken(toStore, free)) {
                                 free++;
                             }
-                            toStore.add(HandleAccess.defaultAdmin(caller.subject(), free));
+                            toStore.add(HandleAccess.defaultAdmin(caller, free));
                         }
                         return access.require(c, caller, handle, List.of(), EnumSet.of(AdminPermissions.ADD_HANDLE))
                                 .flatMap(v -> store.replace(c, handle, name.prefix(), toStore, locations))

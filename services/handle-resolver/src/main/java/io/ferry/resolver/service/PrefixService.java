@@ -38,7 +38,7 @@ public class PrefixService {
                 throw HandleException.notPermitted(prefixHandle, "homing a prefix needs the " + FerryRoles.HANDLES_ADMIN + " scope");
             }
             List<HandleValue> values = new ArrayList<>();
-            values.add(HandleAccess.defaultAdmin(caller.subject(), 100));
+            values.add(HandleAccess.defaultAdmin(caller, 100));
             int index = 101;
             for (String admin : admins) {
                 values.add(HandleAccess.defaultAdmin(admin, index++));
