@@ -155,7 +155,10 @@ public class HandleAccess {
                 continue;
             }
             JsonNode admin = v.data().value();
-            if (!subject.equals(admin.path("handle").asText(null))) {
+            // A Handle.net identity ("300:0.NA/10.5072", from the native protocol's challenge-response) is the
+            // admin's index and handle; a token's subject is the handle alone.
+            if (!subject.equals(admin.path("handle").asText(null))
+                    && !subject.equals(admin.path("index").asText("") + ":" + admin.path("handle").asText(""))) {
                 continue;
             }
             String bits = admin.path("permissions").asText("");
