@@ -100,18 +100,28 @@ public class NativeRequestHandler {
         return Responses.error(req, Responses.RC_ERROR, "Server error");
     }
 
+    /** A resolution request's body: the handle, and the indices and types asked for (none: all values). */
+    record ResolutionQuery(byte[] handle, List<Integer> indices, List<String> types) {
+
+        static ResolutionQuery decode(NativeRequest req) {
+            WireReader in = req.body();
+            byte[] handle = in.bytes();
+            List<Integer> indices = Arrays.stream(in.ints()).boxed().toList();
+            List<String> types = Arrays.stream(in.byteStrings()).map(t -> new String(t, StandardCharsets.UTF_8)).toList();
+            return new ResolutionQuery(handle, indices, types);
+        }
+    }
+
     private Uni<byte[]> resolve(NativeRequest req) {
-        WireReader in = req.body();
-        byte[] handleBytes = in.bytes();
-        int[] indexArray = in.ints();
-        byte[][] typeArray = in.byteStrings();
+        ResolutionQuery query = ResolutionQuery.decode(req);
+        byte[] handleBytes = query.handle();
         String handle = new String(handleBytes, StandardCharsets.UTF_8);
         HandleName name = HandleName.parse(handle);
         if (name == null) {
             throw HandleException.invalidHandle(handle);
         }
-        List<Integer> indices = Arrays.stream(indexArray).boxed().toList();
-        List<String> types = Arrays.stream(typeArray).map(t -> new String(t, StandardCharsets.UTF_8)).toList();
+        List<Integer> indices = query.indices();
+        List<String> types = query.types();
         // An authoritative query skips the cache (which is never staler than a change notification anyway).
         Uni<Optional<HandleStore.Stored>> lookup = req.header().has(MessageHeader.FLAG_AUTHORITATIVE)
                 ? store.find(handle).map(found -> found.map(HandleStore.Stored::publicView)) : cache.find(handle);
