@@ -27,7 +27,7 @@ import java.util.Optional;
  * Answers native-protocol requests from the store, cache and service the REST API uses. Resolution is anonymous
  * (public values only, from the resolution cache; an authoritative request reads the database); administration
  * is challenged, and the challenged request runs once its answer proves the caller holds the secret key in the
- * HS_SECKEY value it names, as the Handle.net identity {@code <index>:<handle>}, under the same HS_ADMIN checks as
+ * HS_SECKEY value it names (or the private key of the HS_PUBKEY value it names), as the Handle.net identity {@code <index>:<handle>}, under the same HS_ADMIN checks as
  * REST. {@code 0.NA/<prefix>} of a prefix homed here carries this server's HS_SITE when it stores none.
  */
 @ApplicationScoped
@@ -36,6 +36,7 @@ public class NativeRequestHandler {
     private static final Logger LOG = Logger.getLogger(NativeRequestHandler.class);
 
     static final String HS_SECKEY = "HS_SECKEY";
+    static final String HS_PUBKEY = "HS_PUBKEY";
 
     /** What a request is answered with, and the session id its envelope carries (a challenge's, else 0). */
     public record Reply(byte[] message, int sessionId) {
@@ -202,17 +203,20 @@ public class NativeRequestHandler {
         // The answer to the challenged request: its operation, and (if asked) the digest of the answer that carried it.
         NativeRequest respondTo = new NativeRequest(answer.envelope(), new MessageHeader(original.opCode(), 0,
                 answer.header().opFlags(), 0, answer.header().recursionCount(), 0, answer.header().bodyLength()), answer.headerAndBody());
-        if (!HS_SECKEY.equals(authType)) {
+        if (!HS_SECKEY.equals(authType) && !HS_PUBKEY.equals(authType)) {
             return Uni.createFrom().item(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED,
-                    "Authentication type " + authType + " is not supported here; use " + HS_SECKEY));
+                    "Authentication type " + authType + " is not supported here"));
         }
         if (HandleName.parse(userHandle) == null) {
             return Uni.createFrom().item(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED, "Authentication Failed"));
         }
         return store.find(userHandle).flatMap(found -> {
-            byte[] key = found.flatMap(u -> u.values().stream().filter(v -> v.index() == userIndex && HS_SECKEY.equals(v.type())).findFirst())
+            byte[] key = found.flatMap(u -> u.values().stream().filter(v -> v.index() == userIndex && authType.equals(v.type())).findFirst())
                     .map(v -> ValueTranslation.data(v.data())).orElse(null);
-            if (!SecretKeyChallenge.verify(key, pending.nonce(), pending.requestDigest(), signed)) {
+            boolean proven = HS_SECKEY.equals(authType)
+                    ? SecretKeyChallenge.verify(key, pending.nonce(), pending.requestDigest(), signed)
+                    : PublicKeyChallenge.verify(key, pending.nonce(), pending.requestDigest(), signed);
+            if (!proven) {
                 return Uni.createFrom().item(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED, "Authentication Failed"));
             }
             HandleAccess.Caller caller = new HandleAccess.Caller(userIndex + ":" + userHandle, null, false, true);

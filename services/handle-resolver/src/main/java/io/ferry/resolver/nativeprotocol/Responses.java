@@ -25,6 +25,8 @@ public final class Responses {
     public static final int RC_AUTHENTICATION_FAILED = 403;
     public static final int RC_AUTHEN_TIMEOUT = 405;
 
+    private static final int VALIDITY_SECONDS = 12 * 3600;
+
     public static final byte HASH_SHA1 = 2;
     public static final byte HASH_SHA256 = 3;
 
@@ -74,7 +76,7 @@ public final class Responses {
         byte hashType = digestType(req.envelope());
         WireWriter out = new WireWriter(256);
         int flags = (req.header().opFlags() & ECHOED_FLAGS) | MessageHeader.FLAG_AUTHORITATIVE | (digest ? MessageHeader.FLAG_REQUEST_DIGEST : 0);
-        new MessageHeader(req.opCode(), responseCode, flags, 0, req.header().recursionCount(), 0, 0).encode(out);
+        new MessageHeader(req.opCode(), responseCode, flags, 0, req.header().recursionCount(), expiration(), 0).encode(out);
         int bodyStart = out.size();
         if (digest) {
             out.int1(hashType).raw(digest(hashType, req.headerAndBody()));
@@ -84,6 +86,11 @@ public final class Responses {
         out.int4At(bodyStart - 4, bodyLength);
         out.int4(0);
         return out.toByteArray();
+    }
+
+    /** CNRI's client drops answers whose expiration has passed; its own messages are valid for twelve hours. */
+    private static int expiration() {
+        return (int) (System.currentTimeMillis() / 1000) + VALIDITY_SECONDS;
     }
 
     static byte digestType(Envelope e) {

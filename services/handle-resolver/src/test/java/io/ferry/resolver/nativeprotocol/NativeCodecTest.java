@@ -204,6 +204,26 @@ class NativeCodecTest {
     }
 
     @Test
+    void publicKeyChallengeIsSignedByCnriAndVerifiedHere() throws Exception {
+        CreateHandleRequest req = new CreateHandleRequest(Util.encodeString("10.5072/new"),
+                new net.handle.hdllib.HandleValue[]{new net.handle.hdllib.HandleValue(1, "URL", "https://b.example/")}, null);
+        NativeRequest decoded = received(req);
+        byte[] nonce = new byte[16];
+        new java.security.SecureRandom().nextBytes(nonce);
+        byte[] digest = Responses.digest(Responses.digestType(decoded.envelope()), decoded.headerAndBody());
+        ChallengeResponse challenge = assertInstanceOf(ChallengeResponse.class, decoded(decoded, Responses.challenge(decoded, nonce), 77));
+        java.security.KeyPairGenerator rsa = java.security.KeyPairGenerator.getInstance("RSA");
+        rsa.initialize(2048);
+        java.security.KeyPair pair = rsa.generateKeyPair();
+        byte[] hsPubkey = Util.getBytesFromPublicKey(pair.getPublic());
+        byte[] answer = new net.handle.hdllib.PublicKeyAuthenticationInfo(Util.encodeString("10.5072/ADMIN"), 300, pair.getPrivate())
+                .authenticate(challenge, req);
+        assertTrue(PublicKeyChallenge.verify(hsPubkey, nonce, digest, answer));
+        assertFalse(PublicKeyChallenge.verify(Util.getBytesFromPublicKey(rsa.generateKeyPair().getPublic()), nonce, digest, answer));
+        assertFalse(PublicKeyChallenge.verify(hsPubkey, new byte[16], digest, answer));
+    }
+
+    @Test
     void mintedHandlesComeBackInTheCreateResponse() throws Exception {
         CreateHandleRequest req = new CreateHandleRequest(Util.encodeString("10.5072/"), new net.handle.hdllib.HandleValue[0], null, true);
         NativeRequest decoded = received(req);
