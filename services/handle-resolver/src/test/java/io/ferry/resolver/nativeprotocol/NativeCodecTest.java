@@ -180,15 +180,28 @@ class NativeCodecTest {
         assertEquals("Handle Not Found", Util.decodeString(err.message));
     }
 
-    @Test
-    void secretKeyChallengeIsAnsweredByCnriAndVerifiedHere() throws Exception {
+    /** A create request CNRI encoded, our challenge to it as CNRI decodes it, and what the answer must sign. */
+    record Challenged(CreateHandleRequest req, byte[] nonce, byte[] digest, ChallengeResponse challenge) {
+    }
+
+    static Challenged challenged(int session) throws Exception {
         CreateHandleRequest req = new CreateHandleRequest(Util.encodeString("10.5072/new"),
                 new net.handle.hdllib.HandleValue[]{new net.handle.hdllib.HandleValue(1, "URL", "https://b.example/")}, null);
         NativeRequest decoded = received(req);
         byte[] nonce = new byte[16];
         new java.security.SecureRandom().nextBytes(nonce);
         byte[] digest = Responses.digest(Responses.digestType(decoded.envelope()), decoded.headerAndBody());
-        ChallengeResponse challenge = assertInstanceOf(ChallengeResponse.class, decoded(decoded, Responses.challenge(decoded, nonce), 1234));
+        ChallengeResponse challenge = assertInstanceOf(ChallengeResponse.class, decoded(decoded, Responses.challenge(decoded, nonce), session));
+        return new Challenged(req, nonce, digest, challenge);
+    }
+
+    @Test
+    void secretKeyChallengeIsAnsweredByCnriAndVerifiedHere() throws Exception {
+        Challenged c = challenged(1234);
+        CreateHandleRequest req = c.req();
+        byte[] nonce = c.nonce();
+        byte[] digest = c.digest();
+        ChallengeResponse challenge = c.challenge();
         assertEquals(1234, challenge.sessionId);
         assertArrayEquals(nonce, challenge.nonce);
         byte[] key = Util.encodeString("s3cret");
@@ -205,22 +218,16 @@ class NativeCodecTest {
 
     @Test
     void publicKeyChallengeIsSignedByCnriAndVerifiedHere() throws Exception {
-        CreateHandleRequest req = new CreateHandleRequest(Util.encodeString("10.5072/new"),
-                new net.handle.hdllib.HandleValue[]{new net.handle.hdllib.HandleValue(1, "URL", "https://b.example/")}, null);
-        NativeRequest decoded = received(req);
-        byte[] nonce = new byte[16];
-        new java.security.SecureRandom().nextBytes(nonce);
-        byte[] digest = Responses.digest(Responses.digestType(decoded.envelope()), decoded.headerAndBody());
-        ChallengeResponse challenge = assertInstanceOf(ChallengeResponse.class, decoded(decoded, Responses.challenge(decoded, nonce), 77));
+        Challenged c = challenged(77);
         java.security.KeyPairGenerator rsa = java.security.KeyPairGenerator.getInstance("RSA");
         rsa.initialize(2048);
         java.security.KeyPair pair = rsa.generateKeyPair();
         byte[] hsPubkey = Util.getBytesFromPublicKey(pair.getPublic());
         byte[] answer = new net.handle.hdllib.PublicKeyAuthenticationInfo(Util.encodeString("10.5072/ADMIN"), 300, pair.getPrivate())
-                .authenticate(challenge, req);
-        assertTrue(PublicKeyChallenge.verify(hsPubkey, nonce, digest, answer));
-        assertFalse(PublicKeyChallenge.verify(Util.getBytesFromPublicKey(rsa.generateKeyPair().getPublic()), nonce, digest, answer));
-        assertFalse(PublicKeyChallenge.verify(hsPubkey, new byte[16], digest, answer));
+                .authenticate(c.challenge(), c.req());
+        assertTrue(PublicKeyChallenge.verify(hsPubkey, c.nonce(), c.digest(), answer));
+        assertFalse(PublicKeyChallenge.verify(Util.getBytesFromPublicKey(rsa.generateKeyPair().getPublic()), c.nonce(), c.digest(), answer));
+        assertFalse(PublicKeyChallenge.verify(hsPubkey, new byte[16], c.digest(), answer));
     }
 
     @Test
