@@ -155,6 +155,15 @@ class NativeProtocolTest {
         AbstractResponse again = send(r, new CreateHandleRequest(Util.encodeString(created), new HandleValue[]{adminValue}, key), site, Interface.SP_HDL_TCP);
         assertEquals(AbstractMessage.RC_HANDLE_ALREADY_EXISTS, again.responseCode);
 
+        // a minted suffix, and its creator as the admin of a handle created without one (named by handle and index)
+        AbstractResponse minted = send(r, new CreateHandleRequest(Util.encodeString(prefix + "/"),
+                new HandleValue[]{new HandleValue(1, "URL", "https://data.example/minted")}, key, true), site, Interface.SP_HDL_TCP);
+        String mintedHandle = Util.decodeString(assertInstanceOf(net.handle.hdllib.CreateHandleResponse.class, minted, () -> "mint: " + minted).handle);
+        org.junit.jupiter.api.Assertions.assertTrue(mintedHandle.startsWith(prefix + "/") && mintedHandle.length() > prefix.length() + 1, mintedHandle);
+        given().get("/api/handles/" + mintedHandle).then().statusCode(200)
+                .body("values.find { it.type == 'HS_ADMIN' }.data.value.handle", equalTo(adminHandle))
+                .body("values.find { it.type == 'HS_ADMIN' }.data.value.index", equalTo(300));
+
         // modify, add, remove values; an authoritative query sees each at once
         assertEquals(AbstractMessage.RC_SUCCESS, send(r, new ModifyValueRequest(Util.encodeString(created),
                 new HandleValue(1, "URL", "https://data.example/2b"), key), site, Interface.SP_HDL_TCP).responseCode);

@@ -1,8 +1,12 @@
 package io.ferry.resolver.nativeprotocol;
 
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.ferry.resolver.model.AdminPermissions;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.model.HandleValue;
+import io.ferry.resolver.model.ValuePermissions;
 import io.ferry.resolver.repository.HandleStore;
 import io.ferry.resolver.service.HandleAccess;
 import io.ferry.resolver.service.HandleService;
@@ -220,17 +224,28 @@ public class NativeRequestHandler {
                 return Uni.createFrom().item(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED, "Authentication Failed"));
             }
             HandleAccess.Caller caller = new HandleAccess.Caller(userIndex + ":" + userHandle, null, false, true);
-            return Uni.createFrom().deferred(() -> administer(original, respondTo, caller))
+            return Uni.createFrom().deferred(() -> administer(original, respondTo, caller, userHandle, userIndex))
                     .onFailure().recoverWithItem(e -> failure(respondTo, e));
         });
     }
 
-    private Uni<byte[]> administer(NativeRequest original, NativeRequest respondTo, HandleAccess.Caller caller) {
+    private Uni<byte[]> administer(NativeRequest original, NativeRequest respondTo, HandleAccess.Caller caller, String userHandle, int userIndex) {
         AdminOperation op = adminOperation(original);
         if (HandleName.parse(op.handle()) == null) {
             throw HandleException.invalidHandle(op.handle());
         }
-        List<HandleValue> values = op.values().stream().map(ValueTranslation::fromNative).toList();
+        List<HandleValue> values = new ArrayList<>(op.values().stream().map(ValueTranslation::fromNative).toList());
+        if (original.opCode() == MessageHeader.OC_CREATE_HANDLE && values.stream().noneMatch(v -> HandleValue.HS_ADMIN.equals(v.type()))) {
+            // As Ferry does for REST, a handle created without administrators gets its creator as one; here named
+            // as Handle.net names an admin, by handle and index.
+            int free = 100;
+            while (indexTaken(values, free)) {
+                free++;
+            }
+            values.add(new HandleValue(free, HandleValue.HS_ADMIN, new HandleValue.Data("admin", JsonNodeFactory.instance.objectNode()
+                    .put("handle", userHandle).put("index", userIndex).put("permissions", AdminPermissions.ALL)),
+                    IntNode.valueOf(86400), null, ValuePermissions.DEFAULT));
+        }
         List<Integer> valueIndices = values.stream().map(HandleValue::index).toList();
         boolean overwrite = original.header().has(MessageHeader.FLAG_OVERWRITE);
         return switch (original.opCode()) {
