@@ -231,7 +231,9 @@ public class NativeRequestHandler {
 
     private Uni<byte[]> administer(NativeRequest original, NativeRequest respondTo, HandleAccess.Caller caller, String userHandle, int userIndex) {
         AdminOperation op = adminOperation(original);
-        if (HandleName.parse(op.handle()) == null) {
+        // A create that mints its suffix names only the prefix ("20.500.123/"); the minted handle is checked when written.
+        boolean mint = original.opCode() == MessageHeader.OC_CREATE_HANDLE && original.header().has(MessageHeader.FLAG_MINT);
+        if (HandleName.parse(mint ? op.handle() + "x" : op.handle()) == null) {
             throw HandleException.invalidHandle(op.handle());
         }
         List<HandleValue> values = new ArrayList<>(op.values().stream().map(ValueTranslation::fromNative).toList());
@@ -249,11 +251,8 @@ public class NativeRequestHandler {
         List<Integer> valueIndices = values.stream().map(HandleValue::index).toList();
         boolean overwrite = original.header().has(MessageHeader.FLAG_OVERWRITE);
         return switch (original.opCode()) {
-            case MessageHeader.OC_CREATE_HANDLE -> {
-                boolean mint = original.header().has(MessageHeader.FLAG_MINT);
-                yield handles.put(caller, op.handle(), values, List.of(), overwrite, mint).map(a -> Responses.created(respondTo,
-                        mint ? a.body().handle().getBytes(StandardCharsets.UTF_8) : null));
-            }
+            case MessageHeader.OC_CREATE_HANDLE -> handles.put(caller, op.handle(), values, List.of(), overwrite, mint)
+                    .map(a -> Responses.created(respondTo, mint ? a.body().handle().getBytes(StandardCharsets.UTF_8) : null));
             case MessageHeader.OC_ADD_VALUE -> existing(op.handle(), List.of())
                     .flatMap(h -> handles.put(caller, op.handle(), values, valueIndices, overwrite, false)).map(a -> Responses.done(respondTo));
             case MessageHeader.OC_MODIFY_VALUE -> existing(op.handle(), valueIndices)
