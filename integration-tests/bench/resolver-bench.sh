@@ -67,7 +67,7 @@ printf 'API      GET /api/handles/…:   %10s req/s  p50 %s  p99 %s  (%.2fx ngin
 printf 'PROXY    GET /{handle} (302):  %10s req/s  p50 %s  p99 %s  (%.2fx nginx)\n' "$px_rps" "$px_p50" "$px_p99" "$(echo "$px_rps / $ng_rps" | bc -l)"
 # The same resolutions over the native Handle protocol (UDP), beside the REST figures.
 java -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.NativeUdpLoad 127.0.0.1 "$nport" 20.500.1/h "$handles" 2 > /dev/null
-java -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.NativeUdpLoad 127.0.0.1 "$nport" 20.500.1/h "$handles" "$secs" \
+java -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.NativeUdpLoad 127.0.0.1 "$nport" 20.500.1/h "$handles" "$secs" "${FERRY_BENCH_NATIVE_WINDOW:-64}" \
   | tee "$work/native-udp.txt"
 # Latency at half of the API's maximum rate, paced by a Java client (wrk cannot hold a fixed rate).
 java -Xlog:gc:file="$work/paced-gc.log" -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.PacedLoad \
