@@ -13,6 +13,9 @@ command -v wrk >/dev/null && command -v nginx >/dev/null || { apt-get update -qq
 [ -f services/handle-resolver/target/quarkus-app/quarkus-run.jar ] && [ -d integration-tests/target/lib ] || ./mvnw -B -q -DskipTests install
 work="$root/integration-tests/target/bench-resolver-run"; rm -rf "$work"; mkdir -p "$work/www" "$work/tmp"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# the native Handle protocol's port (TCP and UDP), free for both
+nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); p=s.getsockname()[1]; u=socket.socket(type=socket.SOCK_DGRAM); u.bind(("127.0.0.1",p)); print(p)')
+export FERRY_RESOLVER_NATIVE_PORT="$nport"
 ngport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 java -Xmx1g -Dferry.root="$root" -Dferry.service.jvm-args="-Xms$((2 * cache_mb + 768))m -Xmx$((2 * cache_mb + 768))m -XX:MaxTenuringThreshold=2 -Xlog:gc:file=$work/resolver-gc.log ${FERRY_BENCH_SERVICE_JVM_ARGS:-}" -cp "integration-tests/target/classes:integration-tests/target/lib/*" \
   io.ferry.bench.ResolverBenchmark "$handles" "$port" > "$work/prepare.log" 2>&1 &
@@ -62,6 +65,10 @@ read -r _ px_rps px_p50 px_p99 <<<"$(run proxy "http://127.0.0.1:$port/20.500.1/
 printf 'NGINX    static file:          %10s req/s  p50 %s  p99 %s\n' "$ng_rps" "$ng_p50" "$ng_p99"
 printf 'API      GET /api/handles/…:   %10s req/s  p50 %s  p99 %s  (%.2fx nginx)\n' "$api_rps" "$api_p50" "$api_p99" "$(echo "$api_rps / $ng_rps" | bc -l)"
 printf 'PROXY    GET /{handle} (302):  %10s req/s  p50 %s  p99 %s  (%.2fx nginx)\n' "$px_rps" "$px_p50" "$px_p99" "$(echo "$px_rps / $ng_rps" | bc -l)"
+# The same resolutions over the native Handle protocol (UDP), beside the REST figures.
+java -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.NativeUdpLoad 127.0.0.1 "$nport" 20.500.1/h "$handles" 2 > /dev/null
+java -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.NativeUdpLoad 127.0.0.1 "$nport" 20.500.1/h "$handles" "$secs" "${FERRY_BENCH_NATIVE_WINDOW:-64}" \
+  | tee "$work/native-udp.txt"
 # Latency at half of the API's maximum rate, paced by a Java client (wrk cannot hold a fixed rate).
 java -Xlog:gc:file="$work/paced-gc.log" -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.PacedLoad \
   "http://127.0.0.1:$port/api/handles/20.500.1/h" "$handles" "$(printf '%.0f' "$(echo "$api_rps / 2" | bc -l)")" "$secs"

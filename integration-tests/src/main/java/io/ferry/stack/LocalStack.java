@@ -151,6 +151,10 @@ public final class LocalStack implements AutoCloseable {
         if (spec.equals(ServiceSpec.SCHEDULER)) {
             env.put("FERRY_SCHEDULER_DELEGATION_KEY", delegationKey);
         }
+        if (spec.equals(ServiceSpec.RESOLVER) && !logName.equals(spec.name())) {
+            // A second resolver (a replica) cannot share the first one's native Handle protocol port.
+            env.put("FERRY_RESOLVER_NATIVE_PORT", Integer.toString(FreePort.find()));
+        }
         env.putAll(options.extraEnvironment());
         Path jar = options.projectRoot().resolve("services").resolve(spec.name()).resolve("target/quarkus-app/quarkus-run.jar");
         Path log = options.stateDirectory().resolve("logs").resolve(logName + ".log");

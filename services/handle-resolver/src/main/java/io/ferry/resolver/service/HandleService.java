@@ -118,8 +118,7 @@ public class HandleService {
     public Uni<Answer> put(String requested, String body, List<Integer> requestedIndices, boolean variousIndices, boolean overwrite,
                            boolean mintNewSuffix) {
         String handle = mintNewSuffix ? mint(requested) : requested;
-        HandleName name = HandleName.parse(handle);
-        if (name == null) {
+        if (HandleName.parse(handle) == null) {
             throw HandleException.invalidHandle(requested);
         }
         List<HandleValue> values = parseValues(handle, body, !mintNewSuffix);
@@ -127,6 +126,25 @@ public class HandleService {
         if (variousIndices && indices.isEmpty()) {
             throw HandleException.invalidValue(handle, "index=various needs at least one value");
         }
+        return put(access.caller(handle), handle, values, indices, overwrite);
+    }
+
+    /**
+     * The same PUT for a caller authenticated elsewhere (the native Handle protocol's challenge-response), with
+     * the values already decoded; the answer's body names the handle written (minted when asked).
+     */
+    @WithSpan
+    public Uni<Answer> put(HandleAccess.Caller caller, String requested, List<HandleValue> values, List<Integer> indices,
+                           boolean overwrite, boolean mintNewSuffix) {
+        String handle = mintNewSuffix ? mint(requested) : requested;
+        if (HandleName.parse(handle) == null) {
+            throw HandleException.invalidHandle(requested);
+        }
+        return put(Uni.createFrom().item(caller), handle, values.stream().map(HandleValue::withDefaultPermissions).toList(), indices, overwrite);
+    }
+
+    private Uni<Answer> put(Uni<HandleAccess.Caller> callerOf, String handle, List<HandleValue> values, List<Integer> indices, boolean overwrite) {
+        HandleName name = HandleName.parse(handle);
         String problem = ValueRules.check(values);
         if (problem != null) {
             throw HandleException.invalidValue(handle, problem);
@@ -136,7 +154,7 @@ public class HandleService {
             throw HandleException.invalidValue(handle, "the body has no values at the requested indices " + indices);
         }
         Map<Integer, List<Locations.Location>> locations = parsedLocations(handle, incoming);
-        return cache.afterWrite(handle, access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> homed(c, name)
+        return cache.afterWrite(handle, callerOf.flatMap(caller -> store.pool().withTransaction(c -> homed(c, name)
                 .flatMap(homed -> {
                     if (!homed) {
                         throw HandleException.notResponsible(handle);
@@ -187,7 +205,20 @@ public class HandleService {
         if (HandleName.parse(handle) == null) {
             throw HandleException.invalidHandle(handle);
         }
-        return cache.afterWrite(handle, access.caller(handle).flatMap(caller -> store.pool().withTransaction(c -> store.find(c, handle).flatMap(found -> {
+        return delete(access.caller(handle), handle, indices);
+    }
+
+    /** The same DELETE for a caller authenticated elsewhere (the native Handle protocol's challenge-response). */
+    @WithSpan
+    public Uni<Answer> delete(HandleAccess.Caller caller, String handle, List<Integer> indices) {
+        if (HandleName.parse(handle) == null) {
+            throw HandleException.invalidHandle(handle);
+        }
+        return delete(Uni.createFrom().item(caller), handle, indices);
+    }
+
+    private Uni<Answer> delete(Uni<HandleAccess.Caller> callerOf, String handle, List<Integer> indices) {
+        return cache.afterWrite(handle, callerOf.flatMap(caller -> store.pool().withTransaction(c -> store.find(c, handle).flatMap(found -> {
             HandleStore.Stored h = found.orElseThrow(() -> HandleException.notFound(handle));
             if (indices.isEmpty()) {
                 return access.require(c, caller, h.handle(), h.values(), EnumSet.of(AdminPermissions.DELETE_HANDLE))

@@ -1,0 +1,277 @@
+package io.ferry.resolver.nativeprotocol;
+
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.ferry.resolver.model.AdminPermissions;
+import io.ferry.resolver.model.HandleException;
+import io.ferry.resolver.model.HandleName;
+import io.ferry.resolver.model.HandleValue;
+import io.ferry.resolver.model.ValuePermissions;
+import io.ferry.resolver.repository.HandleStore;
+import io.ferry.resolver.service.HandleAccess;
+import io.ferry.resolver.service.HandleService;
+import io.ferry.resolver.service.ResolutionCache;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Answers native-protocol requests from the store, cache and service the REST API uses. Resolution is anonymous
+ * (public values only, from the resolution cache; an authoritative request reads the database); administration
+ * is challenged, and the challenged request runs once its answer proves the caller holds the secret key in the
+ * HS_SECKEY value it names (or the private key of the HS_PUBKEY value it names), as the Handle.net identity {@code <index>:<handle>}, under the same HS_ADMIN checks as
+ * REST. {@code 0.NA/<prefix>} of a prefix homed here carries this server's HS_SITE when it stores none.
+ */
+@ApplicationScoped
+public class NativeRequestHandler {
+
+    private static final Logger LOG = Logger.getLogger(NativeRequestHandler.class);
+
+    static final String HS_SECKEY = "HS_SECKEY";
+    static final String HS_PUBKEY = "HS_PUBKEY";
+
+    /** What a request is answered with, and the session id its envelope carries (a challenge's, else 0). */
+    public record Reply(byte[] message, int sessionId) {
+    }
+
+    /** An administrative request's body: the handle, and its values (create, add, modify) or indices (remove). */
+    record AdminOperation(String handle, List<NativeValue> values, List<Integer> indices) {
+    }
+
+    @Inject
+    HandleStore store;
+
+    @Inject
+    ResolutionCache cache;
+
+    @Inject
+    HandleService handles;
+
+    @Inject
+    NativeProtocolConfig config;
+
+    private PendingChallenges challenges;
+    private volatile byte[] site;
+
+    @PostConstruct
+    void init() {
+        challenges = new PendingChallenges(config.challengeTimeout());
+    }
+
+    /** The HS_SITE record of the ports the server bound. */
+    void advertise(int tcpPort, int udpPort) {
+        try {
+            site = SiteRecord.encode(InetAddress.getByName(config.advertisedAddress()), tcpPort, udpPort, 1);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("ferry.resolver.native.advertised-address is not an address", e);
+        }
+    }
+
+    public Uni<Reply> handle(NativeRequest req) {
+        return Uni.createFrom().deferred(() -> switch (req.opCode()) {
+                    case MessageHeader.OC_RESOLUTION -> resolve(req).map(m -> new Reply(m, 0));
+                    case MessageHeader.OC_GET_SITE_INFO -> Uni.createFrom().item(new Reply(Responses.siteInfo(req, site), 0));
+                    case MessageHeader.OC_CREATE_HANDLE, MessageHeader.OC_DELETE_HANDLE, MessageHeader.OC_ADD_VALUE,
+                         MessageHeader.OC_REMOVE_VALUE, MessageHeader.OC_MODIFY_VALUE -> Uni.createFrom().item(challenge(req));
+                    case MessageHeader.OC_RESPONSE_TO_CHALLENGE -> answer(req).map(m -> new Reply(m, 0));
+                    default -> Uni.createFrom().item(new Reply(Responses.error(req, Responses.RC_OPERATION_NOT_SUPPORTED,
+                            "Operation " + req.opCode() + " is not supported"), 0));
+                })
+                .onFailure().recoverWithItem(e -> new Reply(failure(req, e), 0));
+    }
+
+    private static byte[] failure(NativeRequest req, Throwable e) {
+        if (e instanceof HandleException he) {
+            // REST's 401 "authentication failed" is the protocol's 403; the other codes are the same numbers.
+            int rc = he.responseCode() == 401 ? Responses.RC_AUTHENTICATION_FAILED : he.responseCode();
+            return Responses.error(req, rc, he.getMessage());
+        }
+        if (e instanceof ProtocolException) {
+            return Responses.error(req, Responses.RC_PROTOCOL_ERROR, e.getMessage());
+        }
+        LOG.warnf(e, "native request %d failed", req.opCode());
+        return Responses.error(req, Responses.RC_ERROR, "Server error");
+    }
+
+    /** A resolution request's body: the handle, and the indices and types asked for (none: all values). */
+    record ResolutionQuery(byte[] handle, List<Integer> indices, List<String> types) {
+
+        static ResolutionQuery decode(NativeRequest req) {
+            WireReader in = req.body();
+            byte[] handle = in.bytes();
+            List<Integer> indices = Arrays.stream(in.ints()).boxed().toList();
+            List<String> types = Arrays.stream(in.byteStrings()).map(t -> new String(t, StandardCharsets.UTF_8)).toList();
+            return new ResolutionQuery(handle, indices, types);
+        }
+    }
+
+    private Uni<byte[]> resolve(NativeRequest req) {
+        ResolutionQuery query = ResolutionQuery.decode(req);
+        byte[] handleBytes = query.handle();
+        String handle = new String(handleBytes, StandardCharsets.UTF_8);
+        HandleName name = HandleName.parse(handle);
+        if (name == null) {
+            throw HandleException.invalidHandle(handle);
+        }
+        List<Integer> indices = query.indices();
+        List<String> types = query.types();
+        // An authoritative query skips the cache (which is never staler than a change notification anyway).
+        Uni<Optional<HandleStore.Stored>> lookup = req.header().has(MessageHeader.FLAG_AUTHORITATIVE)
+                ? store.find(handle).map(found -> found.map(HandleStore.Stored::publicView)) : cache.find(handle);
+        return lookup.flatMap(found -> {
+            if (found.isEmpty()) {
+                return store.prefixHomed(store.pool(), name.prefix()).map(homed -> {
+                    throw homed ? HandleException.notFound(handle) : HandleException.notResponsible(handle);
+                });
+            }
+            HandleStore.Stored h = found.get();
+            List<HandleValue> selected = HandleService.answer(h, types, indices, OffsetDateTime.now(ZoneOffset.UTC)).body().values();
+            List<NativeValue> values = new ArrayList<>(selected.size() + 1);
+            selected.forEach(v -> values.add(ValueTranslation.toNative(v)));
+            NativeValue siteValue = siteValue(h);
+            if (siteValue != null && (types.isEmpty() && indices.isEmpty() || types.stream().anyMatch(SiteRecord.HS_SITE::equalsIgnoreCase)
+                    || indices.contains(siteValue.index()))) {
+                values.add(siteValue);
+            }
+            if (values.isEmpty()) {
+                return Uni.createFrom().item(Responses.error(req, Responses.RC_VALUES_NOT_FOUND, "Values Not Found"));
+            }
+            return Uni.createFrom().item(Responses.resolution(req, handleBytes, values));
+        });
+    }
+
+    /** This server's HS_SITE for a prefix handle that stores none, at its lowest free index from 1. */
+    private NativeValue siteValue(HandleStore.Stored h) {
+        if (site == null || !h.handle().regionMatches(true, 0, "0.NA/", 0, 5)
+                || h.values().stream().anyMatch(v -> SiteRecord.HS_SITE.equals(v.type()))) {
+            return null;
+        }
+        int index = 1;
+        while (indexTaken(h.values(), index)) {
+            index++;
+        }
+        return new NativeValue(index, (int) (System.currentTimeMillis() / 1000), 0, 86400, NativeValue.ADMIN_READ | NativeValue.ADMIN_WRITE
+                | NativeValue.PUBLIC_READ, SiteRecord.HS_SITE.getBytes(StandardCharsets.US_ASCII), site, List.of());
+    }
+
+    private static boolean indexTaken(List<HandleValue> values, int index) {
+        return values.stream().anyMatch(v -> v.index() == index);
+    }
+
+    /** Decodes the administrative request (so a malformed one is refused before any challenge) and challenges it. */
+    private Reply challenge(NativeRequest req) {
+        adminOperation(req);
+        byte[] nonce = challenges.nonce();
+        byte[] digest = Responses.digest(Responses.digestType(req.envelope()), req.headerAndBody());
+        int session = challenges.issue(req, nonce, digest);
+        if (session == 0) {
+            return new Reply(Responses.error(req, 3, "Server too busy"), 0);
+        }
+        return new Reply(Responses.challenge(req, nonce), session);
+    }
+
+    static AdminOperation adminOperation(NativeRequest req) {
+        WireReader in = req.body();
+        String handle = new String(in.bytes(), StandardCharsets.UTF_8);
+        return switch (req.opCode()) {
+            case MessageHeader.OC_CREATE_HANDLE, MessageHeader.OC_ADD_VALUE, MessageHeader.OC_MODIFY_VALUE ->
+                    new AdminOperation(handle, NativeValue.decodeList(in), List.of());
+            case MessageHeader.OC_REMOVE_VALUE -> new AdminOperation(handle, List.of(), Arrays.stream(in.ints()).boxed().toList());
+            default -> new AdminOperation(handle, List.of(), List.of());
+        };
+    }
+
+    private Uni<byte[]> answer(NativeRequest answer) {
+        WireReader in = answer.body();
+        String authType = new String(in.bytes(), StandardCharsets.UTF_8);
+        String userHandle = new String(in.bytes(), StandardCharsets.UTF_8);
+        int userIndex = in.int4();
+        byte[] signed = in.bytes();
+        PendingChallenges.Pending pending = challenges.take(answer.envelope().sessionId());
+        if (pending == null) {
+            return Uni.createFrom().item(Responses.error(answer, Responses.RC_AUTHEN_TIMEOUT, "No open challenge for this session"));
+        }
+        NativeRequest original = pending.request();
+        // The answer to the challenged request: its operation, and (if asked) the digest of the answer that carried it.
+        NativeRequest respondTo = new NativeRequest(answer.envelope(), new MessageHeader(original.opCode(), 0,
+                answer.header().opFlags(), 0, answer.header().recursionCount(), 0, answer.header().bodyLength()), answer.headerAndBody());
+        if (!HS_SECKEY.equals(authType) && !HS_PUBKEY.equals(authType)) {
+            return Uni.createFrom().item(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED,
+                    "Authentication type " + authType + " is not supported here"));
+        }
+        if (HandleName.parse(userHandle) == null) {
+            return Uni.createFrom().item(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED, "Authentication Failed"));
+        }
+        return store.find(userHandle).flatMap(found -> {
+            byte[] key = found.flatMap(u -> u.values().stream().filter(v -> v.index() == userIndex && authType.equals(v.type())).findFirst())
+                    .map(v -> ValueTranslation.data(v.data())).orElse(null);
+            boolean proven = HS_SECKEY.equals(authType)
+                    ? SecretKeyChallenge.verify(key, pending.nonce(), pending.requestDigest(), signed)
+                    : PublicKeyChallenge.verify(key, pending.nonce(), pending.requestDigest(), signed);
+            if (!proven) {
+                return Uni.createFrom().item(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED, "Authentication Failed"));
+            }
+            HandleAccess.Caller caller = HandleAccess.Caller.handleIdentity(userIndex, userHandle);
+            return Uni.createFrom().deferred(() -> administer(original, respondTo, caller, userHandle, userIndex))
+                    .onFailure().recoverWithItem(e -> failure(respondTo, e));
+        });
+    }
+
+    private Uni<byte[]> administer(NativeRequest original, NativeRequest respondTo, HandleAccess.Caller caller, String userHandle, int userIndex) {
+        AdminOperation op = adminOperation(original);
+        // A create that mints its suffix names only the prefix ("20.500.123/"); the minted handle is checked when written.
+        boolean mint = original.opCode() == MessageHeader.OC_CREATE_HANDLE && original.header().has(MessageHeader.FLAG_MINT);
+        if (HandleName.parse(mint ? op.handle() + "x" : op.handle()) == null) {
+            throw HandleException.invalidHandle(op.handle());
+        }
+        List<HandleValue> values = new ArrayList<>(op.values().stream().map(ValueTranslation::fromNative).toList());
+        if (original.opCode() == MessageHeader.OC_CREATE_HANDLE && values.stream().noneMatch(v -> HandleValue.HS_ADMIN.equals(v.type()))) {
+            // As Ferry does for REST, a handle created without administrators gets its creator as one; here named
+            // as Handle.net names an admin, by handle and index.
+            int free = 100;
+            while (indexTaken(values, free)) {
+                free++;
+            }
+            values.add(new HandleValue(free, HandleValue.HS_ADMIN, new HandleValue.Data("admin", JsonNodeFactory.instance.objectNode()
+                    .put("handle", userHandle).put("index", userIndex).put("permissions", AdminPermissions.ALL)),
+                    IntNode.valueOf(86400), null, ValuePermissions.DEFAULT));
+        }
+        List<Integer> valueIndices = values.stream().map(HandleValue::index).toList();
+        boolean overwrite = original.header().has(MessageHeader.FLAG_OVERWRITE);
+        return switch (original.opCode()) {
+            case MessageHeader.OC_CREATE_HANDLE -> handles.put(caller, op.handle(), values, List.of(), overwrite, mint)
+                    .map(a -> Responses.created(respondTo, mint ? a.body().handle().getBytes(StandardCharsets.UTF_8) : null));
+            case MessageHeader.OC_ADD_VALUE -> existing(op.handle(), List.of())
+                    .flatMap(h -> handles.put(caller, op.handle(), values, valueIndices, overwrite, false)).map(a -> Responses.done(respondTo));
+            case MessageHeader.OC_MODIFY_VALUE -> existing(op.handle(), valueIndices)
+                    .flatMap(h -> handles.put(caller, op.handle(), values, valueIndices, true, false)).map(a -> Responses.done(respondTo));
+            case MessageHeader.OC_REMOVE_VALUE -> handles.delete(caller, op.handle(), op.indices()).map(a -> Responses.done(respondTo));
+            default -> handles.delete(caller, op.handle(), List.of()).map(a -> Responses.done(respondTo));
+        };
+    }
+
+    /** The stored handle, which must hold a value at each of {@code indices} (else 100 or 200, as CNRI answers). */
+    private Uni<HandleStore.Stored> existing(String handle, List<Integer> indices) {
+        return store.find(handle).map(found -> {
+            HandleStore.Stored h = found.orElseThrow(() -> HandleException.notFound(handle));
+            for (int index : indices) {
+                if (!indexTaken(h.values(), index)) {
+                    throw new HandleException(Responses.RC_VALUES_NOT_FOUND, 404, handle, "Values Not Found at index " + index);
+                }
+            }
+            return h;
+        });
+    }
+}
