@@ -140,7 +140,9 @@ class NativeProtocolTest {
             assertEquals(AbstractMessage.RC_SERVER_NOT_RESP, elsewhere.responseCode);
         }
 
-        SecretKeyAuthenticationInfo key = new SecretKeyAuthenticationInfo(Util.encodeString(adminHandle), 300, Util.encodeString("s3cret-key"));
+        // Keys written through REST are stored hashed (CNRI's hex SHA-1): a client then hashes its key, as hdl-admintool's
+        // "hash" box does, and signs with what is stored.
+        SecretKeyAuthenticationInfo key = new SecretKeyAuthenticationInfo(Util.encodeString(adminHandle), 300, Util.encodeString("s3cret-key"), true);
         String created = prefix + "/native-2";
         AdminRecord admin = new AdminRecord(Util.encodeString(adminHandle), 300, true, true, false, false, true, true, true, true, true, true, true, true);
         HandleValue adminValue = new HandleValue(100, Util.encodeString("HS_ADMIN"), Encoder.encodeAdminRecord(admin));
@@ -181,7 +183,7 @@ class NativeProtocolTest {
         given().get("/api/handles/" + created + "?index=1").then().statusCode(200).body("values[0].data.value", equalTo("https://data.example/2b"));
 
         // a wrong key is refused (authentication failed), and nothing is written
-        SecretKeyAuthenticationInfo wrong = new SecretKeyAuthenticationInfo(Util.encodeString(adminHandle), 300, Util.encodeString("not-the-key"));
+        SecretKeyAuthenticationInfo wrong = new SecretKeyAuthenticationInfo(Util.encodeString(adminHandle), 300, Util.encodeString("not-the-key"), true);
         AbstractResponse refused = send(r, new AddValueRequest(Util.encodeString(created), new HandleValue(4, "URL", "https://evil.example/"), wrong),
                 site, Interface.SP_HDL_TCP);
         assertEquals(AbstractMessage.RC_AUTHENTICATION_FAILED, refused.responseCode);
@@ -192,7 +194,7 @@ class NativeProtocolTest {
         given().auth().oauth2(HandleApiTest.admin()).contentType(ContentType.JSON)
                 .body(values("{\"index\":300,\"type\":\"HS_SECKEY\",\"data\":{\"format\":\"string\",\"value\":\"other-key\"},\"permissions\":\"1100\"}"))
                 .put("/api/handles/" + prefix + "/OTHER").then().statusCode(200);
-        SecretKeyAuthenticationInfo other = new SecretKeyAuthenticationInfo(Util.encodeString(prefix + "/OTHER"), 300, Util.encodeString("other-key"));
+        SecretKeyAuthenticationInfo other = new SecretKeyAuthenticationInfo(Util.encodeString(prefix + "/OTHER"), 300, Util.encodeString("other-key"), true);
         AbstractResponse notAdmin = send(r, new DeleteHandleRequest(Util.encodeString(h), other), site, Interface.SP_HDL_TCP);
         assertEquals(AbstractMessage.RC_INVALID_ADMIN, notAdmin.responseCode);
         given().get("/api/handles/" + h).then().statusCode(200);
