@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.ferry.resolver.model.AdminPermissions;
 import io.ferry.resolver.model.HandleValue;
 import io.ferry.resolver.model.ValuePermissions;
 
@@ -25,7 +26,7 @@ import java.util.List;
 /**
  * Ferry's stored values (Handle.net's JSON shape) to and from the protocol's bytes: {@code string} is UTF-8,
  * {@code hex} and {@code base64} their bytes, {@code admin} CNRI's admin record (2-byte permission bits in
- * Ferry's order, low bit first; the admin handle; its index), {@code vlist} CNRI's reference list. Values written
+ * AdminPermissions' order, bit i the i-th character from the right; the admin handle; its index), {@code vlist} CNRI's reference list. Values written
  * over the protocol are stored as {@code admin} (HS_ADMIN), {@code vlist} (HS_VLIST), {@code string} when their
  * bytes are text, else {@code base64}, so every byte comes back as it was sent.
  */
@@ -80,11 +81,12 @@ final class ValueTranslation {
     }
 
     private static byte[] adminRecord(JsonNode admin) {
-        String bits = admin.path("permissions").asText("");
+        // permission i (AdminPermissions' order, CNRI's bit i) is the i-th character from the right
+        String bits = AdminPermissions.normalized(admin.path("permissions").asText(""));
         int mask = 0;
-        for (int i = 0; i < bits.length() && i < 16; i++) {
-            if (bits.charAt(i) == '1') {
-                mask |= 1 << i;
+        for (AdminPermissions p : AdminPermissions.values()) {
+            if (bits != null && p.grantedBy(bits)) {
+                mask |= 1 << p.ordinal();
             }
         }
         return new WireWriter(64).int2(mask).bytes(admin.path("handle").asText("").getBytes(StandardCharsets.UTF_8))
@@ -130,7 +132,7 @@ final class ValueTranslation {
             throw new ProtocolException("unexpected bytes after the admin record");
         }
         StringBuilder bits = new StringBuilder(12);
-        for (int i = 0; i < 12; i++) {
+        for (int i = 11; i >= 0; i--) {
             bits.append((mask & (1 << i)) != 0 ? '1' : '0');
         }
         return JsonNodeFactory.instance.objectNode().put("handle", new String(handle, StandardCharsets.UTF_8)).put("index", index)

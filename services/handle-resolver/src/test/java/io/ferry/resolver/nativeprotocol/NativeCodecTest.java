@@ -130,7 +130,7 @@ class NativeCodecTest {
     @Test
     void valuesWrittenByCnriComeBackByteForByte() throws Exception {
         // CNRI's order: add handle, delete handle, add/delete derived prefix, modify, remove, add value, modify, remove,
-        // add admin, read value, list handles - Ferry's order too
+        // add admin, read value, list handles - AdminPermissions' order, written from the right as CNRI's JSON writes it
         AdminRecord admin = new AdminRecord(Util.encodeString("10.5072/ADMIN"), 300, true, false, false, false, true, true, false, true, false, false, false, true);
         byte[] adminBytes = Encoder.encodeAdminRecord(admin);
         byte[] binary = {0, 1, 2, (byte) 0xfe};
@@ -147,7 +147,7 @@ class NativeCodecTest {
         assertEquals("admin", values.get(2).data().format());
         assertEquals("10.5072/ADMIN", values.get(2).data().value().path("handle").asText());
         assertEquals(300, values.get(2).data().value().path("index").asInt());
-        assertEquals("100011010001", values.get(2).data().value().path("permissions").asText());
+        assertEquals("100010110001", values.get(2).data().value().path("permissions").asText());
         assertEquals("1110", values.get(0).permissions());
         assertEquals(IntNode.valueOf(86400), values.get(0).ttl());
         for (int i = 0; i < 3; i++) {
