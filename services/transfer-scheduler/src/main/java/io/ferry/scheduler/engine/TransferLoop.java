@@ -65,6 +65,9 @@ public class TransferLoop extends EngineLoop {
     RunningFiles running;
 
     @Inject
+    StageReleases stageReleases;
+
+    @Inject
     MoverChoice movers;
 
     @Inject
@@ -286,10 +289,11 @@ public class TransferLoop extends EngineLoop {
         OffsetDateTime start = OffsetDateTime.now(ZoneOffset.UTC);
         int streams = 1;
         AttemptTimes times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, null, null, null);
+        StorageBoundary.Authorized allowed = null;
         try {
             streams = streams(f, linkStreams);
             // again, just before the copy: rights may have been taken away since the file was prepared
-            StorageBoundary.Authorized allowed = boundary.authorize(f, "transfer");
+            allowed = boundary.authorize(f, "transfer");
             Mover mover = movers.forUrls(allowed.source().toUri(), allowed.destination().toUri());
             CopyRequest req = CopyRequests.of(f, allowed, streams, sites.se(f.destSe()), credentials.of(f, allowed.source().toUri(), allowed.destination().toUri(), "transfer"));
             SourceStat stat = new SourceStat(f.sourceSize() == null ? -1 : f.sourceSize(), f.sourceRanges(), null);
@@ -314,6 +318,9 @@ public class TransferLoop extends EngineLoop {
                     ended(times, "transfer"));
         } finally {
             running.remove(f);
+            if (allowed != null) {
+                stageReleases.afterCopy(f, allowed.source().toUri(), allowed.destination().toUri());
+            }
         }
         return System.nanoTime();
     }

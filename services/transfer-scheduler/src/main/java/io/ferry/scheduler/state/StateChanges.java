@@ -98,8 +98,8 @@ public class StateChanges {
         if (!FileState.STAGING.name().equals(f.state())) {
             return preparedWriter.submit(new Prepared(f, stat));
         }
+        // stage_request is kept: the copy releases it when it is over
         return change(f, Guard.PREPARING, "state = 'READY', prepared_at = now(), staging_finished = now(), source_size = $3, source_ranges = $4, "
-                + "stage_request = NULL, "
                 + "lease_owner = NULL, lease_until = NULL", Tuple.of(stat.size(), stat.ranges()), FileState.READY.name(), "prepared", (c, ok) -> Uni.createFrom().voidItem());
     }
 

@@ -1,0 +1,44 @@
+package io.ferry.scheduler.engine;
+
+import io.ferry.movers.MoverException;
+import io.ferry.scheduler.repository.ClaimedFile;
+import io.ferry.scheduler.repository.SchedulingInputs;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.net.URI;
+import java.util.List;
+
+/**
+ * Unpins a staged file once its copy attempt is over, copied or not (FTS3 releases the bring-online request after
+ * the transfer): a retry stages again. A release that fails is only logged: the pin lapses by its diskLifetime.
+ */
+@ApplicationScoped
+public class StageReleases {
+
+    private static final Logger LOG = Logger.getLogger(StageReleases.class);
+
+    @Inject
+    SiteDirectory sites;
+
+    @Inject
+    TapeStager stager;
+
+    @Inject
+    FileCredentials credentials;
+
+    /** {@code source} and {@code destination}: the URLs the copy used. */
+    public void afterCopy(ClaimedFile f, URI source, URI destination) {
+        SchedulingInputs.Se se = sites.se(f.sourceSe());
+        String tape = se == null ? null : se.baseUrls().get("tape");
+        if (f.stageRequest() == null || tape == null) {
+            return;
+        }
+        try {
+            stager.release(tape, f.stageRequest(), List.of(source), credentials.of(f, source, destination, "transfer").source());
+        } catch (MoverException | StorageTokenDeferred | RuntimeException e) {
+            LOG.warnf("stage request %s of file %d not released: %s", f.stageRequest(), f.fileId(), e.getMessage());
+        }
+    }
+}
