@@ -11,7 +11,7 @@ import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.repository.QueueSnapshot;
 import io.ferry.scheduler.repository.SchedulingInputs;
-import io.ferry.scheduler.repository.StagingRows;
+import io.ferry.scheduler.repository.TapeRows;
 import io.ferry.scheduler.service.StorageBoundary;
 import io.ferry.scheduler.state.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
@@ -202,7 +202,7 @@ public class PrepareLoop extends EngineLoop {
         if (source.needsPrepare() || f.stageRequest() != null) {
             return true;
         }
-        return source.baseUrls().containsKey("tape") && StagingRows.of(pool, f.fileId(), StateChanges.WAIT).params().staging();
+        return source.baseUrls().containsKey("tape") && TapeRows.of(pool, f.fileId(), StateChanges.WAIT).params().staging();
     }
 
     /** Requests or polls the stage; true once the file is on disk and may be stat'ed. */
@@ -213,7 +213,7 @@ public class PrepareLoop extends EngineLoop {
                     source.name() + " needs a prepare step but has no 'tape' base URL (WLCG Tape REST API)");
         }
         Duration poll = config.engine().stagePoll();
-        StagingRows.Staging staging = StagingRows.of(pool, f.fileId(), StateChanges.WAIT);
+        TapeRows.Staging staging = TapeRows.of(pool, f.fileId(), StateChanges.WAIT);
         if (f.stageRequest() == null) {
             outcomes.staging(f, stager.request(tape, src, staging.params(), creds.source()), poll);
             return false;
@@ -221,9 +221,10 @@ public class PrepareLoop extends EngineLoop {
         int bringOnline = staging.params().bringOnline();
         if (bringOnline > 0 && staging.stagingStart() != null
                 && staging.stagingStart().plusSeconds(bringOnline).isBefore(OffsetDateTime.now(ZoneOffset.UTC))) {
-            // FTS3's reason; the request is cancelled so the SE stops recalling a file nobody will copy
+            // FTS3's reason, and like FTS3 retryable (a retry stages again); the request is cancelled so the SE stops
+            // recalling a file nobody will copy
             stager.cancelQuietly(tape, f.stageRequest(), src, creds.source());
-            throw new MoverException(MoverException.Code.STAGING_FAILED, "prepare", "bring-online timeout has been exceeded");
+            throw new MoverException(MoverException.Code.TIMEOUT, "prepare", "bring-online timeout has been exceeded");
         }
         TapeStager.Status status = stager.poll(tape, f.stageRequest(), src, creds.source());
         if (status.error() != null) {

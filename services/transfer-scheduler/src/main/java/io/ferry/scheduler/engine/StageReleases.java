@@ -1,6 +1,7 @@
 package io.ferry.scheduler.engine;
 
 import io.ferry.movers.MoverException;
+import io.ferry.movers.StorageCredential;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.SchedulingInputs;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,19 +26,20 @@ public class StageReleases {
     @Inject
     TapeStager stager;
 
-    @Inject
-    FileCredentials credentials;
 
-    /** {@code source} and {@code destination}: the URLs the copy used. */
-    public void afterCopy(ClaimedFile f, URI source, URI destination) {
+    /**
+     * {@code source}: the URL the copy read; {@code credential}: what it presented there, taken before the outcome was
+     * written (a job that ended has forgotten its tokens).
+     */
+    public void afterCopy(ClaimedFile f, URI source, StorageCredential credential) {
         SchedulingInputs.Se se = sites.se(f.sourceSe());
         String tape = se == null ? null : se.baseUrls().get("tape");
         if (f.stageRequest() == null || tape == null) {
             return;
         }
         try {
-            stager.release(tape, f.stageRequest(), List.of(source), credentials.of(f, source, destination, "transfer").source());
-        } catch (MoverException | StorageTokenDeferred | RuntimeException e) {
+            stager.release(tape, f.stageRequest(), List.of(source), credential);
+        } catch (MoverException | RuntimeException e) {
             LOG.warnf("stage request %s of file %d not released: %s", f.stageRequest(), f.fileId(), e.getMessage());
         }
     }

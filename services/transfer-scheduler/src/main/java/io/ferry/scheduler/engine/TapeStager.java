@@ -21,7 +21,8 @@ import java.util.List;
 /**
  * Stage (bring-online) requests in the style of the WLCG Tape REST API, for SEs marked as needing a prepare step:
  * {@code POST {tape}/stage} with the file's path answers a request id; {@code GET {tape}/stage/{id}} says whether
- * the file is on disk yet; {@code POST {tape}/release/{id}} with the paths unpins them once copied. The request
+ * the file is on disk yet; {@code POST {tape}/release/{id}} with the paths unpins them once copied;
+ * {@code POST {tape}/archiveinfo} says whether files copied to the SE are on tape yet. The request
  * carries the job's {@code copy_pin_lifetime} as {@code diskLifetime} and its {@code staging_metadata} as
  * {@code targetedMetadata}, keyed by the SE's host (the endpoint the metadata is meant for). {@code tape} is the
  * SE's base URL registered under the protocol name "tape". Each call sends the file's bearer token toward that SE
@@ -75,6 +76,24 @@ public class TapeStager {
         files.forEach(f -> paths.add(f.getPath()));
         call(post(strip(tape) + "/release/" + requestId, json.createObjectNode().set("paths", paths).toString(), credential),
                 "release of stage request " + requestId);
+    }
+
+    /** Where a file stands for Tape REST's archiveinfo: on tape yet, or what the SE says went wrong. */
+    public record Locality(boolean onTape, String error) {
+    }
+
+    /** {@code POST {tape}/archiveinfo} for the paths of {@code files}: each path the answer lists, by path. */
+    public java.util.Map<String, Locality> archiveInfo(String tape, List<URI> files, StorageCredential credential) throws MoverException {
+        var paths = json.createArrayNode();
+        files.forEach(f -> paths.add(f.getPath()));
+        JsonNode answer = call(post(strip(tape) + "/archiveinfo", json.createObjectNode().set("paths", paths).toString(), credential),
+                "archiveinfo for " + files.size() + " file(s)");
+        java.util.Map<String, Locality> byPath = new java.util.HashMap<>();
+        for (JsonNode f : answer) {
+            String error = f.hasNonNull("error") ? f.get("error").asText() : null;
+            byPath.put(f.path("path").asText(), new Locality(f.path("locality").asText("").contains("TAPE"), error));
+        }
+        return byPath;
     }
 
     public Status poll(String tape, String requestId, URI file, StorageCredential credential) throws MoverException {

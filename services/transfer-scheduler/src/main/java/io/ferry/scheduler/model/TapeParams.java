@@ -13,12 +13,14 @@ import java.util.List;
  * A job's tape parameters as FTS3 takes them: {@code bring_online} (seconds a stage may take; > 0 stages the sources
  * that have a Tape REST endpoint), {@code copy_pin_lifetime} (seconds the staged copy stays pinned on disk, sent as
  * Tape REST's {@code diskLifetime}; > 0 also stages), {@code staging_metadata} (an object, sent as
- * {@code targetedMetadata}). -1 (FTS3's default) or absent is "none". Read at submission (to refuse wrong values)
+ * {@code targetedMetadata}), {@code archive_timeout} (seconds a copy to a tape SE may take to reach tape; > 0: the
+ * file is ARCHIVING after its copy until Tape REST's {@code archiveinfo} says it is on tape). -1 (FTS3's default),
+ * 0 or absent is "none". Read at submission (to refuse wrong values)
  * and by the engine from the stored params.
  */
-public record TapeParams(int bringOnline, int copyPinLifetime, JsonNode stagingMetadata) {
+public record TapeParams(int bringOnline, int copyPinLifetime, JsonNode stagingMetadata, int archiveTimeout) {
 
-    public static final TapeParams NONE = new TapeParams(-1, -1, null);
+    public static final TapeParams NONE = new TapeParams(-1, -1, null, -1);
 
     /** The longest stage or pin taken: a year, as for {@code max_time_in_queue}. */
     static final int MAX_SECONDS = 366 * 86_400;
@@ -28,6 +30,11 @@ public record TapeParams(int bringOnline, int copyPinLifetime, JsonNode stagingM
     /** The job asked for its sources to be brought online first. */
     public boolean staging() {
         return bringOnline > 0 || copyPinLifetime > 0;
+    }
+
+    /** The job's copies to a tape SE are followed until on tape. */
+    public boolean archive() {
+        return archiveTimeout > 0;
     }
 
     /** Tape REST's {@code diskLifetime} (ISO 8601), or null when the job gave no pin lifetime. */
@@ -49,7 +56,8 @@ public record TapeParams(int bringOnline, int copyPinLifetime, JsonNode stagingM
             errors.add(new Problem.FieldError("params.staging_metadata", "at most 16 KiB"));
             metadata = null;
         }
-        return new TapeParams(bringOnline, pin, metadata);
+        int archiveTimeout = seconds(params.get("archive_timeout"), "params.archive_timeout", errors);
+        return new TapeParams(bringOnline, pin, metadata, archiveTimeout);
     }
 
     /** From a job's stored params (accepted at submission, so right). */
