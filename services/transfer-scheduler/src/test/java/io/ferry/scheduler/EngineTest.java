@@ -924,6 +924,120 @@ class EngineTest {
         }
     }
 
+    /** Registers an SE on nginx's {@code base} whose Tape REST endpoint is {@code tape}; needsPrepare false: the job's params decide. */
+    static void registerTapeSe(String name, String base, TapeRestServer tape) {
+        try {
+            // the SE's base collection exists, as on a real SE (Ferry creates collections below it only)
+            Files.createDirectories(nginx.file(base));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"TAPE-SITE\",\"baseUrls\":{\"http\":\""
+                + nginx.url(base) + "\",\"tape\":\"" + tape.url() + "\"},\"access\":{\"open\":true}}")
+                .put("/config/se/" + name).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+    }
+
+    /**
+     * FTS3's staging job: bring_online and copy_pin_lifetime stage the source first (even on an SE not marked as
+     * needing it), the stage request carries the pin as diskLifetime and staging_metadata as targetedMetadata, every
+     * Tape REST call carries the file's own source token, and once copied the request is released with the path.
+     */
+    @Test
+    void aStagingJobIsStagedWithItsPinAndMetadataCopiedAndReleased() throws Exception {
+        try (TapeRestServer tape = new TapeRestServer(2, -1)) {
+            registerTapeSe("NGX-TAPE-BO", "/se-a/tape-bo", tape);
+            String adler = write("/se-a/tape-bo/f1", 90_000, 41);
+            String tokens = ",\"source_tokens\":[\"" + SOURCE_TOKEN + "\"],\"destination_tokens\":[\"" + DEST_TOKEN + "\"]}";
+            String file = file("/se-a/tape-bo/f1", "/se-b/from-tape-bo/f1", adler);
+            String id = submit(vo("atlas"), List.of(file.substring(0, file.length() - 1) + tokens),
+                    "{\"bring_online\":600,\"copy_pin_lifetime\":3600,\"staging_metadata\":{\"priority\":\"high\"}}");
+            assertEquals("FINISHED", awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED"), files(vo("atlas"), id).prettify());
+            assertEquals(List.of(), tape.refused);
+            List<TapeRestServer.Request> stages = tape.requests("POST", "/stage");
+            assertEquals(1, stages.size(), tape.requests.toString());
+            String host = java.net.URI.create(nginx.url("/")).getHost();
+            assertEquals("{\"files\":[{\"path\":\"/se-a/tape-bo/f1\",\"diskLifetime\":\"PT3600S\",\"targetedMetadata\":{\"" + host
+                    + "\":{\"priority\":\"high\"}}}]}", stages.get(0).body().toString());
+            String requestId = "req-1";
+            assertTrue(tape.requests("GET", "/stage/" + requestId).size() >= 2, tape.requests.toString());
+            await().atMost(Duration.ofSeconds(5)).until(() -> tape.requests("POST", "/release/").size() == 1);
+            TapeRestServer.Request release = tape.requests("POST", "/release/").get(0);
+            assertEquals("/release/" + requestId, release.path());
+            assertEquals("{\"paths\":[\"/se-a/tape-bo/f1\"]}", release.body().toString());
+            // the file's own token toward its source, on every call (stage, polls, release)
+            tape.requests.forEach(r -> assertEquals("Bearer " + SOURCE_TOKEN, r.authorization(), r.toString()));
+            assertArrayEquals(Files.readAllBytes(nginx.file("/se-a/tape-bo/f1")), Files.readAllBytes(nginx.file("/se-b/from-tape-bo/f1")));
+            JsonPath staged = files(vo("atlas"), id);
+            assertTrue(staged.getString("[0].staging_start") != null && staged.getString("[0].staging_finished") != null, staged.prettify());
+        }
+    }
+
+    /** A file not online within bring_online fails with FTS3's reason, its stage request cancelled; nothing is copied. */
+    @Test
+    void aStageThatOutlastsBringOnlineFailsAndIsCancelled() throws Exception {
+        try (TapeRestServer tape = new TapeRestServer(-1, -1)) {
+            registerTapeSe("NGX-TAPE-SLOW", "/se-a/tape-slow", tape);
+            write("/se-a/tape-slow/f1", 10_000, 42);
+            String id = submit(vo("atlas"), List.of(file("/se-a/tape-slow/f1", "/se-b/from-tape-slow/f1", null)), "{\"bring_online\":1,\"retry\":0}");
+            assertEquals("FAILED", awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED"));
+            JsonPath f = files(vo("atlas"), id);
+            assertEquals("bring-online timeout has been exceeded", f.getString("[0].reason"), f.prettify());
+            assertEquals(List.of(), tape.refused);
+            List<TapeRestServer.Request> cancels = tape.requests("POST", "/stage/req-1/cancel");
+            assertEquals(1, cancels.size(), tape.requests.toString());
+            assertEquals("{\"paths\":[\"/se-a/tape-slow/f1\"]}", cancels.get(0).body().toString());
+            assertEquals(List.of(), tape.requests("POST", "/release/"));
+            assertFalse(Files.exists(nginx.file("/se-b/from-tape-slow/f1")));
+        }
+    }
+
+    /**
+     * FTS3's archive monitoring: a copy to a tape SE for a job with archive_timeout is ARCHIVING (the job ACTIVE) until
+     * archiveinfo, asked with the file's own destination token, says it is on tape; then FINISHED.
+     */
+    @Test
+    void aCopyToTapeIsArchivingUntilOnTapeThenFinished() throws Exception {
+        try (TapeRestServer tape = new TapeRestServer(-1, -1)) {
+            registerTapeSe("NGX-TAPE-DST", "/se-b/tape-dst", tape);
+            String adler = write("/se-a/to-tape/f1", 70_000, 43);
+            String tokens = ",\"source_tokens\":[\"" + SOURCE_TOKEN + "\"],\"destination_tokens\":[\"" + DEST_TOKEN + "\"]}";
+            String file = file("/se-a/to-tape/f1", "/se-b/tape-dst/f1", adler);
+            String id = submit(vo("atlas"), List.of(file.substring(0, file.length() - 1) + tokens), "{\"archive_timeout\":120}");
+            await().atMost(Duration.ofSeconds(30)).until(() -> "ARCHIVING".equals(files(vo("atlas"), id).getString("[0].file_state")));
+            given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().body("job_state", equalTo("ACTIVE"));
+            await().atMost(Duration.ofSeconds(5)).until(() -> tape.requests("POST", "/archiveinfo").size() >= 2);
+            assertEquals("ARCHIVING", files(vo("atlas"), id).getString("[0].file_state"));
+            tape.reachTapeAfter(2);
+            assertEquals("FINISHED", awaitJob(vo("atlas"), id, Duration.ofSeconds(20), "FINISHED", "FAILED"), files(vo("atlas"), id).prettify());
+            assertEquals(List.of(), tape.refused);
+            List<TapeRestServer.Request> asked = tape.requests("POST", "/archiveinfo");
+            assertTrue(asked.size() >= 4, asked.toString());
+            asked.forEach(r -> {
+                assertEquals("{\"paths\":[\"/se-b/tape-dst/f1\"]}", r.body().toString());
+                assertEquals("Bearer " + DEST_TOKEN, r.authorization(), r.toString());
+            });
+            // nothing was staged or released: the source is on disk
+            assertEquals(asked.size(), tape.requests.size(), tape.requests.toString());
+            assertArrayEquals(Files.readAllBytes(nginx.file("/se-a/to-tape/f1")), Files.readAllBytes(nginx.file("/se-b/tape-dst/f1")));
+        }
+    }
+
+    /** A copy that does not reach tape within archive_timeout fails with FTS3's reason, in phase ARCHIVING. */
+    @Test
+    void aCopyNotOnTapeWithinArchiveTimeoutFails() throws Exception {
+        try (TapeRestServer tape = new TapeRestServer(-1, -1)) {
+            registerTapeSe("NGX-TAPE-DST2", "/se-b/tape-dst2", tape);
+            write("/se-a/to-tape2/f1", 20_000, 44);
+            String id = submit(vo("atlas"), List.of(file("/se-a/to-tape2/f1", "/se-b/tape-dst2/f1", null)), "{\"archive_timeout\":1,\"retry\":0}");
+            assertEquals("FAILED", awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED"));
+            JsonPath f = files(vo("atlas"), id);
+            assertEquals("archive timeout has been exceeded", f.getString("[0].reason"), f.prettify());
+            assertEquals("ARCHIVING", f.getString("[0].error_phase"), f.prettify());
+            assertEquals(List.of(), tape.refused);
+            assertTrue(Files.exists(nginx.file("/se-b/tape-dst2/f1")), "the copy itself was made");
+        }
+    }
+
     static String multihop(String params, String... hops) {
         List<String> files = new ArrayList<>();
         for (int i = 0; i + 1 < hops.length; i++) {

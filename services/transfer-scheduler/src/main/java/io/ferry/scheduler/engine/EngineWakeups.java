@@ -18,7 +18,7 @@ public class EngineWakeups {
 
     /** What happened. */
     enum Event {
-        JOB_SUBMITTED, FILES_REQUEUED, PREPARED_POOL_SHRANK, FILE_PREPARED, FILE_CHANGED
+        JOB_SUBMITTED, FILES_REQUEUED, PREPARED_POOL_SHRANK, FILE_PREPARED, FILE_CHANGED, FILE_ARCHIVING
     }
 
     /** The link a wake-up concerns (null for events that concern no one link). */
@@ -66,6 +66,11 @@ public class EngineWakeups {
     /** A file changed state: its job may now be over. */
     public void fileChanged() {
         fire(Event.FILE_CHANGED);
+    }
+
+    /** A copy to a tape SE ended and its file waits to be on tape: ask the SE. */
+    public void fileArchiving() {
+        fire(Event.FILE_ARCHIVING);
     }
 
     private void fire(Event event) {

@@ -6,10 +6,12 @@ import io.ferry.movers.CopyRequest;
 import io.ferry.movers.Mover;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.SourceStat;
+import io.ferry.movers.StorageCredentials;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.repository.QueueSnapshot;
 import io.ferry.scheduler.repository.SchedulingInputs;
+import io.ferry.scheduler.repository.TapeRows;
 import io.ferry.scheduler.service.StorageBoundary;
 import io.ferry.scheduler.state.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
@@ -169,11 +171,12 @@ public class PrepareLoop extends EngineLoop {
             StorageBoundary.Authorized allowed = boundary.authorize(f, "prepare");
             SchedulingInputs.Se source = sites.se(f.sourceSe());
             URI src = allowed.source().toUri();
-            if (source != null && source.needsPrepare() && !stagedOnDisk(f, source, src)) {
+            StorageCredentials creds = credentials.of(f, src, allowed.destination().toUri(), "prepare");
+            if (source != null && stages(f, source) && !stagedOnDisk(f, source, src, creds)) {
                 return;
             }
             Mover mover = movers.forUrls(src, allowed.destination().toUri());
-            CopyRequest req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()), credentials.of(f, src, allowed.destination().toUri(), "prepare"));
+            CopyRequest req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()), creds);
             SourceStat stat = mover.stat(req);
             Mover.checkSource(req, stat);
             mover.prepareDestination(req);
@@ -194,19 +197,36 @@ public class PrepareLoop extends EngineLoop {
         }
     }
 
+    /** An SE marked as needing it always stages; one with a Tape REST endpoint stages when the job asks (bring_online, copy_pin_lifetime). */
+    private boolean stages(ClaimedFile f, SchedulingInputs.Se source) {
+        if (source.needsPrepare() || f.stageRequest() != null) {
+            return true;
+        }
+        return source.baseUrls().containsKey("tape") && TapeRows.of(pool, f.fileId(), StateChanges.WAIT).params().staging();
+    }
+
     /** Requests or polls the stage; true once the file is on disk and may be stat'ed. */
-    private boolean stagedOnDisk(ClaimedFile f, SchedulingInputs.Se source, URI src) throws MoverException {
+    private boolean stagedOnDisk(ClaimedFile f, SchedulingInputs.Se source, URI src, StorageCredentials creds) throws MoverException {
         String tape = source.baseUrls().get("tape");
         if (tape == null) {
             throw new MoverException(MoverException.Code.STAGING_FAILED, "prepare",
                     source.name() + " needs a prepare step but has no 'tape' base URL (WLCG Tape REST API)");
         }
         Duration poll = config.engine().stagePoll();
+        TapeRows.Staging staging = TapeRows.of(pool, f.fileId(), StateChanges.WAIT);
         if (f.stageRequest() == null) {
-            outcomes.staging(f, stager.request(tape, src), poll);
+            outcomes.staging(f, stager.request(tape, src, staging.params(), creds.source()), poll);
             return false;
         }
-        TapeStager.Status status = stager.poll(tape, f.stageRequest(), src);
+        int bringOnline = staging.params().bringOnline();
+        if (bringOnline > 0 && staging.stagingStart() != null
+                && staging.stagingStart().plusSeconds(bringOnline).isBefore(OffsetDateTime.now(ZoneOffset.UTC))) {
+            // FTS3's reason, and like FTS3 retryable (a retry stages again); the request is cancelled so the SE stops
+            // recalling a file nobody will copy
+            stager.cancelQuietly(tape, f.stageRequest(), src, creds.source());
+            throw new MoverException(MoverException.Code.TIMEOUT, "prepare", "bring-online timeout has been exceeded");
+        }
+        TapeStager.Status status = stager.poll(tape, f.stageRequest(), src, creds.source());
         if (status.error() != null) {
             throw new MoverException(MoverException.Code.STAGING_FAILED, "prepare", "staging failed: " + status.error());
         }

@@ -7,11 +7,13 @@ import io.ferry.movers.CopyResult;
 import io.ferry.movers.Mover;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.SourceStat;
+import io.ferry.movers.StorageCredential;
 import io.ferry.movers.TransferProgress;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.repository.QueueSnapshot;
 import io.ferry.scheduler.repository.SchedulingInputs;
+import io.ferry.scheduler.repository.TapeRows;
 import io.ferry.scheduler.repository.Tx;
 import io.ferry.scheduler.service.StorageBoundary;
 import io.ferry.scheduler.state.StateChanges;
@@ -63,6 +65,9 @@ public class TransferLoop extends EngineLoop {
 
     @Inject
     RunningFiles running;
+
+    @Inject
+    StageReleases stageReleases;
 
     @Inject
     MoverChoice movers;
@@ -286,19 +291,22 @@ public class TransferLoop extends EngineLoop {
         OffsetDateTime start = OffsetDateTime.now(ZoneOffset.UTC);
         int streams = 1;
         AttemptTimes times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, null, null, null);
+        StorageBoundary.Authorized allowed = null;
+        StorageCredential sourceCredential = null;
         try {
             streams = streams(f, linkStreams);
             // again, just before the copy: rights may have been taken away since the file was prepared
-            StorageBoundary.Authorized allowed = boundary.authorize(f, "transfer");
+            allowed = boundary.authorize(f, "transfer");
             Mover mover = movers.forUrls(allowed.source().toUri(), allowed.destination().toUri());
             CopyRequest req = CopyRequests.of(f, allowed, streams, sites.se(f.destSe()), credentials.of(f, allowed.source().toUri(), allowed.destination().toUri(), "transfer"));
+            sourceCredential = req.credentials().source();
             SourceStat stat = new SourceStat(f.sourceSize() == null ? -1 : f.sourceSize(), f.sourceRanges(), null);
             CopyResult r = mover.transfer(req, stat, progress);
             OffsetDateTime transferEnd = start.plusNanos(r.transferMillis() * 1_000_000);
             OffsetDateTime checksumEnd = transferEnd.plusNanos(r.checksumMillis() * 1_000_000);
             times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, transferEnd, transferEnd, checksumEnd);
             double throughput = r.bytes() / Math.max(0.001, r.transferMillis() / 1000.0);
-            return outcomes.finished(f, r.bytes(), r.streams(), throughput, times);
+            return outcomes.finished(f, r.bytes(), r.streams(), throughput, times, archives(f));
         } catch (StorageTokenDeferred e) {
             outcomes.deferred(f, StateChanges.Guard.RUNNING, e.delay(), e.getMessage());
         } catch (MoverException e) {
@@ -314,8 +322,17 @@ public class TransferLoop extends EngineLoop {
                     ended(times, "transfer"));
         } finally {
             running.remove(f);
+            if (allowed != null) {
+                stageReleases.afterCopy(f, allowed.source().toUri(), sourceCredential);
+            }
         }
         return System.nanoTime();
+    }
+
+    /** A copy to an SE with a Tape REST endpoint, for a job with archive_timeout: followed until on tape. */
+    private boolean archives(ClaimedFile f) {
+        SchedulingInputs.Se dest = sites.se(f.destSe());
+        return dest != null && dest.baseUrls().containsKey("tape") && TapeRows.of(pool, f.fileId(), StateChanges.WAIT).params().archive();
     }
 
     private static AttemptTimes ended(AttemptTimes t, String phase) {

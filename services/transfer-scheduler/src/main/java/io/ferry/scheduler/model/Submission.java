@@ -74,6 +74,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         if (metadata != null && metadata.length() > 16_384) {
             errors.add(new Problem.FieldError("params.job_metadata", "at most 16 KiB"));
         }
+        // validated here, read by the engine from the stored params when it stages
+        TapeParams.read(p, errors);
         boolean multihop = bool(p.get("multihop"), "params.multihop", false, errors);
         boolean overwriteHop = bool(p.get("overwrite_hop"), "params.overwrite_hop", false, errors);
         if (overwriteHop && overwrite) {

@@ -18,13 +18,18 @@ public enum FileState {
     FAILED,
     CANCELED,
     /**
+     * copied to a tape SE for a job with {@code archive_timeout}: polled (Tape REST {@code archiveinfo}) until the
+     * file is on tape (then FINISHED) or the timeout passed (FAILED). Counts as ACTIVE for the job's state.
+     */
+    ARCHIVING,
+    /**
      * a multihop job's hop waiting for the hop before it to finish (then SUBMITTED); one whose chain broke before it
      * stays so. Does not count for the job's state.
      */
     NOT_USED;
 
     /** Still to do: the job is not over while one of its files is in one of these. */
-    public static final Set<FileState> OPEN = EnumSet.of(SUBMITTED, STAGING, READY, ACTIVE);
+    public static final Set<FileState> OPEN = EnumSet.of(SUBMITTED, STAGING, READY, ACTIVE, ARCHIVING);
     /** Attempted and over: what decides how the job ended. */
     public static final Set<FileState> DONE = EnumSet.of(FINISHED, FAILED, CANCELED);
     /** Never changes again. */

@@ -8,7 +8,8 @@ import java.util.Map;
  * FTS3's rule that derives a job's state from its files' — the only definition of it: SQL gathers the facts (which
  * states are present, or how many files are in each), this class decides.
  * <p>
- * While any file is still to do ({@link FileState#OPEN}), the job is ACTIVE once one file is, STAGING while files
+ * While any file is still to do ({@link FileState#OPEN}), the job is ACTIVE once one file is (being copied or
+ * archived), STAGING while files
  * stage, ACTIVE once any file is done, else SUBMITTED. When all are done: all finished FINISHED; some finished
  * FINISHEDDIRTY; none finished and only cancellations CANCELED; otherwise FAILED. NOT_USED files (hops that never
  * got their turn) do not count; a job with no counted file is FINISHED.
@@ -56,7 +57,7 @@ public final class JobStateRule {
     /** The job's state from how many of its files are in each state; {@code multihop}: the files are hops of one chain. */
     public static JobState of(Map<FileState, Long> counts, boolean multihop) {
         if (FileState.OPEN.stream().anyMatch(s -> counts.getOrDefault(s, 0L) > 0)) {
-            return whileOpen(counts.getOrDefault(FileState.ACTIVE, 0L) > 0, counts.getOrDefault(FileState.STAGING, 0L) > 0,
+            return whileOpen(counts.getOrDefault(FileState.ACTIVE, 0L) + counts.getOrDefault(FileState.ARCHIVING, 0L) > 0, counts.getOrDefault(FileState.STAGING, 0L) > 0,
                     FileState.DONE.stream().anyMatch(s -> counts.getOrDefault(s, 0L) > 0));
         }
         return whenClosed(counts.getOrDefault(FileState.FINISHED, 0L), counts.getOrDefault(FileState.FAILED, 0L),

@@ -20,7 +20,7 @@ final class JobStateWrites {
      * staging, done ($1 = job id).
      */
     static final String PRESENCE = "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN (" + FileState.sql(FileState.OPEN) + ")), "
-            + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = '" + FileState.ACTIVE + "'), "
+            + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN ('" + FileState.ACTIVE + "', '" + FileState.ARCHIVING + "')), "
             + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = '" + FileState.STAGING + "'), "
             + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN (" + FileState.sql(FileState.DONE) + "))";
 

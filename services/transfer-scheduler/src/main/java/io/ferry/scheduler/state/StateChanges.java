@@ -63,7 +63,9 @@ public class StateChanges {
         /** its replica stopped beating (DeadReplicaSweeper) */
         ABANDONED("state = 'ACTIVE' AND claim_epoch = {epoch} AND $2::text IS NOT NULL"),
         /** still queued */
-        QUEUED("state IN ('SUBMITTED', 'STAGING', 'READY') AND $2::text IS NOT NULL");
+        QUEUED("state IN ('SUBMITTED', 'STAGING', 'READY') AND $2::text IS NOT NULL"),
+        /** copied to tape storage, waiting to be on tape (no lease: any replica's archive poll may end it) */
+        ARCHIVING("state = 'ARCHIVING' AND $2::text IS NOT NULL");
 
         final String where;
 
@@ -98,8 +100,8 @@ public class StateChanges {
         if (!FileState.STAGING.name().equals(f.state())) {
             return preparedWriter.submit(new Prepared(f, stat));
         }
+        // stage_request is kept: the copy releases it when it is over
         return change(f, Guard.PREPARING, "state = 'READY', prepared_at = now(), staging_finished = now(), source_size = $3, source_ranges = $4, "
-                + "stage_request = NULL, "
                 + "lease_owner = NULL, lease_until = NULL", Tuple.of(stat.size(), stat.ranges()), FileState.READY.name(), "prepared", (c, ok) -> Uni.createFrom().voidItem());
     }
 
@@ -117,13 +119,33 @@ public class StateChanges {
                 .execute(Tuple.of(f.fileId(), identity.id(), poll.toMillis() / 1000.0, f.claimEpoch())).await().atMost(WAIT);
     }
 
+    /** An ARCHIVING file is on tape: FINISHED. */
+    public boolean archived(ClaimedFile f) {
+        return change(f, Guard.ARCHIVING, "state = 'FINISHED', finish_time = clock_timestamp()", Tuple.tuple(), FileState.FINISHED.name(),
+                "on tape", (c, ok) -> Uni.createFrom().voidItem());
+    }
+
+    /** An ARCHIVING file will not reach tape (the SE says so, or archive_timeout passed): FAILED, phase ARCHIVING. */
+    public boolean archiveFailed(ClaimedFile f, MoverException.Code code, String reason) {
+        return change(f, Guard.ARCHIVING, "state = 'FAILED', finish_time = clock_timestamp(), reason = $3, error_code = $4, error_phase = 'ARCHIVING'",
+                Tuple.of(reason, code.name()), FileState.FAILED.name(), reason, (c, ok) -> Uni.createFrom().voidItem());
+    }
+
     /**
      * The copy succeeded: FINISHED, with its record. Answers a {@link System#nanoTime} no earlier than the change's
      * commit.
      */
     public long finished(ClaimedFile f, long bytes, int streams, double throughput, AttemptTimes t) {
-        if (finishedWriter.submit(new Finished(f, bytes, streams, throughput, t))) {
+        return finished(f, bytes, streams, throughput, t, false);
+    }
+
+    /** The copy succeeded; {@code archive}: it goes ARCHIVING (polled until on tape) instead of FINISHED. */
+    public long finished(ClaimedFile f, long bytes, int streams, double throughput, AttemptTimes t, boolean archive) {
+        if (finishedWriter.submit(new Finished(f, bytes, streams, throughput, t, archive))) {
             wakeups.fileChanged();
+            if (archive) {
+                wakeups.fileArchiving();
+            }
         }
         return finishedWriter.lastWrittenNanos();
     }
@@ -131,7 +153,7 @@ public class StateChanges {
     private record Prepared(ClaimedFile file, SourceStat stat) {
     }
 
-    private record Finished(ClaimedFile file, long bytes, int streams, double throughput, AttemptTimes times) {
+    private record Finished(ClaimedFile file, long bytes, int streams, double throughput, AttemptTimes times, boolean archive) {
     }
 
     private BatchWriter<Prepared> preparedWriter;
@@ -175,7 +197,10 @@ public class StateChanges {
         return batch.stream().map(p -> applied.contains(p.file().fileId())).toList();
     }
 
-    /** Finished files in one statement, their records in another, then each job's state and one event per job. */
+    /**
+     * Finished files in one statement (ARCHIVING those to archive), their records in another, then each job's state
+     * and one event per job and state.
+     */
     private List<Boolean> writeFinished(List<Finished> batch) {
         Set<Long> applied = new HashSet<>();
         // Built here, on the writer's thread: building reads the SE directory, which may have to query (and wait for)
@@ -187,17 +212,18 @@ public class StateChanges {
         }
         List<TransferRecords.Built> built = batch.stream().map(b -> builtByFile.get(b.file().fileId())).toList();
         // the records go with the update, in one statement: only the files it changed get one
-        pool.withTransaction(c -> c.preparedQuery("WITH done AS (UPDATE transfer_file f SET state = 'FINISHED', finish_time = clock_timestamp(), "
+        pool.withTransaction(c -> c.preparedQuery("WITH done AS (UPDATE transfer_file f SET state = CASE WHEN v.archive THEN 'ARCHIVING' ELSE 'FINISHED' END, "
+                        + "finish_time = clock_timestamp(), next_attempt_at = CASE WHEN v.archive THEN now() ELSE f.next_attempt_at END, "
                         + "bytes_transferred = v.bytes, streams = v.streams, throughput = v.throughput, reason = NULL, error_code = NULL, "
                         + "error_phase = NULL, lease_owner = NULL, lease_until = NULL "
-                        + "FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::float8[], $6::bigint[]) AS v(id, bytes, streams, throughput, epoch) "
+                        + "FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::float8[], $6::bigint[], $10::bool[]) AS v(id, bytes, streams, throughput, epoch, archive) "
                         + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND f.file_id IN (" + FileQueue.lockedInOrder("state = 'ACTIVE' AND lease_owner = $5")
-                        + ") RETURNING f.file_id, f.job_id, f.file_index), recorded AS (" + TransferRecords.insertForChanged("done", 7) + "), "
+                        + ") RETURNING f.file_id, f.job_id, f.file_index, f.state), recorded AS (" + TransferRecords.insertForChanged("done", 7) + "), "
                         // a multihop job's next hop may start once this one finished; in the same statement, so the job's
                         // state below sees it open (NOT_USED files are only ever hops waiting for their turn)
                         + "next_hops AS (UPDATE transfer_file n SET state = 'SUBMITTED', next_attempt_at = now() FROM done d "
-                        + "WHERE n.job_id = d.job_id AND n.file_index = d.file_index + 1 AND n.state = 'NOT_USED') "
-                        + "SELECT file_id, job_id FROM done")
+                        + "WHERE n.job_id = d.job_id AND n.file_index = d.file_index + 1 AND n.state = 'NOT_USED' AND d.state = 'FINISHED') "
+                        + "SELECT file_id, job_id, state FROM done")
                 .execute(Tuple.from(List.<Object>of(batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(Finished::bytes).toArray(Long[]::new),
                         batch.stream().map(Finished::streams).toArray(Integer[]::new),
@@ -205,13 +231,25 @@ public class StateChanges {
                         batch.stream().map(b -> b.file().claimEpoch()).toArray(Long[]::new),
                         batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         built.stream().map(TransferRecords.Built::id).toArray(String[]::new),
-                        built.stream().map(TransferRecords.Built::payload).toArray(String[]::new))))
+                        built.stream().map(TransferRecords.Built::payload).toArray(String[]::new),
+                        batch.stream().map(Finished::archive).toArray(Boolean[]::new))))
                 .chain(rows -> {
                     Map<UUID, List<Long>> byJob = byJob(rows, applied);
+                    Set<Long> archiving = new HashSet<>();
+                    rows.forEach(r -> {
+                        if (FileState.ARCHIVING.name().equals(r.getString(2))) {
+                            archiving.add(r.getLong(0));
+                        }
+                    });
                     Uni<Void> chain = Uni.createFrom().voidItem();
                     for (Map.Entry<UUID, List<Long>> e : byJob.entrySet()) {
+                        List<Long> finished = e.getValue().stream().filter(id -> !archiving.contains(id)).toList();
+                        List<Long> archived = e.getValue().stream().filter(archiving::contains).toList();
                         chain = chain.chain(x -> JobStateWrites.afterFileChange(c, e.getKey()))
-                                .chain(state -> events.publish(c, e.getKey(), e.getValue(), FileState.FINISHED.name(), state, "finished"));
+                                .chain(state -> (finished.isEmpty() ? Uni.createFrom().voidItem()
+                                        : events.publish(c, e.getKey(), finished, FileState.FINISHED.name(), state, "finished"))
+                                        .chain(x -> archived.isEmpty() ? Uni.createFrom().voidItem()
+                                                : events.publish(c, e.getKey(), archived, FileState.ARCHIVING.name(), state, "copied; archiving")));
                     }
                     return chain;
                 })).await().atMost(WAIT);

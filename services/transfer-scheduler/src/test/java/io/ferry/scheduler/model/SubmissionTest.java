@@ -398,4 +398,24 @@ class SubmissionTest {
             throw new AssertionError(e);
         }
     }
+
+    /** FTS3's tape parameters: wrong values are refused, each named; right ones are read back from the stored params. */
+    @Test
+    void tapeParametersAreValidatedAndReadBackFromTheStoredParams() {
+        assertEquals(List.of("params.bring_online", "params.copy_pin_lifetime", "params.staging_metadata", "params.archive_timeout"),
+                refusedFields(withParams("{\"bring_online\":\"soon\",\"copy_pin_lifetime\":-5,\"staging_metadata\":[1],\"archive_timeout\":1.5}")));
+        Submission s = parse(withParams("{\"bring_online\":\"600\",\"copy_pin_lifetime\":3600,\"staging_metadata\":{\"a\":1},\"archive_timeout\":86400}"));
+        TapeParams t = TapeParams.ofStored(s.params());
+        assertEquals(600, t.bringOnline());
+        assertTrue(t.staging());
+        assertEquals("PT3600S", t.diskLifetime());
+        assertEquals("{\"a\":1}", t.stagingMetadata().toString());
+        assertTrue(t.archive());
+        // FTS3's defaults (-1), as its bindings send them: no staging, no pin, no archive monitoring
+        TapeParams none = TapeParams.ofStored(parse(withParams("{\"bring_online\":-1,\"copy_pin_lifetime\":-1,\"archive_timeout\":-1}")).params());
+        assertFalse(none.staging());
+        assertNull(none.diskLifetime());
+        assertFalse(none.archive());
+        assertEquals(TapeParams.NONE, TapeParams.ofStored("{}"));
+    }
 }

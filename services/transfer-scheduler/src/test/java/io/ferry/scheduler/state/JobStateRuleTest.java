@@ -97,7 +97,8 @@ class JobStateRuleTest {
             if (!open) {
                 continue;
             }
-            JobState byPresence = JobStateRule.whileOpen(presence.containsKey(ACTIVE), presence.containsKey(STAGING),
+            // an ARCHIVING file is being worked on, as an ACTIVE one
+            JobState byPresence = JobStateRule.whileOpen(presence.containsKey(ACTIVE) || presence.containsKey(FileState.ARCHIVING), presence.containsKey(STAGING),
                     FileState.DONE.stream().anyMatch(presence::containsKey));
             assertEquals(byPresence, JobStateRule.of(presence), presence.toString());
             assertEquals(byPresence, JobStateRule.of(many), many.toString());

@@ -1,0 +1,144 @@
+package io.ferry.scheduler.engine;
+
+import io.ferry.engineloop.EngineLoop;
+import io.ferry.movers.MoverException;
+import io.ferry.movers.StorageCredential;
+import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.repository.ClaimedFile;
+import io.ferry.scheduler.repository.SchedulingInputs;
+import io.ferry.scheduler.repository.TapeRows;
+import io.ferry.scheduler.service.StorageBoundary;
+import io.ferry.scheduler.state.StateChanges;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * FTS3's archive monitoring: files copied to a tape SE for a job with {@code archive_timeout} are ARCHIVING until
+ * Tape REST's {@code archiveinfo} says they are on tape (FINISHED), the SE reports an error for them, or the timeout,
+ * counted from the copy's end, passed (FAILED, FTS3's "archive timeout has been exceeded"). One question per SE and
+ * credential for all its due files; a question that fails is asked again at the next poll (FTS3's soft failure).
+ * Woken when a copy goes ARCHIVING; else polls every {@code stage-poll}.
+ */
+@ApplicationScoped
+public class ArchiveLoop extends EngineLoop {
+
+    private static final Logger LOG = Logger.getLogger(ArchiveLoop.class);
+
+    /** Files asked about per pass. */
+    static final int BATCH = 200;
+
+    @Inject
+    SchedulerConfig config;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    StateChanges outcomes;
+
+    @Inject
+    TapeStager stager;
+
+    @Inject
+    SiteDirectory sites;
+
+    @Inject
+    FileCredentials credentials;
+
+    @Inject
+    StorageBoundary boundary;
+
+    @Inject
+    EngineWakeups wakeups;
+
+    void onStart(@Observes StartupEvent e) {
+        if (config.engine().enabled()) {
+            wakeups.on(EngineWakeups.Event.FILE_ARCHIVING, this::wake);
+            start("archive-poll");
+        }
+    }
+
+    void onStop(@Observes ShutdownEvent e) {
+        stop();
+    }
+
+    @Override
+    protected Duration period() {
+        return config.engine().stagePoll();
+    }
+
+    /** One question per SE and credential. */
+    private record Question(String tape, StorageCredential credential) {
+    }
+
+    private record Asked(ClaimedFile file, URI destination) {
+    }
+
+    @Override
+    @WithSpan("archive-poll")
+    protected void pass() {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        Map<Question, List<Asked>> questions = new LinkedHashMap<>();
+        for (TapeRows.Archiving a : TapeRows.dueArchiving(pool, BATCH, config.engine().stagePoll(), StateChanges.WAIT)) {
+            ClaimedFile f = a.file();
+            if (a.copiedAt() != null && a.copiedAt().plusSeconds(a.params().archiveTimeout()).isBefore(now)) {
+                outcomes.archiveFailed(f, MoverException.Code.TIMEOUT, "archive timeout has been exceeded");
+                continue;
+            }
+            SchedulingInputs.Se dest = sites.se(f.destSe());
+            String tape = dest == null ? null : dest.baseUrls().get("tape");
+            if (tape == null) {
+                outcomes.archiveFailed(f, MoverException.Code.HTTP_ERROR, "ARCHIVING: " + f.destSe() + " has no 'tape' base URL any more");
+                continue;
+            }
+            try {
+                StorageBoundary.Authorized allowed = boundary.authorize(f, "archive");
+                URI destination = allowed.destination().toUri();
+                StorageCredential credential = credentials.of(f, allowed.source().toUri(), destination, "archive").destination();
+                questions.computeIfAbsent(new Question(tape, credential), q -> new ArrayList<>()).add(new Asked(f, destination));
+            } catch (StorageTokenDeferred e) {
+                // asked again at the next poll, once the issuer answers
+                LOG.debugf("archiveinfo of file %d deferred: %s", f.fileId(), e.getMessage());
+            } catch (MoverException e) {
+                outcomes.archiveFailed(f, e.code(), "ARCHIVING: " + e.getMessage());
+            }
+        }
+        questions.forEach(this::ask);
+    }
+
+    private void ask(Question q, List<Asked> files) {
+        Map<String, TapeStager.Locality> answer;
+        try {
+            answer = stager.archiveInfo(q.tape(), files.stream().map(Asked::destination).toList(), q.credential());
+        } catch (MoverException e) {
+            LOG.warnf("archiveinfo at %s failed, asked again at the next poll: %s", q.tape(), e.getMessage());
+            return;
+        }
+        for (Asked a : files) {
+            TapeStager.Locality l = answer.get(a.destination().getPath());
+            if (l == null) {
+                continue;
+            }
+            if (l.error() != null) {
+                outcomes.archiveFailed(a.file(), MoverException.Code.HTTP_ERROR, "ARCHIVING: " + l.error());
+            } else if (l.onTape()) {
+                outcomes.archived(a.file());
+            }
+        }
+    }
+}
