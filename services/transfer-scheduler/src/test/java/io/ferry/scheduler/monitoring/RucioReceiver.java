@@ -12,14 +12,14 @@ import java.util.Map;
  * parses a completion message as Rucio does and answers the request update Rucio would make, or null where Rucio
  * ignores the message. Strict where Python would raise: a missing field or a wrong type fails the test.
  */
-final class RucioReceiver {
+public final class RucioReceiver {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private RucioReceiver() {
     }
 
-    static Map<String, Object> onMessage(String body) throws Exception {
+    public static Map<String, Object> onMessage(String body) throws Exception {
         // "message always ends with an unparseable EOT character"
         if (!body.endsWith("\u0004")) {
             throw new AssertionError("no EOT at the end of " + body);
