@@ -702,7 +702,7 @@ class EngineTest {
         assertEquals(2, count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'"));
 
         try (io.ferry.scheduler.monitoring.StompBroker broker = new io.ferry.scheduler.monitoring.StompBroker(WithEngine.STOMP_PORT,
-                "/topic/transfer.fts_monitoring_complete")) {
+                "transfer.fts_monitoring_complete")) {
             await().atMost(Duration.ofSeconds(15)).until(() -> broker.bodies.stream().filter(b -> b.contains(id)).count() >= 2);
             await().atMost(Duration.ofSeconds(5)).until(() -> count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'") == 0);
             Map<String, Map<String, Object>> byRequest = new java.util.HashMap<>();

@@ -51,14 +51,14 @@ class StompPublisherTest {
             assertTrue(away.contains("127.0.0.1:" + port), away);
             assertFalse(away.contains("s3cret"), "the passcode stays out of the reason: " + away);
 
-            try (StompBroker broker = new StompBroker(port, TOPIC)) {
+            try (StompBroker broker = new StompBroker(port, "transfer.fts_monitoring_complete")) {
                 assertNull(publisher.publish(batch));
                 await().atMost(Duration.ofSeconds(5)).until(() -> broker.bodies.size() == 3);
                 assertEquals(List.of("one", "two", "three"), broker.bodies);
                 assertEquals(List.of("atlas", "atlas", "atlas"), broker.voHeaders);
             }
             assertNotNull(publisher.publish(List.of(message("four"))), "the broker went away: the connection is noticed gone");
-            try (StompBroker broker = new StompBroker(port, TOPIC)) {
+            try (StompBroker broker = new StompBroker(port, "transfer.fts_monitoring_complete")) {
                 await().atMost(Duration.ofSeconds(5)).until(() -> publisher.publish(List.of(message("four"))) == null);
                 await().atMost(Duration.ofSeconds(5)).until(() -> broker.bodies.contains("four"));
             }
