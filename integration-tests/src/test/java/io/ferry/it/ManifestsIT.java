@@ -231,6 +231,31 @@ class ManifestsIT {
     }
 
     @Test
+    void theSchedulerPublishesFts3MonitoringMessagesOnlyWhenABrokerIsConfigured() throws IOException {
+        for (JsonNode d : documents(template().call())) {
+            assertFalse(d.toString().contains("FERRY_SCHEDULER_MONITORING_STOMP"), "off by default");
+        }
+        List<JsonNode> docs = documents(template().set("services.transferScheduler.monitoringStomp.enabled", "true")
+                .set("services.transferScheduler.monitoringStomp.host", "mb.example").set("services.transferScheduler.monitoringStomp.port", "61123")
+                .set("services.transferScheduler.monitoringStomp.passcodeSecret", "stomp-cred").call());
+        boolean egress = false;
+        for (JsonNode d : docs) {
+            String json = d.toString();
+            boolean scheduler = d.at("/metadata/name").asText().equals("ferry-transfer-scheduler");
+            if (d.path("kind").asText().equals("Deployment")) {
+                assertEquals(scheduler, json.contains("{\"name\":\"FERRY_SCHEDULER_MONITORING_STOMP_HOST\",\"value\":\"mb.example\"}"), json);
+                assertEquals(scheduler, json.contains("{\"name\":\"FERRY_SCHEDULER_MONITORING_STOMP_PASSCODE\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"stomp-cred\",\"key\":\"passcode\"}}}"), json);
+            }
+            if (d.path("kind").asText().equals("NetworkPolicy") && scheduler) {
+                egress = json.contains("\"port\":61123");
+            }
+        }
+        assertTrue(egress, "the scheduler may reach the broker");
+        Exception noHost = assertThrows(Exception.class, () -> template().set("services.transferScheduler.monitoringStomp.enabled", "true").call());
+        assertTrue(noHost.getMessage().contains("monitoringStomp needs host"), noHost.getMessage());
+    }
+
+    @Test
     void theSchedulerServesFts3sHttpsPortWithGridTrustWhenEnabled() throws Exception {
         Path values = Files.writeString(OUT.resolve("values-grid-https.yaml"), String.join("\n",
                 "services:",

@@ -70,6 +70,8 @@ class EngineTest {
         /** An IAM-like issuer that exchanges tokens for the scheduler listens here ({@link #startIssuerAndNginx}). */
         static final int ISSUER_PORT = io.ferry.dev.FreePort.find();
         static final String EXCHANGING_ISSUER = "https://iam.exchange.test/";
+        /** The STOMP broker for FTS3's monitoring messages; absent until a test starts one ({@code io.ferry.scheduler.monitoring.StompBroker}). */
+        static final int STOMP_PORT = io.ferry.dev.FreePort.find();
 
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -77,6 +79,12 @@ class EngineTest {
                     Map.entry("ferry.scheduler.engine.lease", "4s"), Map.entry("ferry.scheduler.optimizer.interval", "2s"),
                     Map.entry("ferry.scheduler.outbox.interval", "500ms"), Map.entry("ferry.scheduler.outbox.max-backoff", "1s"),
                     Map.entry("ferry.scheduler.engine.stage-poll", "300ms"),
+                    Map.entry("ferry.scheduler.monitoring.stomp.enabled", "true"), Map.entry("ferry.scheduler.monitoring.stomp.host", "127.0.0.1"),
+                    Map.entry("ferry.scheduler.monitoring.stomp.port", String.valueOf(STOMP_PORT)),
+                    Map.entry("ferry.scheduler.monitoring.stomp.login", "ferry"), Map.entry("ferry.scheduler.monitoring.stomp.passcode", "stomp-passcode-1"),
+                    Map.entry("ferry.scheduler.monitoring.stomp.interval", "200ms"), Map.entry("ferry.scheduler.monitoring.stomp.max-backoff", "500ms"),
+                    Map.entry("ferry.scheduler.monitoring.stomp.receipt-timeout", "2s"),
+                    Map.entry("ferry.scheduler.monitoring.stomp.endpoint", "https://ferry.test:8446"),
                     Map.entry("ferry.scheduler.engine.file-roots", FILE_ROOT.toString()),
                     Map.entry("quarkus.rest-client.handle-resolver.url", "http://127.0.0.1:" + RESOLVER_PORT),
                     Map.entry("ferry.scheduler.storage-tokens.refresh-before", "10m"),
@@ -677,6 +685,46 @@ class EngineTest {
         given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files/" + f.getLong("[0].file_id") + "/retries").then().statusCode(200)
                 .body("$", hasSize(0));
         assertFalse(Files.exists(nginx.file("/se-b/bad/f1")), "a copy that failed its checksum must not stay");
+    }
+
+    @Test
+    void fts3CompletionMessagesWaitForTheBrokerAndReachItOnceItIsUpAsRucioParsesThem() throws Exception {
+        String metadata = "{\"request_id\":\"%s\",\"scope\":\"user.alice\",\"name\":\"%s\",\"src_rse\":\"NGX-A\",\"dst_rse\":\"NGX-B\"}";
+        String adler = write("/se-a/monitored/ok", 50_000, 5);
+        String good = file("/se-a/monitored/ok", "/se-b/monitored/ok", adler).replaceFirst("}$", ",\"metadata\":" + metadata.formatted("req-ok", "ok") + "}");
+        String bad = file("/se-a/monitored/missing", "/se-b/monitored/missing", null)
+                .replaceFirst("}$", ",\"metadata\":" + metadata.formatted("req-missing", "missing") + "}");
+        // no broker yet: the messages of both files wait in the outbox
+        String id = submit(vo("atlas"), List.of(good, bad), "{\"retry\":0,\"job_metadata\":{\"issuer\":\"rucio\",\"multi_sources\":false}}");
+        awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHEDDIRTY", "FINISHED", "FAILED");
+        await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'") == 2);
+        Thread.sleep(1000); // tries against the absent broker: they must keep the messages
+        assertEquals(2, count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'"));
+
+        try (io.ferry.scheduler.monitoring.StompBroker broker = new io.ferry.scheduler.monitoring.StompBroker(WithEngine.STOMP_PORT,
+                "transfer.fts_monitoring_complete")) {
+            await().atMost(Duration.ofSeconds(15)).until(() -> broker.bodies.stream().filter(b -> b.contains(id)).count() >= 2);
+            await().atMost(Duration.ofSeconds(5)).until(() -> count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'") == 0);
+            Map<String, Map<String, Object>> byRequest = new java.util.HashMap<>();
+            for (String body : broker.bodies) {
+                if (body.contains(id)) {
+                    Map<String, Object> rucio = io.ferry.scheduler.monitoring.RucioReceiver.onMessage(body);
+                    assertNull(byRequest.put((String) rucio.get("request_id"), rucio), "one message per file: " + broker.bodies);
+                }
+            }
+            assertEquals("DONE", byRequest.get("req-ok").get("new_state"));
+            assertEquals("FAILED", byRequest.get("req-missing").get("new_state"));
+            assertTrue(((String) byRequest.get("req-missing").get("reason")).length() > 0);
+            for (Map<String, Object> rucio : byRequest.values()) {
+                assertEquals(id, rucio.get("transfer_id"));
+                assertEquals("https://ferry.test:8446", rucio.get("external_host"));
+                assertEquals("user.alice", rucio.get("scope"));
+                assertTrue((double) rucio.get("duration") >= 0);
+                assertTrue(Duration.between((java.time.Instant) rucio.get("transferred_at"), java.time.Instant.now()).abs().toMinutes() < 5,
+                        "tr_timestamp_complete in milliseconds");
+            }
+            assertTrue(broker.voHeaders.contains("atlas"), "FTS3's vo header");
+        }
     }
 
     @Test

@@ -61,8 +61,7 @@ public class OutboxDelivery extends EngineLoop {
     static final int EXACT_COUNT_UP_TO = 100_000;
 
     private final AtomicLong pending = new AtomicLong();
-    private int failures;
-    private long pausedUntilNanos;
+    private final DeliveryPause pause = new DeliveryPause();
     private Counter delivered;
     private Counter rejected;
 
@@ -87,7 +86,7 @@ public class OutboxDelivery extends EngineLoop {
 
     @Override
     protected void pass() {
-        boolean more = failures == 0 || System.nanoTime() >= pausedUntilNanos;
+        boolean more = pause.due();
         while (more) {
             more = Tx.run(pool, c -> {
                 List<String> ids = new ArrayList<>();
@@ -105,13 +104,13 @@ public class OutboxDelivery extends EngineLoop {
                     c.preparedQuery("DELETE FROM record_outbox WHERE record_id = ANY($1)").execute(Tuple.of(ids.toArray(new String[0])))
                             .await().atMost(StateChanges.WAIT);
                     delivered.increment(ids.size());
+                    int failures = pause.succeeded();
                     if (failures > 0) {
                         LOG.infof("rate-aggregator takes transfer records again (after %d failed tries)", failures);
-                        failures = 0;
                     }
                     return ids.size() == config.outbox().batch();
                 }
-                pause(error, ids.size());
+                paused(error, ids.size());
                 return false;
             });
         }
@@ -124,12 +123,9 @@ public class OutboxDelivery extends EngineLoop {
         }
     }
 
-    /** Delivery failed: the next try waits the interval, doubled per failure in a row, at most the max backoff. */
-    private void pause(String error, int batch) {
-        failures++;
-        long interval = config.outbox().interval().toNanos();
-        long pause = Math.min(config.outbox().maxBackoff().toNanos(), interval << Math.min(20, failures - 1));
-        pausedUntilNanos = System.nanoTime() + pause;
+    /** Delivery failed: the next try waits (DeliveryPause). */
+    private void paused(String error, int batch) {
+        int failures = pause.failed(config.outbox().interval(), config.outbox().maxBackoff());
         if (failures == 1) {
             LOG.infof("transfer records wait in the outbox: %s (trying again with growing pauses, at most %s)", error, config.outbox().maxBackoff());
         } else {
