@@ -44,10 +44,10 @@ public interface MonitoringStompConfig {
     String completeDestination();
 
     /**
-     * Whether each body ends with EOT (0x04) as FTS3's messages do; consumers written for FTS3 strip the last
-     * character before parsing the JSON.
+     * Whether each body ends with EOT (0x04), as old FTS3 releases sent them and Rucio's receiver of that time
+     * stripped; off by default because today's receiver parses the body as it is ({@code json.loads(frame.body)}).
      */
-    @WithDefault("true")
+    @WithDefault("false")
     boolean eot();
 
     /**

@@ -57,7 +57,7 @@ class Fts3CompletionMessageTest {
         assertEquals(10565043, m.get("f_size").asLong());
         assertEquals("https://se-b.test/atlas/f1", m.get("final_destination").asText());
 
-        Map<String, Object> rucio = RucioReceiver.onMessage(JSON.writeValueAsString(m) + "\u0004");
+        Map<String, Object> rucio = RucioReceiver.onMessage(JSON.writeValueAsString(m));
         assertEquals("FAILED", rucio.get("new_state"));
         assertEquals("f9b18c10-0132-51df-b341-3031a0a9ea39", rucio.get("transfer_id"));
         assertEquals("c0c7d290714848f8a1592873a2aafe3f", rucio.get("request_id"));
@@ -79,12 +79,12 @@ class Fts3CompletionMessageTest {
         assertEquals("", m.get("t__error_message").asText());
         assertEquals(1500, m.get("transfer_time").asLong());
         assertEquals(2, m.get("nstreams").asInt());
-        assertEquals("DONE", RucioReceiver.onMessage(JSON.writeValueAsString(m) + "\u0004").get("new_state"));
+        assertEquals("DONE", RucioReceiver.onMessage(JSON.writeValueAsString(m)).get("new_state"));
 
         JsonNode gone = Fts3CompletionMessage.build(JSON, JSON.readTree(record), null, "e", Instant.now());
         assertEquals("", gone.get("job_metadata").asText());
         assertEquals("", gone.get("user_dn").asText());
-        assertNull(RucioReceiver.onMessage(JSON.writeValueAsString(gone) + "\u0004"), "no rucio issuer: Rucio leaves it");
+        assertNull(RucioReceiver.onMessage(JSON.writeValueAsString(gone)), "no rucio issuer: Rucio leaves it");
         assertFalse(gone.get("job_multihop").asBoolean());
     }
 

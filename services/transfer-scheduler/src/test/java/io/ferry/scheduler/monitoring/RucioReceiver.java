@@ -20,11 +20,15 @@ public final class RucioReceiver {
     }
 
     public static Map<String, Object> onMessage(String body) throws Exception {
-        // "message always ends with an unparseable EOT character"
-        if (!body.endsWith("\u0004")) {
-            throw new AssertionError("no EOT at the end of " + body);
+        // today's receiver: msg = json.loads(frame.body), which fails on anything after the JSON (old FTS3's EOT)
+        if (body.endsWith("\u0004")) {
+            throw new AssertionError("json.loads fails on the EOT at the end of " + body);
         }
-        JsonNode msg = JSON.readTree(body.substring(0, body.length() - 1));
+        JsonNode msg = JSON.readTree(body);
+        // without all_vos, the receiver keeps only its own VO's messages, read from the body
+        if (!msg.path("vo").isTextual()) {
+            throw new AssertionError("no vo in the body, so Rucio drops the message: " + body);
+        }
         JsonNode jobMetadata = msg.get("job_metadata");
         if (jobMetadata == null || !jobMetadata.isObject() || !"rucio".equals(jobMetadata.path("issuer").asText(null))) {
             return null;
