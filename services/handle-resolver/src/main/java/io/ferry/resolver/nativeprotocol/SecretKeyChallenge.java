@@ -1,5 +1,7 @@
 package io.ferry.resolver.nativeprotocol;
 
+import io.ferry.resolver.service.SecretKeys;
+
 import javax.crypto.Mac;
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
@@ -8,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
-import java.util.HexFormat;
 
 /**
  * Checks the answer to a secret-key challenge the way CNRI's library computes it: a MAC, keyed by the HS_SECKEY
@@ -46,11 +47,7 @@ public final class SecretKeyChallenge {
 
     /** CNRI's hashed secret key: the lower-case hex of the key's SHA-1, as bytes. */
     static byte[] cnriHashed(byte[] key) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(key)).getBytes(StandardCharsets.US_ASCII);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return SecretKeys.hash(key).getBytes(StandardCharsets.US_ASCII);
     }
 
     private static boolean matches(byte[] key, byte[] signed, byte[] answer) {
