@@ -227,4 +227,104 @@ class HandleNetApiTest {
         given().get("/api/handles?prefix=11.99999").then().statusCode(401);
         admin().get("/api/handles?prefix=11.99999").then().statusCode(400).body("responseCode", equalTo(301));
     }
+
+    /** A session opened by POST /api/sessions: its id and server nonce. */
+    record OpenSession(String id, byte[] nonce) {
+    }
+
+    static OpenSession openSession() {
+        JsonPath opened = given().post("/api/sessions").then().statusCode(201)
+                .header("Location", endsWith("/api/sessions/this")).extract().jsonPath();
+        return new OpenSession(opened.getString("sessionId"), Base64.getDecoder().decode(opened.getString("nonce")));
+    }
+
+    static RequestSpecification handleAuth(String fields) {
+        return given().header("Authorization", "Handle " + fields);
+    }
+
+    /** The header fields answering a session's nonce with CNRI's MAC ({@code Util.doMac}) keyed by {@code key}. */
+    static String secretKeyAnswer(OpenSession s, String id, byte[] key, byte[] cnonce) throws Exception {
+        byte[] mac = net.handle.hdllib.Util.doMac(net.handle.hdllib.Common.HASH_CODE_HMAC_SHA256, net.handle.hdllib.Util.concat(s.nonce(), cnonce), key);
+        return "sessionId=\"" + s.id() + "\", id=\"" + id + "\", type=\"HS_SECKEY\", alg=\"HMAC-SHA256\", cnonce=\""
+                + Base64.getEncoder().encodeToString(cnonce) + "\", signature=\"" + Base64.getEncoder().encodeToString(mac) + "\"";
+    }
+
+    @Test
+    void sessionsProveSecretAndPublicKeysAndCarryTheIdentity() throws Exception {
+        // CNRI's hashing clients key the MAC with the hash the HS_SECKEY value holds
+        byte[] key = SecretKeys.hash("s3cret".getBytes(StandardCharsets.UTF_8)).getBytes(StandardCharsets.US_ASCII);
+        byte[] cnonce = "client-nonce-123".getBytes(StandardCharsets.US_ASCII);
+        OpenSession s = openSession();
+        given().header("Authorization", "Handle sessionId=\"" + s.id() + "\"").get("/api/sessions/this").then().statusCode(200)
+                .body("sessionId", equalTo(s.id())).body("authenticated", nullValue());
+        // a wrong key: 401 with the session and CNRI's error; the session stays unauthenticated
+        handleAuth(secretKeyAnswer(s, "300:" + user, "wrong".getBytes(StandardCharsets.US_ASCII), cnonce)).put("/api/sessions/this")
+                .then().statusCode(401).body("sessionId", equalTo(s.id())).body("error", containsString("Identity not verified"));
+        String h = PREFIX + "/session-" + System.nanoTime();
+        String body = "{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://a.example/x\"}]}";
+        handleAuth("sessionId=\"" + s.id() + "\"").contentType(ContentType.JSON).body(body).put("/api/handles/" + h)
+                .then().statusCode(401).body("responseCode", equalTo(402));
+        handleAuth(secretKeyAnswer(s, "300:" + user, key, cnonce)).put("/api/sessions/this")
+                .then().statusCode(200).body("authenticated", equalTo(true)).body("id", equalTo("300:" + user));
+        // later requests name the session only; the identity is the prefix admin group's member
+        handleAuth("sessionId=\"" + s.id() + "\"").contentType(ContentType.JSON).body(body).put("/api/handles/" + h + "?overwrite=false")
+                .then().statusCode(201).body("responseCode", equalTo(1));
+        handleAuth("sessionId=" + s.id()).get("/api/sessions/this").then().statusCode(200).body("authenticated", equalTo(true));
+        handleAuth("sessionId=\"" + s.id() + "\"").delete("/api/sessions/this").then().statusCode(204);
+        handleAuth("sessionId=\"" + s.id() + "\"").delete("/api/handles/" + h).then().statusCode(401).body("responseCode", equalTo(401));
+        handleAuth("sessionId=\"" + s.id() + "\"").put("/api/sessions/this").then().statusCode(403);
+        given().put("/api/sessions/other").then().statusCode(403);
+        handleAuth("sessionId=\"" + s.id() + "\"").post("/api/sessions").then().statusCode(400);
+        given().get("/api/handles/" + h + "?index=1").then().statusCode(200);
+
+        // the answer may also come with the API request itself, here with PBKDF2 (CNRI's doMac gives salt, iterations, length, MAC)
+        OpenSession p = openSession();
+        byte[] encoding = net.handle.hdllib.Util.doMac(net.handle.hdllib.Common.HASH_CODE_PBKDF2_HMAC_SHA1, net.handle.hdllib.Util.concat(p.nonce(), cnonce), key);
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(encoding);
+        byte[] salt = new byte[in.getInt()];
+        in.get(salt);
+        int iterations = in.getInt();
+        int length = in.getInt();
+        byte[] mac = new byte[in.getInt()];
+        in.get(mac);
+        handleAuth("sessionId=\"" + p.id() + "\", id=\"300%3A" + user.replace("/", "%2F") + "\", type=HS_SECKEY, alg=PBKDF2-HMAC-SHA1, cnonce=\""
+                + Base64.getEncoder().encodeToString(cnonce) + "\", salt=\"" + Base64.getEncoder().encodeToString(salt) + "\", iterations=" + iterations
+                + ", length=" + length + ", signature=\"" + Base64.getEncoder().encodeToString(mac) + "\"")
+                .delete("/api/handles/" + h).then().statusCode(200);
+        given().get("/api/handles/" + h).then().statusCode(404);
+
+        // HS_PUBKEY: an RSA key in Handle's encoding; the proven identity is 301:KEY-n, which the target's HS_ADMIN names
+        java.security.KeyPairGenerator gen = java.security.KeyPairGenerator.getInstance("RSA");
+        gen.initialize(2048);
+        java.security.KeyPair pair = gen.generateKeyPair();
+        String keyHolder = PREFIX + "/KEY-" + System.nanoTime();
+        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":301,\"type\":\"HS_PUBKEY\",\"data\":{\"format\":\"hex\",\"value\":\""
+                + java.util.HexFormat.of().formatHex(net.handle.hdllib.Util.getBytesFromPublicKey(pair.getPublic())) + "\"}}]}")
+                .put("/api/handles/" + keyHolder).then().statusCode(200);
+        String target = PREFIX + "/pub-" + System.nanoTime();
+        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://a.example/x\"},"
+                + "{\"index\":100,\"type\":\"HS_ADMIN\",\"data\":{\"format\":\"admin\",\"value\":{\"handle\":\"" + keyHolder + "\",\"index\":301,\"permissions\":\"011111110011\"}}}]}")
+                .put("/api/handles/" + target).then().statusCode(200);
+        OpenSession k = openSession();
+        java.security.Signature signer = java.security.Signature.getInstance("SHA256withRSA");
+        signer.initSign(pair.getPrivate());
+        signer.update(k.nonce());
+        signer.update(cnonce);
+        String pubFields = "sessionId=\"" + k.id() + "\", id=\"0:" + keyHolder + "\", type=\"HS_PUBKEY\", alg=\"SHA-256\", cnonce=\""
+                + Base64.getEncoder().encodeToString(cnonce) + "\", signature=\"";
+        byte[] good = signer.sign();
+        byte[] bad = good.clone();
+        bad[5] ^= 1;
+        handleAuth(pubFields + Base64.getEncoder().encodeToString(bad) + "\"").put("/api/sessions/this").then().statusCode(401)
+                .body("error", containsString("not verified"));
+        handleAuth(pubFields + Base64.getEncoder().encodeToString(good) + "\"").post("/api/sessions/this").then().statusCode(200)
+                .body("id", equalTo("301:" + keyHolder));
+        handleAuth("sessionId=\"" + k.id() + "\"").contentType(ContentType.JSON)
+                .body("{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://b.example/y\"}]}")
+                .put("/api/handles/" + target + "?index=1").then().statusCode(200);
+        given().get("/api/handles/" + target + "?index=1").then().body("values[0].data.value", equalTo("https://b.example/y"));
+        // the key's identity is not the prefix's admin: creating elsewhere is refused as insufficient permissions
+        handleAuth("sessionId=\"" + k.id() + "\"").contentType(ContentType.JSON).body(body).put("/api/handles/" + PREFIX + "/no-" + System.nanoTime())
+                .then().statusCode(403).body("responseCode", equalTo(400));
+    }
 }

@@ -21,20 +21,31 @@ public final class PublicKeyChallenge {
     }
 
     public static boolean verify(byte[] hsPubkey, byte[] nonce, byte[] requestDigest, byte[] answer) {
-        if (hsPubkey == null || answer == null) {
+        if (hsPubkey == null) {
+            return false;
+        }
+        try {
+            return verify(publicKey(hsPubkey), nonce, requestDigest, answer);
+        } catch (GeneralSecurityException | ProtocolException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** As {@link #verify(byte[], byte[], byte[], byte[])} for a key already read. */
+    public static boolean verify(PublicKey key, byte[] nonce, byte[] requestDigest, byte[] answer) {
+        if (key == null || answer == null) {
             return false;
         }
         try {
             WireReader in = new WireReader(answer, 0, answer.length);
             String hash = new String(in.bytes(), StandardCharsets.US_ASCII).toUpperCase(java.util.Locale.ROOT).replace("-", "");
             byte[] signature = in.bytes();
-            PublicKey key = publicKey(hsPubkey);
             String prefix = switch (hash) {
                 case "SHA256" -> "SHA256with";
                 case "SHA1" -> "SHA1with";
                 default -> null;
             };
-            if (key == null || prefix == null) {
+            if (prefix == null) {
                 return false;
             }
             Signature verifier = Signature.getInstance(prefix + key.getAlgorithm());
@@ -48,7 +59,7 @@ public final class PublicKeyChallenge {
     }
 
     /** The key of an HS_PUBKEY value, or null for a kind this server does not read. */
-    static PublicKey publicKey(byte[] encoded) throws GeneralSecurityException {
+    public static PublicKey publicKey(byte[] encoded) throws GeneralSecurityException {
         WireReader in = new WireReader(encoded, 0, encoded.length);
         String type = new String(in.bytes(), StandardCharsets.US_ASCII);
         in.int2();

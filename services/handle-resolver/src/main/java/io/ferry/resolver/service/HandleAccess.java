@@ -7,6 +7,7 @@ import io.ferry.identity.security.GridIdentities;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.AdminPermissions;
+import io.ferry.resolver.model.HandleAuthorization;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.model.HandleValue;
@@ -36,7 +37,8 @@ import java.util.Set;
 /**
  * Who may change a handle: a token with {@code handles:write} whose subject an HS_ADMIN value of the handle, or of
  * its prefix (held by {@code 0.NA/<prefix>}), names with every permission the change needs, or a Handle.net identity
- * ({@code index:handle}, proven by a secret key over HTTP Basic) that such an HS_ADMIN names directly or through
+ * ({@code index:handle}, proven by a secret key over HTTP Basic or by a session's challenge-response,
+ * {@link SessionAuthentication}) that such an HS_ADMIN names directly or through
  * HS_VLIST groups. {@code handles:admin}
  * may do anything. Failures answer with Handle.net's codes: 402 authentication needed, 401 authentication failed,
  * 400 insufficient permissions.
@@ -103,6 +105,9 @@ public class HandleAccess {
     SecretKeyAuthentication secretKeys;
 
     @Inject
+    SessionAuthentication sessions;
+
+    @Inject
     CurrentIdentityAssociation identities;
 
     @Inject
@@ -110,9 +115,13 @@ public class HandleAccess {
 
     /** The caller, or 402/401 when there is no token or a bad one. */
     public Uni<Caller> caller(String handle) {
-        String basic = basicAuthorization();
-        if (basic != null) {
-            return Uni.createFrom().deferred(() -> secretKeys.authenticate(basic, handle));
+        String authorization = authorization();
+        if (SecretKeyAuthentication.isBasic(authorization)) {
+            return Uni.createFrom().deferred(() -> secretKeys.authenticate(authorization, handle));
+        }
+        if (HandleAuthorization.isHandle(authorization)) {
+            return Uni.createFrom().deferred(() -> sessions.authenticate(authorization, handle))
+                    .map(found -> found.orElseThrow(() -> HandleException.authenticationNeeded(handle)));
         }
         return identities.getDeferredIdentity()
                 .onFailure(AuthenticationFailedException.class).transform(e -> HandleException.authenticationFailed(handle))
@@ -129,20 +138,22 @@ public class HandleAccess {
      * "authentication failed") for a request with a bad one.
      */
     public Uni<Optional<Caller>> reader(String handle) {
-        String basic = basicAuthorization();
-        if (basic != null) {
-            return Uni.createFrom().deferred(() -> secretKeys.authenticate(basic, handle)).map(Optional::of);
+        String authorization = authorization();
+        if (SecretKeyAuthentication.isBasic(authorization)) {
+            return Uni.createFrom().deferred(() -> secretKeys.authenticate(authorization, handle)).map(Optional::of);
+        }
+        if (HandleAuthorization.isHandle(authorization)) {
+            return Uni.createFrom().deferred(() -> sessions.authenticate(authorization, handle));
         }
         return identities.getDeferredIdentity()
                 .onFailure(AuthenticationFailedException.class).transform(e -> HandleException.authenticationFailed(handle))
                 .map(id -> id == null || id.isAnonymous() ? Optional.<Caller>empty() : Optional.of(caller(id)));
     }
 
-    /** The request's Authorization header when it is HTTP Basic (Handle.net's secret keys), else null. */
-    private String basicAuthorization() {
+    /** The request's Authorization header, or null. */
+    private String authorization() {
         RoutingContext ctx = request.getCurrent();
-        String authorization = ctx == null ? null : ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
-        return SecretKeyAuthentication.isBasic(authorization) ? authorization : null;
+        return ctx == null ? null : ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
     }
 
     private static Caller caller(SecurityIdentity id) {

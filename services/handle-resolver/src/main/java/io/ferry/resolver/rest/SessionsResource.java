@@ -1,0 +1,161 @@
+package io.ferry.resolver.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.resolver.model.HandleAuthorization;
+import io.ferry.resolver.model.HandleException;
+import io.ferry.resolver.service.HandleSessions;
+import io.ferry.resolver.service.SecretKeyAuthentication;
+import io.ferry.resolver.service.SessionAuthentication;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import java.net.URI;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * CNRI's {@code /api/sessions}: POST opens a session and answers its id and server nonce (201, Location
+ * {@code /api/sessions/this}); PUT (or POST) {@code /api/sessions/this} with {@code Authorization: Handle
+ * sessionId=…, id=…, type=…, alg=…, cnonce=…, signature=…} (or the same fields as query parameters or a JSON body)
+ * proves an identity for it, 401 with the session and an {@code error} when the answer does not verify; GET shows
+ * it; DELETE ends it (204). HTTP Basic authenticates a session too. Any other session path is 403, as in CNRI.
+ */
+@Path("/api/sessions")
+@Produces(MediaType.APPLICATION_JSON)
+public class SessionsResource {
+
+    private static final String THIS = "this";
+
+    @Inject
+    HandleSessions sessions;
+
+    @Inject
+    SessionAuthentication authentication;
+
+    @Inject
+    SecretKeyAuthentication secretKeys;
+
+    @Inject
+    ObjectMapper json;
+
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> open(@HeaderParam(CacheHeaders.AUTHORIZATION) String authorization, @Context UriInfo uri, String body) {
+        HandleAuthorization auth = fields(authorization, uri, body);
+        if (auth.sessionId() != null) {
+            return Uni.createFrom().item(Response.status(400).build());
+        }
+        HandleSessions.Session session = sessions.open();
+        if (session == null) {
+            return Uni.createFrom().item(Response.status(503).build());
+        }
+        // As in CNRI, the new session is answered with 201 even when credentials sent along with it fail.
+        return authenticate(session, auth, authorization)
+                .map(r -> Response.fromResponse(r).status(201).location(URI.create("/api/sessions/" + THIS)).build());
+    }
+
+    @GET
+    @Path("{which}")
+    public Uni<Response> show(@PathParam("which") String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
+                              @Context UriInfo uri) {
+        return answer(which, authorization, uri, null);
+    }
+
+    @PUT
+    @Path("{which}")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> prove(@PathParam("which") String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
+                               @Context UriInfo uri, String body) {
+        return answer(which, authorization, uri, body);
+    }
+
+    @POST
+    @Path("{which}")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> provePost(@PathParam("which") String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
+                                   @Context UriInfo uri, String body) {
+        return answer(which, authorization, uri, body);
+    }
+
+    @DELETE
+    @Path("{which}")
+    public Response close(@PathParam("which") String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
+                          @Context UriInfo uri) {
+        HandleAuthorization auth = fields(authorization, uri, null);
+        if (!THIS.equals(which) || !sessions.close(auth.sessionId())) {
+            return Response.status(403).build();
+        }
+        return Response.noContent().build();
+    }
+
+    private Uni<Response> answer(String which, String authorization, UriInfo uri, String body) {
+        if (!THIS.equals(which)) {
+            return Uni.createFrom().item(Response.status(403).build());
+        }
+        HandleAuthorization auth = fields(authorization, uri, body);
+        HandleSessions.Session session = sessions.find(auth.sessionId());
+        boolean needsSession = auth.sessionId() != null || auth.authenticating() || auth.get("cnonce") != null;
+        if (session == null && needsSession) {
+            return Uni.createFrom().item(Response.status(403).build());
+        }
+        return authenticate(session, auth, authorization);
+    }
+
+    /**
+     * Runs the credentials of a sessions request against {@code session} (null: a sessionless Basic check): 200 with
+     * the session, or 401 with its {@code error} when they were given and failed.
+     */
+    private Uni<Response> authenticate(HandleSessions.Session session, HandleAuthorization auth, String authorization) {
+        Uni<HandleSessions.Session> proven;
+        if (SecretKeyAuthentication.isBasic(authorization)) {
+            proven = Uni.createFrom().deferred(() -> secretKeys.authenticate(authorization, null))
+                    .map(caller -> session == null ? new HandleSessions.Session(null, null, caller, authorization)
+                            : sessions.authenticated(session, caller, authorization));
+        } else if (auth.authenticating() && session != null) {
+            String provenBy = authorization == null ? auth.fields().toString() : authorization;
+            proven = Uni.createFrom().deferred(() -> authentication.prove(session, auth, provenBy, null));
+        } else {
+            return Uni.createFrom().item(Response.ok(SessionResponse.of(session, null)).build());
+        }
+        return proven.map(s -> Response.ok(s.id() == null ? SessionResponse.proven(s.caller().subject()) : SessionResponse.of(s, null)).build())
+                .onFailure(HandleException.class).recoverWithItem(e -> Response.status(401)
+                        .entity(SessionResponse.of(session, e.getMessage())).build());
+    }
+
+    /** The Handle header's fields, then the query's, then a JSON body's (CNRI reads all three); 400 for a bad body. */
+    private HandleAuthorization fields(String authorization, UriInfo uri, String body) {
+        HandleAuthorization header = HandleAuthorization.parse(authorization);
+        Map<String, String> others = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        uri.getQueryParameters().forEach((k, v) -> others.putIfAbsent(k, v.isEmpty() || v.get(0).isEmpty() ? "true" : v.get(0)));
+        if (body != null && !body.isBlank()) {
+            try {
+                JsonNode node = json.readTree(body);
+                if (node.isObject()) {
+                    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                        Map.Entry<String, JsonNode> field = it.next();
+                        others.putIfAbsent(field.getKey(), field.getValue().isValueNode() ? field.getValue().asText() : field.getValue().toString());
+                    }
+                }
+            } catch (JsonProcessingException e) {
+                throw new jakarta.ws.rs.WebApplicationException(Response.status(400).build());
+            }
+        }
+        return (header == null ? HandleAuthorization.empty() : header).withDefaults(others);
+    }
+}
