@@ -34,7 +34,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTest
 @QuarkusTestResource(FerryTestResource.class)
 @QuarkusTestResource(SchedulerStandIn.class)
+@QuarkusTestResource(ResolverHttps.class)
 class HandleNetApiTest {
+
+    @io.quarkus.test.common.http.TestHTTPResource(value = "/", tls = true)
+    java.net.URI https;
 
     static final String PREFIX = HandleApiTest.PREFIX;
 
@@ -326,5 +330,46 @@ class HandleNetApiTest {
         // the key's identity is not the prefix's admin: creating elsewhere is refused as insufficient permissions
         handleAuth("sessionId=\"" + k.id() + "\"").contentType(ContentType.JSON).body(body).put("/api/handles/" + PREFIX + "/no-" + System.nanoTime())
                 .then().statusCode(403).body("responseCode", equalTo(400));
+    }
+
+    @Test
+    void aClientCertificateWhoseKeyAnHsPubkeyHoldsAuthenticatesAsThatHandle() throws Exception {
+        java.security.KeyPairGenerator gen = java.security.KeyPairGenerator.getInstance("RSA");
+        gen.initialize(2048);
+        java.security.KeyPair pair = gen.generateKeyPair();
+        java.security.KeyPair stranger = gen.generateKeyPair();
+        String keyHolder = PREFIX + "/CERT-" + System.nanoTime();
+        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":300,\"type\":\"HS_PUBKEY\",\"data\":{\"format\":\"hex\",\"value\":\""
+                + java.util.HexFormat.of().formatHex(net.handle.hdllib.Util.getBytesFromPublicKey(pair.getPublic())) + "\"}}]}")
+                .put("/api/handles/" + keyHolder).then().statusCode(200);
+        String target = PREFIX + "/certified-" + System.nanoTime();
+        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://a.example/x\"},"
+                + "{\"index\":100,\"type\":\"HS_ADMIN\",\"data\":{\"format\":\"admin\",\"value\":{\"handle\":\"" + keyHolder + "\",\"index\":300,\"permissions\":\"011111110011\"}}}]}")
+                .put("/api/handles/" + target).then().statusCode(200);
+        String change = "{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://b.example/y\"}]}";
+        // CNRI's own certificate generator: a self-signed certificate whose UID is 300:<handle>
+        java.net.http.HttpResponse<String> refused = certifiedPut(
+                net.handle.util.X509HSCertificateGenerator.generate(keyHolder, 300, stranger.getPublic(), stranger.getPrivate()),
+                stranger.getPrivate(), "/api/handles/" + target + "?index=1", change);
+        assertEquals(true, refused.statusCode() == 401 || refused.statusCode() == 403, refused.body());
+        given().get("/api/handles/" + target + "?index=1").then().body("values[0].data.value", equalTo("https://a.example/x"));
+        java.net.http.HttpResponse<String> written = certifiedPut(
+                net.handle.util.X509HSCertificateGenerator.generate(keyHolder, 300, pair.getPublic(), pair.getPrivate()),
+                pair.getPrivate(), "/api/handles/" + target + "?index=1", change);
+        assertEquals(200, written.statusCode(), written.body());
+        given().get("/api/handles/" + target + "?index=1").then().body("values[0].data.value", equalTo("https://b.example/y"));
+        // a bare handle in the certificate (index 0) finds the key at any index
+        java.net.http.HttpResponse<String> bare = certifiedPut(
+                net.handle.util.X509HSCertificateGenerator.generate(keyHolder, pair.getPublic(), pair.getPrivate()),
+                pair.getPrivate(), "/api/handles/" + target + "?index=2", "{\"values\":[{\"index\":2,\"type\":\"EMAIL\",\"data\":\"a@b.example\"}]}");
+        assertEquals(200, bare.statusCode(), bare.body());
+    }
+
+    private java.net.http.HttpResponse<String> certifiedPut(java.security.cert.X509Certificate cert, java.security.PrivateKey key,
+                                                            String path, String body) throws Exception {
+        var credential = new io.ferry.identity.testca.GridCredential(new java.security.cert.X509Certificate[]{cert}, key);
+        var http = java.net.http.HttpClient.newBuilder().sslContext(ResolverHttps.clientTls(credential)).build();
+        return http.send(java.net.http.HttpRequest.newBuilder(https.resolve(path)).header("Content-Type", "application/json")
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 }

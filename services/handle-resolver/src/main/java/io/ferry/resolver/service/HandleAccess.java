@@ -38,7 +38,8 @@ import java.util.Set;
  * Who may change a handle: a token with {@code handles:write} whose subject an HS_ADMIN value of the handle, or of
  * its prefix (held by {@code 0.NA/<prefix>}), names with every permission the change needs, or a Handle.net identity
  * ({@code index:handle}, proven by a secret key over HTTP Basic or by a session's challenge-response,
- * {@link SessionAuthentication}) that such an HS_ADMIN names directly or through
+ * {@link SessionAuthentication}, or by a TLS client certificate whose key an HS_PUBKEY holds,
+ * {@link ClientCertificateAuthentication}) that such an HS_ADMIN names directly or through
  * HS_VLIST groups. {@code handles:admin}
  * may do anything. Failures answer with Handle.net's codes: 402 authentication needed, 401 authentication failed,
  * 400 insufficient permissions.
@@ -108,6 +109,9 @@ public class HandleAccess {
     SessionAuthentication sessions;
 
     @Inject
+    ClientCertificateAuthentication certificates;
+
+    @Inject
     CurrentIdentityAssociation identities;
 
     @Inject
@@ -123,14 +127,29 @@ public class HandleAccess {
             return Uni.createFrom().deferred(() -> sessions.authenticate(authorization, handle))
                     .map(found -> found.orElseThrow(() -> HandleException.authenticationNeeded(handle)));
         }
-        return identities.getDeferredIdentity()
+        return certificateCaller(authorization).flatMap(byCertificate -> byCertificate.isPresent()
+                ? Uni.createFrom().item(byCertificate.get())
+                : identities.getDeferredIdentity()
                 .onFailure(AuthenticationFailedException.class).transform(e -> HandleException.authenticationFailed(handle))
                 .map(id -> {
                     if (id == null || id.isAnonymous()) {
                         throw HandleException.authenticationNeeded(handle);
                     }
                     return caller(id);
-                });
+                }));
+    }
+
+    /**
+     * The Handle.net identity of the TLS client certificate, when the request carries no Authorization header (a
+     * header wins, as in CNRI's authenticator) and the certificate matches an HS_PUBKEY; else empty.
+     */
+    private Uni<Optional<Caller>> certificateCaller(String authorization) {
+        RoutingContext ctx = request.getCurrent();
+        if (authorization != null || ctx == null || !ctx.request().isSSL()) {
+            return Uni.createFrom().item(Optional.empty());
+        }
+        java.security.cert.X509Certificate leaf = ClientCertificateAuthentication.leaf(ctx.request().sslSession());
+        return leaf == null ? Uni.createFrom().item(Optional.empty()) : certificates.authenticate(leaf);
     }
 
     /**
@@ -145,9 +164,11 @@ public class HandleAccess {
         if (HandleAuthorization.isHandle(authorization)) {
             return Uni.createFrom().deferred(() -> sessions.authenticate(authorization, handle));
         }
-        return identities.getDeferredIdentity()
+        return certificateCaller(authorization).flatMap(byCertificate -> byCertificate.isPresent()
+                ? Uni.createFrom().item(byCertificate)
+                : identities.getDeferredIdentity()
                 .onFailure(AuthenticationFailedException.class).transform(e -> HandleException.authenticationFailed(handle))
-                .map(id -> id == null || id.isAnonymous() ? Optional.<Caller>empty() : Optional.of(caller(id)));
+                .map(id -> id == null || id.isAnonymous() ? Optional.<Caller>empty() : Optional.of(caller(id))));
     }
 
     /** The request's Authorization header, or null. */
