@@ -1,18 +1,35 @@
 package io.ferry.resolver;
 
 import io.ferry.dev.FerryTestResource;
+import io.ferry.identity.testca.GridCredential;
 import io.ferry.resolver.service.SecretKeys;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
+import net.handle.hdllib.Common;
+import net.handle.hdllib.Util;
+import net.handle.util.X509HSCertificateGenerator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -37,8 +54,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTestResource(ResolverHttps.class)
 class HandleNetApiTest {
 
-    @io.quarkus.test.common.http.TestHTTPResource(value = "/", tls = true)
-    java.net.URI https;
+    @TestHTTPResource(value = "/", tls = true)
+    URI https;
 
     static final String PREFIX = HandleApiTest.PREFIX;
 
@@ -248,9 +265,28 @@ class HandleNetApiTest {
 
     /** The header fields answering a session's nonce with CNRI's MAC ({@code Util.doMac}) keyed by {@code key}. */
     static String secretKeyAnswer(OpenSession s, String id, byte[] key, byte[] cnonce) throws Exception {
-        byte[] mac = net.handle.hdllib.Util.doMac(net.handle.hdllib.Common.HASH_CODE_HMAC_SHA256, net.handle.hdllib.Util.concat(s.nonce(), cnonce), key);
+        byte[] mac = Util.doMac(Common.HASH_CODE_HMAC_SHA256, Util.concat(s.nonce(), cnonce), key);
         return "sessionId=\"" + s.id() + "\", id=\"" + id + "\", type=\"HS_SECKEY\", alg=\"HMAC-SHA256\", cnonce=\""
                 + Base64.getEncoder().encodeToString(cnonce) + "\", signature=\"" + Base64.getEncoder().encodeToString(mac) + "\"";
+    }
+
+    /** A new handle holding {@code key} in CNRI's encoding as its HS_PUBKEY at {@code index}. */
+    static String publicKeyHolder(String name, int index, PublicKey key) throws Exception {
+        String holder = PREFIX + "/" + name + "-" + System.nanoTime();
+        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":" + index + ",\"type\":\"HS_PUBKEY\",\"data\":{\"format\":\"hex\",\"value\":\""
+                + HexFormat.of().formatHex(Util.getBytesFromPublicKey(key)) + "\"}}]}")
+                .put("/api/handles/" + holder).then().statusCode(200);
+        return holder;
+    }
+
+    /** A new handle with a URL at index 1, whose HS_ADMIN names {@code index:admin}. */
+    static String administeredBy(String name, String admin, int index) {
+        String h = PREFIX + "/" + name + "-" + System.nanoTime();
+        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://a.example/x\"},"
+                + "{\"index\":100,\"type\":\"HS_ADMIN\",\"data\":{\"format\":\"admin\",\"value\":{\"handle\":\"" + admin + "\",\"index\":" + index
+                + ",\"permissions\":\"011111110011\"}}}]}")
+                .put("/api/handles/" + h).then().statusCode(200);
+        return h;
     }
 
     @Test
@@ -283,8 +319,8 @@ class HandleNetApiTest {
 
         // the answer may also come with the API request itself, here with PBKDF2 (CNRI's doMac gives salt, iterations, length, MAC)
         OpenSession p = openSession();
-        byte[] encoding = net.handle.hdllib.Util.doMac(net.handle.hdllib.Common.HASH_CODE_PBKDF2_HMAC_SHA1, net.handle.hdllib.Util.concat(p.nonce(), cnonce), key);
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(encoding);
+        byte[] encoding = Util.doMac(Common.HASH_CODE_PBKDF2_HMAC_SHA1, Util.concat(p.nonce(), cnonce), key);
+        ByteBuffer in = ByteBuffer.wrap(encoding);
         byte[] salt = new byte[in.getInt()];
         in.get(salt);
         int iterations = in.getInt();
@@ -298,19 +334,13 @@ class HandleNetApiTest {
         given().get("/api/handles/" + h).then().statusCode(404);
 
         // HS_PUBKEY: an RSA key in Handle's encoding; the proven identity is 301:KEY-n, which the target's HS_ADMIN names
-        java.security.KeyPairGenerator gen = java.security.KeyPairGenerator.getInstance("RSA");
+        KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
         gen.initialize(2048);
-        java.security.KeyPair pair = gen.generateKeyPair();
-        String keyHolder = PREFIX + "/KEY-" + System.nanoTime();
-        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":301,\"type\":\"HS_PUBKEY\",\"data\":{\"format\":\"hex\",\"value\":\""
-                + java.util.HexFormat.of().formatHex(net.handle.hdllib.Util.getBytesFromPublicKey(pair.getPublic())) + "\"}}]}")
-                .put("/api/handles/" + keyHolder).then().statusCode(200);
-        String target = PREFIX + "/pub-" + System.nanoTime();
-        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://a.example/x\"},"
-                + "{\"index\":100,\"type\":\"HS_ADMIN\",\"data\":{\"format\":\"admin\",\"value\":{\"handle\":\"" + keyHolder + "\",\"index\":301,\"permissions\":\"011111110011\"}}}]}")
-                .put("/api/handles/" + target).then().statusCode(200);
+        KeyPair pair = gen.generateKeyPair();
+        String keyHolder = publicKeyHolder("KEY", 301, pair.getPublic());
+        String target = administeredBy("pub", keyHolder, 301);
         OpenSession k = openSession();
-        java.security.Signature signer = java.security.Signature.getInstance("SHA256withRSA");
+        Signature signer = Signature.getInstance("SHA256withRSA");
         signer.initSign(pair.getPrivate());
         signer.update(k.nonce());
         signer.update(cnonce);
@@ -334,42 +364,36 @@ class HandleNetApiTest {
 
     @Test
     void aClientCertificateWhoseKeyAnHsPubkeyHoldsAuthenticatesAsThatHandle() throws Exception {
-        java.security.KeyPairGenerator gen = java.security.KeyPairGenerator.getInstance("RSA");
+        KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
         gen.initialize(2048);
-        java.security.KeyPair pair = gen.generateKeyPair();
-        java.security.KeyPair stranger = gen.generateKeyPair();
-        String keyHolder = PREFIX + "/CERT-" + System.nanoTime();
-        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":300,\"type\":\"HS_PUBKEY\",\"data\":{\"format\":\"hex\",\"value\":\""
-                + java.util.HexFormat.of().formatHex(net.handle.hdllib.Util.getBytesFromPublicKey(pair.getPublic())) + "\"}}]}")
-                .put("/api/handles/" + keyHolder).then().statusCode(200);
-        String target = PREFIX + "/certified-" + System.nanoTime();
-        admin().contentType(ContentType.JSON).body("{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://a.example/x\"},"
-                + "{\"index\":100,\"type\":\"HS_ADMIN\",\"data\":{\"format\":\"admin\",\"value\":{\"handle\":\"" + keyHolder + "\",\"index\":300,\"permissions\":\"011111110011\"}}}]}")
-                .put("/api/handles/" + target).then().statusCode(200);
+        KeyPair pair = gen.generateKeyPair();
+        KeyPair stranger = gen.generateKeyPair();
+        String keyHolder = publicKeyHolder("CERT", 300, pair.getPublic());
+        String target = administeredBy("certified", keyHolder, 300);
         String change = "{\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":\"https://b.example/y\"}]}";
         // CNRI's own certificate generator: a self-signed certificate whose UID is 300:<handle>
-        java.net.http.HttpResponse<String> refused = certifiedPut(
-                net.handle.util.X509HSCertificateGenerator.generate(keyHolder, 300, stranger.getPublic(), stranger.getPrivate()),
+        HttpResponse<String> refused = certifiedPut(
+                X509HSCertificateGenerator.generate(keyHolder, 300, stranger.getPublic(), stranger.getPrivate()),
                 stranger.getPrivate(), "/api/handles/" + target + "?index=1", change);
         assertEquals(true, refused.statusCode() == 401 || refused.statusCode() == 403, refused.body());
         given().get("/api/handles/" + target + "?index=1").then().body("values[0].data.value", equalTo("https://a.example/x"));
-        java.net.http.HttpResponse<String> written = certifiedPut(
-                net.handle.util.X509HSCertificateGenerator.generate(keyHolder, 300, pair.getPublic(), pair.getPrivate()),
+        HttpResponse<String> written = certifiedPut(
+                X509HSCertificateGenerator.generate(keyHolder, 300, pair.getPublic(), pair.getPrivate()),
                 pair.getPrivate(), "/api/handles/" + target + "?index=1", change);
         assertEquals(200, written.statusCode(), written.body());
         given().get("/api/handles/" + target + "?index=1").then().body("values[0].data.value", equalTo("https://b.example/y"));
         // a bare handle in the certificate (index 0) finds the key at any index
-        java.net.http.HttpResponse<String> bare = certifiedPut(
-                net.handle.util.X509HSCertificateGenerator.generate(keyHolder, pair.getPublic(), pair.getPrivate()),
+        HttpResponse<String> bare = certifiedPut(
+                X509HSCertificateGenerator.generate(keyHolder, pair.getPublic(), pair.getPrivate()),
                 pair.getPrivate(), "/api/handles/" + target + "?index=2", "{\"values\":[{\"index\":2,\"type\":\"EMAIL\",\"data\":\"a@b.example\"}]}");
         assertEquals(200, bare.statusCode(), bare.body());
     }
 
-    private java.net.http.HttpResponse<String> certifiedPut(java.security.cert.X509Certificate cert, java.security.PrivateKey key,
+    private HttpResponse<String> certifiedPut(X509Certificate cert, PrivateKey key,
                                                             String path, String body) throws Exception {
-        var credential = new io.ferry.identity.testca.GridCredential(new java.security.cert.X509Certificate[]{cert}, key);
-        var http = java.net.http.HttpClient.newBuilder().sslContext(ResolverHttps.clientTls(credential)).build();
-        return http.send(java.net.http.HttpRequest.newBuilder(https.resolve(path)).header("Content-Type", "application/json")
-                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        var credential = new GridCredential(new X509Certificate[]{cert}, key);
+        var http = HttpClient.newBuilder().sslContext(ResolverHttps.clientTls(credential)).build();
+        return http.send(HttpRequest.newBuilder(https.resolve(path)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

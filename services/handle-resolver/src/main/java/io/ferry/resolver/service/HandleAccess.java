@@ -24,6 +24,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.security.cert.X509Certificate;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -148,7 +149,7 @@ public class HandleAccess {
         if (authorization != null || ctx == null || !ctx.request().isSSL()) {
             return Uni.createFrom().item(Optional.empty());
         }
-        java.security.cert.X509Certificate leaf = ClientCertificateAuthentication.leaf(ctx.request().sslSession());
+        X509Certificate leaf = ClientCertificateAuthentication.leaf(ctx.request().sslSession());
         return leaf == null ? Uni.createFrom().item(Optional.empty()) : certificates.authenticate(leaf);
     }
 
