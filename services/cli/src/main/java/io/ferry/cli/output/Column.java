@@ -32,6 +32,9 @@ public record Column(String header, Function<JsonNode, String> raw, Function<Jso
         if (v == null || v.isMissingNode() || v.isNull()) {
             return "";
         }
+        if (v.isFloatingPointNumber()) {
+            return v.decimalValue().stripTrailingZeros().toPlainString(); // 52400000, not 5.24E7
+        }
         return v.isValueNode() ? v.asText() : v.toString();
     }
 }
