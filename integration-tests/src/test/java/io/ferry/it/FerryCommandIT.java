@@ -200,6 +200,9 @@ class FerryCommandIT {
 
         JsonNode listed = JSON.readTree(ferry("ls", "--state", "FINISHEDDIRTY", "--since", "1h", "-o", "json").out());
         assertTrue(listed.toString().contains(listJob), listed.toString());
+        JsonNode recent = JSON.readTree(ferry("ls", "--since", "1h", "-o", "json").out());
+        assertTrue(recent.toString().contains(listJob), "--since alone lists jobs that finished since: " + recent);
+        assertFalse(JSON.readTree(ferry("ls", "-o", "json").out()).toString().contains(listJob), "unfinished jobs only by default");
         Run linked = ferry("ls", "--state", "finisheddirty", "--link", "CLI-SLOW:CLI-DST", "-o", "tsv");
         assertEquals(0, linked.exit(), linked.err());
         assertTrue(linked.out().startsWith("JOB\tSTATE\t") && linked.out().contains(listJob + "\tFINISHEDDIRTY\t"), linked.out());
@@ -331,8 +334,9 @@ class FerryCommandIT {
         return b.toString();
     }
 
+    /** The pane's text, lines that the terminal wrapped joined again (-J). */
     private String capture() throws Exception {
-        Process p = new ProcessBuilder("tmux", "-L", tmuxSocket, "capture-pane", "-p", "-t", "watch").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("tmux", "-L", tmuxSocket, "capture-pane", "-p", "-J", "-t", "watch").redirectErrorStream(true).start();
         String screen = read(p.getInputStream());
         p.waitFor(10, TimeUnit.SECONDS);
         return screen;

@@ -14,13 +14,16 @@ import java.util.regex.Pattern;
 
 /** {@code ferry ls}: the caller's (an administrator's: every VO's) jobs, FTS3's listing with friendlier filters. */
 @Command(name = "ls", mixinStandardHelpOptions = true,
-        description = {"List jobs: unfinished ones, or those in --state; --since keeps jobs that finished within that time."},
+        description = {"List jobs, newest first: unfinished ones, or those in --state; --since adds (or, with --state, keeps)"
+                + " jobs that finished within that time."},
         footer = {"", "Examples:", "  ferry ls", "  ferry ls --state FAILED,FINISHEDDIRTY --since 6h",
                 "  ferry ls --link RAL-ECHO:CERN-EOS -o tsv | cut -f1"})
 public final class LsCommand extends FerryCommand {
 
     /** SRC:DST, where SRC may itself be FTS3's scheme://host (the colon of :// is not the separator). */
     private static final Pattern LINK = Pattern.compile("(.+?):(?!//)(.+)");
+
+    static final List<String> ALL_STATES = List.of("SUBMITTED", "STAGING", "ACTIVE", "FINISHED", "FAILED", "FINISHEDDIRTY", "CANCELED");
 
     static final List<Column> COLUMNS = List.of(Column.field("JOB", "job_id"), Column.field("STATE", "job_state"),
             Column.field("VO", "vo_name"), Column.field("SUBMITTED", "submit_time"), Column.field("FINISHED", "job_finished"),
@@ -47,7 +50,10 @@ public final class LsCommand extends FerryCommand {
     @Override
     public Integer call() {
         Map<String, Object> q = new LinkedHashMap<>();
-        q.put("state_in", states == null ? null : String.join(",", states).toUpperCase(java.util.Locale.ROOT));
+        // the scheduler lists unfinished jobs when no state is named: with --since people mean those and the ones
+        // that finished since, so every state is named
+        List<String> wanted = states != null ? states : since != null ? ALL_STATES : null;
+        q.put("state_in", wanted == null ? null : String.join(",", wanted).toUpperCase(java.util.Locale.ROOT));
         q.put("time_window", since == null ? null : Intervals.timeWindow(Intervals.parse(since)));
         if (link != null) {
             Matcher m = LINK.matcher(link);
