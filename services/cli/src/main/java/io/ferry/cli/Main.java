@@ -69,6 +69,9 @@ public final class Main {
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler(Main::failed);
         cli.setCaseInsensitiveEnumValuesAllowed(true);
+        // examples are command lines: wide enough not to break them, narrower when the terminal is
+        cli.setUsageHelpWidth(120);
+        cli.setUsageHelpAutoWidth(true);
         return cli;
     }
 

@@ -33,7 +33,7 @@ import java.util.List;
                 "  ferry submit https://se-a.example/data/f1 https://se-b.example/data/f1 --checksum adler32:0a1b2c3d",
                 "  ferry submit handle:21.T12345/run-42 https://se-b.example/run-42.dat --wait",
                 "  ferry submit -f list.txt --activity 'Data Consolidation' --retry 3 --max-time-in-queue 12h",
-                "  find . -name '*.root' | awk '{print \"https://a.example/\" $1, \"https://b.example/\" $1}' | ferry submit -f -",
+                "  sed 's|.*|https://a.example/& https://b.example/&|' names.txt | ferry submit -f -",
                 "  ferry submit -f bulk.json --dry-run"})
 public final class SubmitCommand extends FerryCommand {
 
