@@ -210,6 +210,21 @@ class FerryCommandIT {
 
         Run retried = ferry("resubmit", "--failed", listJob, "--dry-run", "-o", "json");
         assertEquals(1, JSON.readTree(retried.out()).get("files").size(), retried.out());
+
+        long failedFile = -1;
+        for (JsonNode f : json.get("files")) {
+            failedFile = f.get("file_state").asText().equals("FAILED") ? f.get("file_id").asLong() : failedFile;
+        }
+        Run retries = ferry("retries", listJob, Long.toString(failedFile), "-o", "json");
+        assertEquals(0, retries.exit(), retries.err());
+        assertTrue(JSON.readTree(retries.out()).isArray(), retries.out());
+
+        Run cost = ferry("cost", "CLI-SLOW", "CLI-DST", "--size", "10MB", "-o", "json");
+        assertEquals(0, cost.exit(), cost.err());
+        JsonNode cell = JSON.readTree(cost.out()).get("cells").get(0);
+        assertEquals("CLI-SLOW", cell.get("from").asText(), cost.out());
+        assertEquals(10_000_000, JSON.readTree(cost.out()).get("filesize").asLong(), cost.out());
+        assertTrue(ferry("cost", "CLI-SLOW", "CLI-DST", "--size", "10MB").out().startsWith("FROM      TO       SECONDS"), "a table for people");
     }
 
     @Test
