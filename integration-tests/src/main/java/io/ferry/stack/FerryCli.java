@@ -19,12 +19,19 @@ import java.util.concurrent.CountDownLatch;
 /**
  * {@code ./ferry up | status | down | token | proxy}: runs the local stack in the foreground (Ctrl-C stops it), tells
  * whether it is up, stops a stack started elsewhere, mints dev tokens signed by the stack's key, and writes X.509
- * proxies with VOMS attributes from the stack's dev CA ({@code ./ferry test} is the bash script's own).
+ * proxies with VOMS attributes from the stack's dev CA ({@code ./ferry test} is the bash script's own). Every other
+ * command, and {@code status JOB}, is the user's {@code ferry} command ({@link io.ferry.cli.Main}), which finds the
+ * running stack's endpoints through {@code -Dferry.root}.
  */
 public final class FerryCli {
 
     private static final PrintStream OUT = System.out;
     private static final PrintStream ERR = System.err;
+
+    private static final String USAGE = "local stack: ferry up | status | down"
+            + " | token --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N]"
+            + " | token --wlcg --vo VO [--group G] [--scope \"SCOPES\"] [--aud AUDIENCE]"
+            + " | proxy --vo VO [--fqan FQAN] [--hours N] [--out FILE] | test [maven arguments]";
 
     private FerryCli() {
     }
@@ -35,16 +42,18 @@ public final class FerryCli {
         Path root = LocalStack.projectRoot();
         int code = switch (command) {
             case "up" -> up(root);
-            case "status" -> status(root);
+            // `status JOB` (and `status --help`) is a job's status; `status` alone is the stack's
+            case "status" -> rest.isEmpty() ? status(root) : io.ferry.cli.Main.run(args);
             case "down" -> down(root);
             case "token" -> token(root, rest);
             case "proxy" -> proxy(root, rest);
-            default -> {
-                OUT.println("usage: ferry up | status | down | token --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N]"
-                        + " | token --wlcg --vo VO [--group G] [--scope \"SCOPES\"] [--aud AUDIENCE]"
-                        + " | proxy --vo VO [--fqan FQAN] [--hours N] [--out FILE] | test [maven arguments]");
-                yield command.equals("help") ? 0 : 2;
+            case "help" -> {
+                OUT.println(USAGE);
+                OUT.println();
+                io.ferry.cli.Main.run("--help");
+                yield 0;
             }
+            default -> io.ferry.cli.Main.run(args);
         };
         System.exit(code);
     }
@@ -107,6 +116,7 @@ public final class FerryCli {
         Map<String, String> urls = new HashMap<>();
         urls.put("pid", Long.toString(ProcessHandle.current().pid()));
         stack.services().forEach(s -> urls.put(s.spec().name(), s.url()));
+        urls.put(ServiceSpec.SCHEDULER.name() + "-https", stack.schedulerHttpsUrl()); // where `ferry` goes with a proxy
         writeState(state, urls);
         OUT.println();
         OUT.println("Ferry is up:");
@@ -119,6 +129,7 @@ public final class FerryCli {
         OUT.println("Dev token (vo atlas, site RAL-LCG2, every scope; `./ferry token` mints narrower ones):");
         OUT.println("  export FERRY_TOKEN=" + token);
         OUT.println("  curl -H \"Authorization: Bearer $FERRY_TOKEN\" " + stack.service(ServiceSpec.SCHEDULER).url() + "/whoami");
+        OUT.println("  export BEARER_TOKEN=$FERRY_TOKEN; ./ferry whoami     # the ferry command finds tokens as WLCG tools do");
         OUT.println();
         OUT.println("The scheduler also speaks HTTPS with client certificates (VOMS proxies from the dev CA, `./ferry proxy`):");
         OUT.println("  ./ferry proxy --vo atlas --fqan /atlas/Role=production");

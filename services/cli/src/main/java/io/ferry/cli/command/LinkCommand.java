@@ -1,0 +1,58 @@
+package io.ferry.cli.command;
+
+import io.ferry.cli.client.FerryHttp;
+import io.ferry.cli.output.Column;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.List;
+
+/** {@code ferry link ls|get|put|rm}: per-link settings ({@code /links}): active transfer limits, streams, optimizer mode. */
+@Command(name = "link", mixinStandardHelpOptions = true,
+        description = "Links between SEs: their limits of active transfers, TCP streams and optimizer mode (put and rm need transfer:admin).",
+        footer = {"", "Examples:", "  ferry link ls", "  ferry link get RAL-ECHO CERN-EOS",
+                "  ferry link put RAL-ECHO CERN-EOS --json '{\"min_active\":2,\"max_active\":40}'", "  ferry link rm RAL-ECHO CERN-EOS"})
+public final class LinkCommand extends FerryCommand {
+
+    static final List<Column> COLUMNS = List.of(Column.field("SOURCE", "source_se"), Column.field("DESTINATION", "dest_se"),
+            Column.field("MIN", "min_active"), Column.field("MAX", "max_active"), Column.field("STREAMS", "nostreams"),
+            Column.field("OPTIMIZER", "optimizer_mode"), Column.field("UPDATED", "updated_at"), Column.field("BY", "updated_by"));
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(out);
+        return 0;
+    }
+
+    @Command(name = "ls", mixinStandardHelpOptions = true, description = "List the configured links.")
+    int ls() {
+        printer().rows(global().scheduler().get("/links"), COLUMNS);
+        return 0;
+    }
+
+    @Command(name = "get", mixinStandardHelpOptions = true, description = "Show one link.")
+    int get(@Parameters(index = "0", paramLabel = "SRC") String source, @Parameters(index = "1", paramLabel = "DST") String destination) {
+        printer().record(global().scheduler().get(path(source, destination)), COLUMNS);
+        return 0;
+    }
+
+    @Command(name = "put", mixinStandardHelpOptions = true, description = "Configure a link.")
+    int put(@Parameters(index = "0", paramLabel = "SRC") String source, @Parameters(index = "1", paramLabel = "DST") String destination,
+            @Option(names = "--json", paramLabel = "JSON") String json,
+            @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "JSON file (- for stdin)") String file) {
+        printer().record(global().scheduler().put(path(source, destination), JsonInput.read(json, file)), COLUMNS);
+        return 0;
+    }
+
+    @Command(name = "rm", mixinStandardHelpOptions = true, description = "Drop a link's settings (back to the defaults).")
+    int rm(@Parameters(index = "0", paramLabel = "SRC") String source, @Parameters(index = "1", paramLabel = "DST") String destination) {
+        global().scheduler().delete(path(source, destination));
+        out.println("link " + source + " -> " + destination + " removed");
+        return 0;
+    }
+
+    private static String path(String source, String destination) {
+        return "/links/" + FerryHttp.segment(source) + "/" + FerryHttp.segment(destination);
+    }
+}

@@ -1,0 +1,97 @@
+package io.ferry.cli.transfer;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TransferListTest {
+
+    @Test
+    void linesTakeAnOptionalSizeAndChecksum() {
+        List<ObjectNode> files = TransferList.parse("""
+                # a comment, then a blank line
+
+                https://a.example/f1 https://b.example/f1
+                https://a.example/f2  https://b.example/f2  2000
+                https://a.example/f3 https://b.example/f3 10MB adler32:0A1B2C3D
+                handle:21.T1/x https://b.example/x adler32:ff
+                """);
+        assertEquals(4, files.size());
+        assertEquals("https://a.example/f1", files.get(0).get("sources").get(0).asText());
+        assertEquals("https://b.example/f1", files.get(0).get("destinations").get(0).asText());
+        assertFalse(files.get(0).has("filesize"));
+        assertEquals(2000, files.get(1).get("filesize").asLong());
+        assertEquals(10_000_000, files.get(2).get("filesize").asLong());
+        assertEquals("ADLER32:0a1b2c3d", files.get(2).get("checksum").asText());
+        assertEquals("handle:21.T1/x", files.get(3).get("sources").get(0).asText());
+        assertEquals("ADLER32:ff", files.get(3).get("checksum").asText());
+        assertFalse(files.get(3).has("filesize"));
+    }
+
+    @Test
+    void badLinesNameTheirLineNumber() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TransferList.parse("a b\nonly-one\n")).getMessage().startsWith("line 2:"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TransferList.parse("a b c d e")).getMessage().startsWith("line 1:"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TransferList.parse("a b md5:abc")).getMessage().contains("adler32"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TransferList.parse("a b adler32:1 100")).getMessage().contains("SIZE comes before"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TransferList.parse("a b 1.5")).getMessage().contains("whole number"));
+    }
+
+    @Test
+    void fts3BulkJsonIsTakenAsItIs() {
+        List<ObjectNode> files = TransferList.parse("""
+                {"Files": [{"sources": ["gsiftp://a/f"], "destinations": ["https://b/f"], "filesize": 12, "activity": "Express",
+                            "metadata": {"k": "v"}, "selection_strategy": "auto"}]}
+                """);
+        assertEquals(1, files.size());
+        assertEquals("Express", files.get(0).get("activity").asText());
+        assertEquals("v", files.get(0).get("metadata").get("k").asText());
+        assertEquals("auto", files.get(0).get("selection_strategy").asText());
+        assertEquals(1, TransferList.parse("{\"files\": [{\"sources\": [\"a\"], \"destinations\": [\"b\"]}]}").size());
+        assertThrows(IllegalArgumentException.class, () -> TransferList.parse("{\"Files\": [{\"sources\": \"a\"}]}"));
+        assertThrows(IllegalArgumentException.class, () -> TransferList.parse("{\"Files\": [ broken"));
+    }
+
+    @Test
+    void longListsAreSplitInOrder() {
+        List<ObjectNode> files = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            files.add(TransferList.file("s" + i, "d" + i, null, null));
+        }
+        List<List<ObjectNode>> jobs = TransferList.split(files, 10);
+        assertEquals(List.of(10, 10, 5), jobs.stream().map(List::size).toList());
+        assertEquals("s20", jobs.get(2).get(0).get("sources").get(0).asText());
+        assertEquals(1, TransferList.split(files, 25).size());
+    }
+
+    @Test
+    void eachPartGetsTheParametersAndItsOwnSid() {
+        List<ObjectNode> files = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            files.add(TransferList.file("s" + i, "d" + i, null, null));
+        }
+        files.get(0).put("activity", "Own");
+        SubmitOptions options = new SubmitOptions(true, 3, null, 5, "Express", "both", "12h", "{\"run\": 42}", "batch7");
+        List<ObjectNode> bodies = options.bodies(files, 2);
+        assertEquals(3, bodies.size());
+        assertEquals("batch7-1", bodies.get(0).get("params").get("sid").asText());
+        assertEquals("batch7-3", bodies.get(2).get("params").get("sid").asText());
+        assertEquals("deterministic", bodies.get(2).get("params").get("id_generator").asText());
+        assertEquals("Own", bodies.get(0).get("files").get(0).get("activity").asText());
+        assertEquals("Express", bodies.get(0).get("files").get(1).get("activity").asText());
+        assertEquals("43200s", bodies.get(1).get("params").get("max_time_in_queue").asText());
+        assertEquals(42, bodies.get(1).get("params").get("job_metadata").get("run").asInt());
+        assertTrue(bodies.get(1).get("params").get("overwrite").asBoolean());
+        assertEquals("batch7", new SubmitOptions(false, null, null, null, null, null, null, "plain text", "batch7")
+                .bodies(files, 10).get(0).get("params").get("sid").asText());
+        assertEquals("plain text", new SubmitOptions(false, null, null, null, null, null, null, "plain text", null)
+                .bodies(files, 10).get(0).get("params").get("job_metadata").asText());
+    }
+}
