@@ -10,7 +10,9 @@ cd "$root"
 handles="${1:-1000000}"; secs="${2:-15}"; cache_mb="${3:-800}"
 export FERRY_RESOLVER_CACHE_MAX_MEGABYTES="$cache_mb"
 command -v wrk >/dev/null && command -v nginx >/dev/null || { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light; }
-[ -f services/handle-resolver/target/quarkus-app/quarkus-run.jar ] && [ -d integration-tests/target/lib ] || ./mvnw -B -q -DskipTests install
+# package, not install: the shared local repository must not receive this checkout's snapshots
+[ -f services/handle-resolver/target/quarkus-app/quarkus-run.jar ] && [ -d integration-tests/target/lib ] \
+  || ./mvnw -B -q -DskipTests package -pl services/handle-resolver,integration-tests -am
 work="$root/integration-tests/target/bench-resolver-run"; rm -rf "$work"; mkdir -p "$work/www" "$work/tmp"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 # the native Handle protocol's port (TCP and UDP), free for both
@@ -62,13 +64,28 @@ for lua in warm-api warm-proxy warm-api; do wrk -t2 -c64 -d10s -s "$work/$lua.lu
 read -r _ ng_rps ng_p50 ng_p99 <<<"$(run nginx "http://127.0.0.1:$ngport/handle.json")"
 read -r _ api_rps api_p50 api_p99 <<<"$(run api "http://127.0.0.1:$port/api/handles/20.500.1/h")"
 read -r _ px_rps px_p50 px_p99 <<<"$(run proxy "http://127.0.0.1:$port/20.500.1/h")"
-printf 'NGINX    static file:          %10s req/s  p50 %s  p99 %s\n' "$ng_rps" "$ng_p50" "$ng_p99"
-printf 'API      GET /api/handles/…:   %10s req/s  p50 %s  p99 %s  (%.2fx nginx)\n' "$api_rps" "$api_p50" "$api_p99" "$(echo "$api_rps / $ng_rps" | bc -l)"
-printf 'PROXY    GET /{handle} (302):  %10s req/s  p50 %s  p99 %s  (%.2fx nginx)\n' "$px_rps" "$px_p50" "$px_p99" "$(echo "$px_rps / $ng_rps" | bc -l)"
-# The same resolutions over the native Handle protocol (UDP), beside the REST figures.
-java -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.NativeUdpLoad 127.0.0.1 "$nport" 20.500.1/h "$handles" 2 > /dev/null
-java -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.NativeUdpLoad 127.0.0.1 "$nport" 20.500.1/h "$handles" "$secs" "${FERRY_BENCH_NATIVE_WINDOW:-64}" \
-  | tee "$work/native-udp.txt"
-# Latency at half of the API's maximum rate, paced by a Java client (wrk cannot hold a fixed rate).
-java -Xlog:gc:file="$work/paced-gc.log" -cp "integration-tests/target/classes:integration-tests/target/lib/*" io.ferry.bench.PacedLoad \
-  "http://127.0.0.1:$port/api/handles/20.500.1/h" "$handles" "$(printf '%.0f' "$(echo "$api_rps / 2" | bc -l)")" "$secs"
+# The same resolutions over the native Handle protocol (UDP), from several client sockets (the server's SO_REUSEPORT
+# sockets are chosen by the sender's address), after a short warm-up of that path.
+cp="integration-tests/target/classes:integration-tests/target/lib/*"
+native_window="${FERRY_BENCH_NATIVE_WINDOW:-64}"; native_sockets="${FERRY_BENCH_NATIVE_SOCKETS:-4}"
+java -cp "$cp" io.ferry.bench.NativeUdpLoad 127.0.0.1 "$nport" 20.500.1/h "$handles" 5 "$native_window" "$native_sockets" > /dev/null
+java -cp "$cp" io.ferry.bench.NativeUdpLoad 127.0.0.1 "$nport" 20.500.1/h "$handles" "$secs" "$native_window" "$native_sockets" > "$work/native-udp.txt"
+udp_rps=$(awk '{print $4}' "$work/native-udp.txt")
+# Latency at half of each path's maximum rate, paced by a Java client (wrk cannot hold a fixed rate).
+paced() { # name url-prefix rate
+  java -Xlog:gc:file="$work/paced-$1-gc.log" -cp "$cp" io.ferry.bench.PacedLoad "$2" "$handles" "$(printf '%.0f' "$(echo "$3 / 2" | bc -l)")" "$secs" \
+    > "$work/paced-$1.txt"
+  sed -n 's/^PACED.* p99 \([0-9.]*\) ms.*/\1 ms/p' "$work/paced-$1.txt"
+}
+api_half=$(paced api "http://127.0.0.1:$port/api/handles/20.500.1/h" "$api_rps")
+px_half=$(paced proxy "http://127.0.0.1:$port/20.500.1/h" "$px_rps")
+ratio() { printf '%.2fx' "$(echo "$1 / $2" | bc -l)"; }
+echo
+echo "handle-resolver, one run (goals: REST and proxy >= 0.75x nginx, p99 < 2 ms at half rate; native UDP >= REST)"
+printf '%-30s %12s %8s %8s %10s %10s %16s\n' path req/s "x nginx" "x REST" p50 p99 "p99 at half rate"
+printf '%-30s %12s %8s %8s %10s %10s %16s\n' "nginx static file" "$ng_rps" 1.00x - "$ng_p50" "$ng_p99" -
+printf '%-30s %12s %8s %8s %10s %10s %16s\n' "REST GET /api/handles/{h}" "$api_rps" "$(ratio "$api_rps" "$ng_rps")" 1.00x "$api_p50" "$api_p99" "$api_half"
+printf '%-30s %12s %8s %8s %10s %10s %16s\n' "proxy GET /{h} (302)" "$px_rps" "$(ratio "$px_rps" "$ng_rps")" "$(ratio "$px_rps" "$api_rps")" "$px_p50" "$px_p99" "$px_half"
+printf '%-30s %12s %8s %8s %10s %10s %16s\n' "native UDP resolution" "$udp_rps" "$(ratio "$udp_rps" "$ng_rps")" "$(ratio "$udp_rps" "$api_rps")" - - -
+echo
+cat "$work/native-udp.txt" "$work/paced-api.txt" "$work/paced-proxy.txt"

@@ -124,6 +124,17 @@ class ResolutionCacheTest {
         assertEquals("https://data.ral.example/same", redirect.header("Location"));
         assertEquals(viaJaxRs.header("Location"), redirect.header("Location"));
         assertEquals(viaJaxRs.header("Cache-Control"), redirect.header("Cache-Control"));
+
+        // Answers from memory are counted under the URI template JAX-RS gives the same requests, not under their paths.
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        for (String[] path : new String[][]{{"200", "uri=\"/api/handles/"}, {"302", "uri=\"/{prefix"}}) {
+            String status = path[0];
+            java.util.Set<String> uris = metrics.lines().filter(l -> l.startsWith("http_server_requests_seconds_count{")
+                            && l.contains("method=\"GET\"") && l.contains("status=\"" + status + "\"") && l.contains(path[1]))
+                    .map(l -> l.replaceAll(".*uri=\"((?:[^\"\\\\]|\\\\.)*)\".*", "$1")).collect(java.util.stream.Collectors.toSet());
+            assertEquals(1, uris.size(), status + ": " + uris);
+            assertTrue(metrics.lines().noneMatch(l -> l.startsWith("http_server_requests") && l.contains("Same-")), metrics);
+        }
     }
 
     @Test

@@ -22,6 +22,13 @@ public interface NativeProtocolConfig {
     String bind();
 
     /**
+     * UDP sockets on the port, each on its own event loop (SO_REUSEPORT spreads the senders across them); 0: one
+     * per core.
+     */
+    @WithDefault("0")
+    int udpSockets();
+
+    /**
      * The IP address this server's HS_SITE record gives clients (an address, not a name: the record holds 16
      * bytes). Behind a load balancer, the balancer's address.
      */

@@ -127,8 +127,15 @@ public class NativeRequestHandler {
         }
         List<Integer> indices = query.indices();
         List<String> types = query.types();
+        boolean authoritative = req.header().has(MessageHeader.FLAG_AUTHORITATIVE);
+        if (!authoritative && types.isEmpty() && indices.isEmpty() && !prefixHandle(handle)) {
+            ResolutionCache.Entry cached = cache.get(handle);
+            if (cached != null) {
+                return Uni.createFrom().item(allValues(req, handleBytes, cached));
+            }
+        }
         // An authoritative query skips the cache (which is never staler than a change notification anyway).
-        Uni<Optional<HandleStore.Stored>> lookup = req.header().has(MessageHeader.FLAG_AUTHORITATIVE)
+        Uni<Optional<HandleStore.Stored>> lookup = authoritative
                 ? store.find(handle).map(found -> found.map(HandleStore.Stored::publicView)) : cache.find(handle);
         return lookup.flatMap(found -> {
             if (found.isEmpty()) {
@@ -152,9 +159,27 @@ public class NativeRequestHandler {
         });
     }
 
+    /**
+     * The answer to a request for all values of a cached handle: its values are encoded once per cache entry (and
+     * dropped with it), the same bytes {@link #resolve} writes value by value.
+     */
+    private byte[] allValues(NativeRequest req, byte[] handleBytes, ResolutionCache.Entry cached) {
+        byte[] encoded = cache.nativeValues(cached, view -> {
+            List<HandleValue> values = HandleService.answer(view, List.of(), List.of(), OffsetDateTime.now(ZoneOffset.UTC)).body().values();
+            return values.isEmpty() ? new byte[0] : Responses.valueList(values.stream().map(ValueTranslation::toNative).toList());
+        });
+        return encoded.length == 0 ? Responses.error(req, Responses.RC_VALUES_NOT_FOUND, "Values Not Found")
+                : Responses.resolution(req, handleBytes, encoded);
+    }
+
+    /** A prefix handle ({@code 0.NA/...}), whose answer may carry this server's HS_SITE. */
+    private static boolean prefixHandle(String handle) {
+        return handle.regionMatches(true, 0, "0.NA/", 0, 5);
+    }
+
     /** This server's HS_SITE for a prefix handle that stores none, at its lowest free index from 1. */
     private NativeValue siteValue(HandleStore.Stored h) {
-        if (site == null || !h.handle().regionMatches(true, 0, "0.NA/", 0, 5)
+        if (site == null || !prefixHandle(h.handle())
                 || h.values().stream().anyMatch(v -> SiteRecord.HS_SITE.equals(v.type()))) {
             return null;
         }

@@ -38,10 +38,20 @@ public final class Responses {
     }
 
     public static byte[] resolution(NativeRequest req, byte[] handle, List<NativeValue> values) {
-        return message(req, RC_SUCCESS, false, out -> {
-            out.bytes(handle).int4(values.size());
-            values.forEach(v -> v.encode(out));
-        });
+        return resolution(req, handle, valueList(values));
+    }
+
+    /** A resolution whose values are already encoded ({@link #valueList}). */
+    public static byte[] resolution(NativeRequest req, byte[] handle, byte[] encodedValues) {
+        return message(req, RC_SUCCESS, false, out -> out.bytes(handle).raw(encodedValues));
+    }
+
+    /** A count, then the values: the part of a resolution that depends on the handle's values only. */
+    public static byte[] valueList(List<NativeValue> values) {
+        WireWriter out = new WireWriter(256);
+        out.int4(values.size());
+        values.forEach(v -> v.encode(out));
+        return out.toByteArray();
     }
 
     public static byte[] error(NativeRequest req, int responseCode, String message) {

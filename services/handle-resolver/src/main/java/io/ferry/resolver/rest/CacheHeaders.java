@@ -33,7 +33,20 @@ public final class CacheHeaders {
         return "private, " + cacheControl(ttlSeconds);
     }
 
+    /** The last date formatted, kept because consecutive answers mostly expire at the same second. */
+    private record Formatted(long epochSecond, String date) {
+    }
+
+    private static volatile Formatted lastExpiry = new Formatted(Long.MIN_VALUE, "");
+
     public static String expires(long nowEpochSecond, long ttlSeconds) {
-        return HTTP_DATE.format(Instant.ofEpochSecond(nowEpochSecond + Math.max(0, ttlSeconds)));
+        long at = nowEpochSecond + Math.max(0, ttlSeconds);
+        Formatted last = lastExpiry;
+        if (last.epochSecond() == at) {
+            return last.date();
+        }
+        String date = HTTP_DATE.format(Instant.ofEpochSecond(at));
+        lastExpiry = new Formatted(at, date);
+        return date;
     }
 }

@@ -1,9 +1,9 @@
 package io.ferry.resolver.rest;
 
 import io.ferry.resolver.service.ResolutionCache;
-import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.impl.HttpServerRequestInternal;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,6 +17,11 @@ import jakarta.inject.Inject;
  * {@link HandleApiResource} and {@link ProxyResource}, which give the same answers from the database. Measured on
  * the benchmark, this path costs a fraction of the JAX-RS one (services/handle-resolver/README.md, "Resolution
  * cache"; docs/benchmarks.md).
+ * <p>
+ * These routes come first, before the request filters that cost more than the answer (Quarkus REST's per-request
+ * match of the URI template for metrics and traces, the body-size check): a request they answer carries no body,
+ * sends no credentials and needs no authentication, and its URI template is set here, as JAX-RS would set it, so
+ * {@code http_server_requests_seconds} counts it under the same {@code uri} tag.
  */
 @ApplicationScoped
 public class CachedResolutionRoutes {
@@ -25,6 +30,13 @@ public class CachedResolutionRoutes {
     /** ProxyResource's path: a dotted numeric-led prefix, a slash, a suffix. */
     static final String PROXY = "/[0-9][0-9A-Za-z]*(?:\\.[0-9A-Za-z]+)*/.+";
     static final String JSON = "application/json;charset=UTF-8";
+    /** The JAX-RS templates of {@link HandleApiResource#resolve} and {@link ProxyResource#resolve}, as metrics tag them. */
+    static final String API_TEMPLATE = "/api/handles/{prefix}/{suffix: .+}";
+    static final String PROXY_TEMPLATE = "/{prefix: [0-9][0-9A-Za-z]*(\\.[0-9A-Za-z]+)*}/{suffix: .+}";
+    /** Where Quarkus REST keeps a request's URI template (its ObservabilityUtil), read by the metrics and tracing. */
+    static final String URL_PATH_TEMPLATE = "UrlPathTemplate";
+    /** Before every filter, the body-size check (at Integer.MIN_VALUE + 10) included. */
+    static final int ORDER = Integer.MIN_VALUE + 5;
 
     @Inject
     ResolutionCache cache;
@@ -33,8 +45,8 @@ public class CachedResolutionRoutes {
         if (!cache.enabled()) {
             return;
         }
-        router.get(API + "*").order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(this::api);
-        router.getWithRegex(PROXY).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(this::proxy);
+        router.get(API + "*").order(ORDER).handler(this::api);
+        router.getWithRegex(PROXY).order(ORDER).handler(this::proxy);
     }
 
     void api(RoutingContext ctx) {
@@ -46,6 +58,7 @@ public class CachedResolutionRoutes {
             ctx.next();
             return;
         }
+        template(ctx, API_TEMPLATE);
         HttpServerResponse r = ctx.response();
         r.putHeader(HttpHeaders.CONTENT_TYPE, JSON);
         cacheHeaders(r, e);
@@ -59,15 +72,22 @@ public class CachedResolutionRoutes {
             ctx.next();
             return;
         }
+        template(ctx, PROXY_TEMPLATE);
         HttpServerResponse r = ctx.response().setStatusCode(302);
         r.putHeader(HttpHeaders.LOCATION, e.redirect());
         cacheHeaders(r, e);
         r.end();
     }
 
+    private static void template(RoutingContext ctx, String template) {
+        ((HttpServerRequestInternal) ctx.request()).context().putLocal(URL_PATH_TEMPLATE, template);
+    }
+
     /** The handle after {@code offset} + '/', when the request is one the cache can answer exactly; else null. */
     static String plainHandle(RoutingContext ctx, int offset) {
-        if (ctx.request().query() != null) {
+        // A request with a body (which the filters after this route check) or a query goes the whole way.
+        if (ctx.request().query() != null || ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH) != null
+                || ctx.request().getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
             return null;
         }
         String path = ctx.request().path();

@@ -59,6 +59,27 @@ final class ClockCache<K, V extends ClockCache.Value> {
         }
     }
 
+    /**
+     * Runs {@code change} on {@code value} while it is still the one mapped to {@code key}, and counts {@code extra}
+     * more bytes for it: {@code change} must make its weight() grow by as much. Atomic with removal and replacement of
+     * the key, which subtract the grown weight; false when {@code value} is no longer cached (then nothing runs).
+     */
+    boolean grow(K key, V value, int extra, Runnable change) {
+        boolean[] grown = {false};
+        map.computeIfPresent(key, (k, current) -> {
+            if (current == value) {
+                change.run();
+                weight.addAndGet(extra);
+                grown[0] = true;
+            }
+            return current;
+        });
+        if (grown[0] && weight.get() > maxWeight) {
+            evict();
+        }
+        return grown[0];
+    }
+
     void remove(K key) {
         V old = map.remove(key);
         if (old != null) {

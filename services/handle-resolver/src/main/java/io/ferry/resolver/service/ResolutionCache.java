@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Resolved handles kept in memory, so that a resolution (the hot path of the API and of the proxy) needs no
@@ -53,6 +54,8 @@ public class ResolutionCache {
         private final long absoluteExpiry;
         private final String redirect;
         private final int weight;
+        /** The view's values as the native protocol encodes them, once a native resolution has needed them. */
+        private volatile byte[] nativeValues;
 
         Entry(String key, String handle, HandleStore.Stored view, byte[] body, long relativeTtl, long absoluteExpiry, String redirect) {
             this.handle = handle;
@@ -93,7 +96,8 @@ public class ResolutionCache {
 
         @Override
         int weight() {
-            return weight;
+            byte[] encoded = nativeValues;
+            return weight + (encoded == null ? 0 : encoded.length + ARRAY_OVERHEAD);
         }
     }
 
@@ -101,6 +105,8 @@ public class ResolutionCache {
     private record Invalidation(long epoch, long at) {
     }
 
+    /** Bytes of a byte array's header. */
+    static final int ARRAY_OVERHEAD = 16;
     /** Bytes an entry costs beyond its strings and body (entry, array and string headers, the map's node). */
     static final int ENTRY_OVERHEAD = 200;
     /** Invalidations are remembered this long; a load that started before the oldest one forgotten stores nothing. */
@@ -172,6 +178,20 @@ public class ResolutionCache {
     /** The cached resolution of {@code handle}; null on a miss, or while announcements cannot be trusted. */
     public Entry get(String handle) {
         return live && entries != null ? entries.get(key(handle)) : null;
+    }
+
+    /**
+     * The entry's values as the native protocol encodes them: made by {@code encoder} from the entry's view the first
+     * time, then kept with the entry (weighed with it, and dropped with it when the handle changes).
+     */
+    public byte[] nativeValues(Entry e, Function<HandleStore.Stored, byte[]> encoder) {
+        byte[] encoded = e.nativeValues;
+        if (encoded != null) {
+            return encoded;
+        }
+        byte[] made = encoder.apply(e.view());
+        entries.grow(key(e.handle()), e, made.length + ARRAY_OVERHEAD, () -> e.nativeValues = made);
+        return made;
     }
 
     /** The public view of the stored handle, from memory, or else from the database (then remembered). */

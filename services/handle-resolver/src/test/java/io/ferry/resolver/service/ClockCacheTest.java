@@ -3,6 +3,7 @@ package io.ferry.resolver.service;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ClockCacheTest {
 
     static final class Sized extends ClockCache.Value {
-        final int weight;
+        int weight;
 
         Sized(int weight) {
             this.weight = weight;
@@ -46,5 +47,23 @@ class ClockCacheTest {
         cache.clear();
         assertEquals(0, cache.weight());
         assertEquals(0, cache.size());
+    }
+
+    @Test
+    void aValueGrowsOnlyWhileItIsCachedAndIsSubtractedAsGrown() {
+        ClockCache<String, Sized> cache = new ClockCache<>(1000);
+        Sized a = new Sized(100);
+        cache.put("a", a);
+        assertTrue(cache.grow("a", a, 50, () -> a.weight += 50));
+        assertEquals(150, cache.weight());
+        cache.remove("a");
+        assertEquals(0, cache.weight(), "removal subtracts the grown weight");
+
+        assertFalse(cache.grow("a", a, 50, () -> a.weight += 50), "a removed value does not grow");
+        assertEquals(150, a.weight);
+        Sized b = new Sized(100);
+        cache.put("a", b);
+        assertFalse(cache.grow("a", a, 50, () -> a.weight += 50), "nor does one replaced by another");
+        assertEquals(100, cache.weight());
     }
 }
