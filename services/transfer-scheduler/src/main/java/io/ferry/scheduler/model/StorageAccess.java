@@ -36,18 +36,47 @@ public record StorageAccess(boolean open, List<Rule> rules) {
 
     /** Whether {@code vo} may do {@code op} on {@code url}, which must lie below the SE's {@code base}. */
     public boolean allows(String vo, Operation op, StorageUrl url, StorageUrl base) {
-        if (vo == null || !url.isWithin(base)) {
-            return false;
+        return at(base).allows(vo, op, url);
+    }
+
+    /** These rights at one base URL of the SE; the rules' places below it are resolved once each, when first needed. */
+    public AtBase at(StorageUrl base) {
+        return new AtBase(base);
+    }
+
+    /** The SE's rights at one of its base URLs, for checking many URLs below it. */
+    public final class AtBase {
+
+        private final StorageUrl base;
+        private final StorageUrl[] ruleBases = new StorageUrl[rules.size()];
+
+        private AtBase(StorageUrl base) {
+            this.base = base;
         }
-        if (open) {
-            return true;
-        }
-        for (Rule r : rules) {
-            if (vo.equals(r.vo()) && (op == Operation.READ ? r.read() : r.write())
-                    && url.isWithin(base.resolve(r.path() == null ? "" : r.path()))) {
+
+        /** Whether {@code vo} may do {@code op} on {@code url}, which must lie below this base. */
+        public boolean allows(String vo, Operation op, StorageUrl url) {
+            if (vo == null || !url.isWithin(base)) {
+                return false;
+            }
+            if (open) {
                 return true;
             }
+            for (int i = 0; i < rules.size(); i++) {
+                Rule r = rules.get(i);
+                if (vo.equals(r.vo()) && (op == Operation.READ ? r.read() : r.write()) && url.isWithin(ruleBase(i))) {
+                    return true;
+                }
+            }
+            return false;
         }
-        return false;
+
+        private StorageUrl ruleBase(int i) {
+            if (ruleBases[i] == null) {
+                String path = rules.get(i).path();
+                ruleBases[i] = base.resolve(path == null ? "" : path);
+            }
+            return ruleBases[i];
+        }
     }
 }

@@ -123,10 +123,10 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
             if (parts.length == 1 && parts[0].equalsIgnoreCase("ADLER32")) {
                 // the algorithm alone, FTS3's form for "no value given" (its bindings send it by default)
                 checksum = null;
-            } else if (parts.length != 2 || !parts[0].equalsIgnoreCase("ADLER32") || !parts[1].matches("[0-9a-fA-F]{1,8}")) {
+            } else if (parts.length != 2 || !parts[0].equalsIgnoreCase("ADLER32") || !isHex(parts[1], 8)) {
                 errors.add(new Problem.FieldError(at + ".checksum", "expected ADLER32:xxxxxxxx"));
             } else {
-                checksum = "ADLER32:" + String.format("%8s", parts[1].toLowerCase(Locale.ROOT)).replace(' ', '0');
+                checksum = "ADLER32:" + "0".repeat(8 - parts[1].length()) + parts[1].toLowerCase(Locale.ROOT);
             }
         }
         String activity = present(f.get("activity")) ? f.get("activity").asText() : "default";
@@ -136,6 +136,20 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         String metadata = present(f.get("metadata")) ? f.get("metadata").toString() : null;
         FileTokens tokens = FileTokens.parse(f, sources.size(), destinations.size(), at, java.time.Instant.now(), errors);
         return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens);
+    }
+
+    /** 1 to {@code max} hex digits (a regular expression here would be compiled again for each of a job's files). */
+    private static boolean isHex(String s, int max) {
+        if (s.isEmpty() || s.length() > max) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static List<String> urls(JsonNode node, String at, List<Problem.FieldError> errors) {

@@ -31,6 +31,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -91,28 +92,19 @@ public class JobService {
         // a certificate submission runs with the caller's delegated proxy: it must be there (419 otherwise, as in FTS3)
         return delegations.forSubmission().flatMap(credId -> StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> logicalSources.resolve(parsed, endpoints).flatMap(s -> {
             List<StorageBoundary.CheckedFile> checked = boundary.checkSubmission(s, endpoints, vo);
-            List<TransferFile> files = new ArrayList<>();
+            List<JobInserts.NewFile> files = new ArrayList<>(s.files().size());
             OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
             for (int i = 0; i < s.files().size(); i++) {
                 Submission.FileRequest f = s.files().get(i);
                 StorageBoundary.CheckedFile c = checked.get(i);
                 // job id, VO, priority and submission time are the job's; JobInserts takes them from it.
                 // Only canonical URLs are stored: they are what the engine sends to storage.
-                TransferFile t = new TransferFile();
-                t.fileIndex = i;
-                t.activity = f.activity();
-                t.sourceUrl = c.sources().get(0).toString();
-                t.destUrl = c.destination().toString();
-                t.sourceSe = c.sourceSes().get(0);
-                t.destSe = c.destSe();
-                t.alternatives = c.sources().size() > 1
+                String alternatives = c.sources().size() > 1
                         ? toJson(c.sources().subList(1, c.sources().size()).stream().map(Object::toString).toList()) : null;
-                t.filesize = f.filesize();
-                t.checksum = f.checksum();
-                t.fileMetadata = f.metadata();
                 // a multihop job's later hops wait until the hop before them finished (FTS3's NOT_USED)
-                t.state = (s.multihop() && i > 0 ? FileState.NOT_USED : FileState.SUBMITTED).name();
-                files.add(t);
+                FileState state = s.multihop() && i > 0 ? FileState.NOT_USED : FileState.SUBMITTED;
+                files.add(new JobInserts.NewFile(i, f.activity(), c.sources().get(0).toString(), c.destination().toString(), c.sourceSes().get(0),
+                        c.destSe(), alternatives, f.filesize(), f.checksum(), f.metadata(), state.name()));
             }
             Job job = new Job();
             job.jobId = id;
@@ -132,17 +124,18 @@ public class JobService {
             job.jobType = s.multihop() ? "H" : "N";
             job.overwriteHop = s.overwriteHop();
             // a chain goes from its first hop's source to its last hop's destination (FTS3's source_se, dest_se)
-            job.sourceSe = s.multihop() ? files.get(0).sourceSe : single(files.stream().map(f -> f.sourceSe).toList());
-            job.destSe = s.multihop() ? files.get(files.size() - 1).destSe : single(files.stream().map(f -> f.destSe).toList());
+            job.sourceSe = s.multihop() ? files.get(0).sourceSe() : single(files.stream().map(JobInserts.NewFile::sourceSe).toList());
+            job.destSe = s.multihop() ? files.get(files.size() - 1).destSe() : single(files.stream().map(JobInserts.NewFile::destSe).toList());
             job.submittedAt = now;
             job.credId = credId;
             JobTokens.Rows sealed = tokens.seal(id, s.files(), checked);
             Optional<SubmitterTokenRequest.Rows> fromSubmitter = submitterToken.of(id, caller.caller(), bearer, s.files(), checked, endpoints);
             job.hasTokens = !sealed.isEmpty() || fromSubmitter.isPresent();
-            List<String> ses = new ArrayList<>();
+            // each SE once: a big job names the same few SEs for thousands of files
+            Set<String> ses = new LinkedHashSet<>();
             files.forEach(f -> {
-                ses.add(f.sourceSe);
-                ses.add(f.destSe);
+                ses.add(f.sourceSe());
+                ses.add(f.destSe());
             });
             checked.forEach(c -> ses.addAll(c.sourceSes()));
             return bans.checkSubmission(vo, ses).flatMap(unbanned -> pool.withTransaction(c -> JobInserts.insert(c, job, files).flatMap(stored -> stored

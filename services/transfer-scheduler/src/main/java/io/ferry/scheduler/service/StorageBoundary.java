@@ -16,7 +16,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -50,12 +52,13 @@ public class StorageBoundary {
         List<Problem.FieldError> outside = new ArrayList<>();
         List<Problem.FieldError> denied = new ArrayList<>();
         List<CheckedFile> out = new ArrayList<>(s.files().size());
+        Rights rights = new Rights(EndpointMatcher.index(endpoints, se -> se.baseUrls, se -> se.name));
         for (int i = 0; i < s.files().size(); i++) {
             Submission.FileRequest f = s.files().get(i);
             List<StorageUrl> sources = new ArrayList<>();
             List<String> sourceSes = new ArrayList<>();
             for (int j = 0; j < f.sources().size(); j++) {
-                check(f.sources().get(j), "files[" + i + "].sources[" + j + "]", StorageAccess.Operation.READ, endpoints, vo, invalid, outside, denied)
+                check(f.sources().get(j), "files[" + i + "].sources[" + j + "]", StorageAccess.Operation.READ, rights, vo, invalid, outside, denied)
                         .ifPresent(m -> {
                             sources.add(m.url());
                             sourceSes.add(m.se().name);
@@ -63,7 +66,7 @@ public class StorageBoundary {
             }
             List<Matched> destinations = new ArrayList<>();
             for (int j = 0; j < f.destinations().size(); j++) {
-                check(f.destinations().get(j), "files[" + i + "].destinations[" + j + "]", StorageAccess.Operation.WRITE, endpoints, vo,
+                check(f.destinations().get(j), "files[" + i + "].destinations[" + j + "]", StorageAccess.Operation.WRITE, rights, vo,
                         invalid, outside, denied).ifPresent(destinations::add);
             }
             if (sources.size() == f.sources().size() && destinations.size() == f.destinations().size()) {
@@ -89,7 +92,20 @@ public class StorageBoundary {
     private record Matched(StorageUrl url, StorageEndpoint se) {
     }
 
-    private static Optional<Matched> check(String raw, String field, StorageAccess.Operation op, List<StorageEndpoint> endpoints, String vo,
+    /** The registered SEs and their rights at each base URL, prepared once per submission for all of its URLs. */
+    private record Rights(EndpointMatcher.Index<StorageEndpoint> endpoints, Map<StorageUrl, StorageAccess.AtBase> atBase) {
+
+        Rights(EndpointMatcher.Index<StorageEndpoint> endpoints) {
+            // the index answers the same base instance for every URL below it
+            this(endpoints, new IdentityHashMap<>());
+        }
+
+        StorageAccess.AtBase at(StorageEndpoint se, StorageUrl base) {
+            return atBase.computeIfAbsent(base, b -> (se.access == null ? StorageAccess.CLOSED : se.access).at(b));
+        }
+    }
+
+    private static Optional<Matched> check(String raw, String field, StorageAccess.Operation op, Rights rights, String vo,
                                            List<Problem.FieldError> invalid, List<Problem.FieldError> outside, List<Problem.FieldError> denied) {
         StorageUrl url;
         try {
@@ -98,14 +114,13 @@ public class StorageBoundary {
             invalid.add(new Problem.FieldError(field, "not a storage URL (" + e.reason() + "): " + e.getMessage()));
             return Optional.empty();
         }
-        Optional<EndpointMatcher.Match<StorageEndpoint>> match = EndpointMatcher.match(url, endpoints, se -> se.baseUrls, se -> se.name);
+        Optional<EndpointMatcher.Match<StorageEndpoint>> match = rights.endpoints().match(url);
         if (match.isEmpty()) {
             outside.add(new Problem.FieldError(field, url + " is under no registered storage endpoint"));
             return Optional.empty();
         }
         StorageEndpoint se = match.get().se();
-        StorageAccess access = se.access == null ? StorageAccess.CLOSED : se.access;
-        if (!access.allows(vo, op, url, match.get().base())) {
+        if (!rights.at(se, match.get().base()).allows(vo, op, url)) {
             denied.add(new Problem.FieldError(field, "VO '" + vo + "' may not " + op.verb() + " " + url + " on storage endpoint " + se.name));
             return Optional.empty();
         }

@@ -24,6 +24,21 @@ class StorageAccessTest {
     }
 
     @Test
+    void rightsPreparedAtABaseAnswerEveryUrlAsTheSingleCheckDoes() {
+        StorageAccess.AtBase at = RULES.at(BASE);
+        for (String vo : new String[]{"atlas", "cms", "lhcb"}) {
+            for (StorageAccess.Operation op : StorageAccess.Operation.values()) {
+                for (String url : List.of("https://se.example/store/atlas/x", "https://se.example/store/atlas2/x", "https://se.example/store/cms/x",
+                        "https://se.example/store/atlas", "https://other.example/store/atlas/x")) {
+                    assertEquals(may(RULES, vo, op, url), at.allows(vo, op, StorageUrl.parse(url)), vo + " " + op + " " + url);
+                }
+            }
+        }
+        assertFalse(at.allows("atlas", READ, StorageUrl.parse("https://se.example/store/cms/x")), "the rule's place, once resolved, stays its own");
+        assertTrue(at.allows("atlas", READ, StorageUrl.parse("https://se.example/store/atlas/y")));
+    }
+
+    @Test
     void aRuleGrantsItsVoItsOperationsBelowItsPrefixOnly() {
         assertTrue(may(RULES, "atlas", WRITE, "https://se.example/store/atlas/x"));
         assertTrue(may(RULES, "atlas", WRITE, "https://SE.example:443/store//%61tlas/sub/x"), "decoded and canonical");
