@@ -67,6 +67,12 @@ class DashboardTest {
         assertTrue(Integer.parseInt(m.group(3)) >= 3, "rows for the seeded sites");
         Matcher points = Pattern.compile("id=\"throughput\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
         assertTrue(points.find() && Integer.parseInt(points.group(1)) > 0, "the throughput chart has data points");
+        Matcher ticks = Pattern.compile("id=\"throughput\"[^>]*data-y-ticks=\"([^\"]*)\"").matcher(dom);
+        String yTicks = ticks.find() ? ticks.group(1) : "";
+        assertTrue(yTicks.contains(" MB/s"), "the throughput axis is in human units: " + yTicks);
+        assertFalse(yTicks.matches(".*\\d{7}.*"), "no raw bytes/s on the axis: " + yTicks);
+        assertTrue(dom.contains("id=\"monitor-link\" href=\"http://localhost:8081/monitor/\""), "the dashboard links to the monitor");
+        given().get("/dashboard/config.json").then().statusCode(200).body("monitor_url", equalTo("http://localhost:8081/monitor/"));
 
         Path shot = Path.of("target", "dashboard.png").toAbsolutePath();
         Files.deleteIfExists(shot);
