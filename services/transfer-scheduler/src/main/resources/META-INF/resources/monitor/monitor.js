@@ -258,7 +258,13 @@ async function jobPage(params, id) {
     if (!f.retry) return "1";
     const b = el("button", (f.retry + 1) + " (show retries)", "link");
     b.addEventListener("click", async () => {
-      const retries = await api("/jobs/" + encodeURIComponent(id) + "/files/" + f.file_id + "/retries");
+      let retries;
+      try {
+        retries = await api("/jobs/" + encodeURIComponent(id) + "/files/" + f.file_id + "/retries");
+      } catch (e) {
+        status(e.message, true);
+        return;
+      }
       const row = b.closest("tr");
       const detail = el("tr");
       const cell = el("td");
@@ -305,10 +311,14 @@ async function jobPage(params, id) {
     draw();
     clearTimeout(refetch);
     refetch = setTimeout(async () => {
-      const [j, fresh] = await Promise.all([api("/jobs/" + encodeURIComponent(id)), api("/jobs/" + encodeURIComponent(id) + "/files")]);
-      Object.assign(job, j);
-      fresh.forEach((x) => byId.set(x.file_id, x));
-      draw();
+      try {
+        const [j, fresh] = await Promise.all([api("/jobs/" + encodeURIComponent(id)), api("/jobs/" + encodeURIComponent(id) + "/files")]);
+        Object.assign(job, j);
+        fresh.forEach((x) => byId.set(x.file_id, x));
+        draw();
+      } catch (e) {
+        if (e.name !== "AbortError") status(e.message, true);
+      }
     }, 400);
   }
   async function live() {
@@ -447,7 +457,7 @@ const PAGES = { overview: overviewPage, jobs: jobsPage, job: jobPage, errors: er
 
 async function route() {
   pageAbort.abort();
-  pageAbort = new AbortController();
+  const mine = pageAbort = new AbortController();
   const [path, query] = (location.hash.replace(/^#\/?/, "") || "overview").split("?");
   const [name, arg] = path.split("/");
   const render = PAGES[name] || overviewPage;
@@ -464,11 +474,12 @@ async function route() {
   status("loading…");
   try {
     const parts = await render(new URLSearchParams(query || ""), arg && decodeURIComponent(arg));
+    if (mine.signal.aborted) return; // another page was asked for meanwhile
     main.replaceChildren(...parts);
     status("updated " + new Date().toISOString().slice(11, 19) + " UTC");
     main.dataset.ready = "true";
   } catch (e) {
-    if (pageAbort.signal.aborted && e.name === "AbortError") return;
+    if (mine.signal.aborted) return;
     main.replaceChildren();
     status(e.message, true);
     main.dataset.ready = "error";
