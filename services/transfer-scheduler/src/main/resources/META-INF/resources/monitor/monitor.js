@@ -287,7 +287,7 @@ async function jobPage(params, id) {
     header.replaceChildren(card("state", job.job_state), card("VO", job.vo_name), card("files", list.length),
       card("moved", fmtBytes(done) + (total ? " of " + fmtBytes(total) : "")),
       card("per-file rate", rates.length ? fmtRate(rates.reduce((n, f) => n + f.throughput_bytes_per_s, 0) / rates.length) : "–"),
-      card(job.job_finished ? "took" : "running for", job.job_finished
+      card(job.job_finished ? "took" : "submitted", job.job_finished
         ? fmtDuration((parseTime(job.job_finished) - parseTime(job.submit_time)) / 1000) : fmtAgo(job.submit_time)));
     header.firstChild.firstChild.className = "state-" + job.job_state;
     summary.textContent = Object.entries(counts).map(([s, n]) => n + " " + s).join(", ");
@@ -299,14 +299,16 @@ async function jobPage(params, id) {
       seg.title = n + " " + s;
       return seg;
     }));
-    body.replaceChildren(...list.map((f) => { const tr = tableRow(fileColumns, f); tr.dataset.file = f.file_id; tr.dataset.state = f.file_state; return tr; }));
+    body.replaceChildren(...list.map((f) => { const tr = tableRow(fileColumns, f); tr.dataset.file = f.file_id; tr.dataset.state = f.file_state;
+      tr.dataset.bytes = f.bytes_transferred == null ? "" : String(f.bytes_transferred); return tr; }));
     page.dataset.jobState = job.job_state;
   }
   let refetch = null;
   function applyEvent(e) {
     page.dataset.events = String(Number(page.dataset.events) + 1);
     const f = byId.get(e.file_id);
-    if (f) { f.file_state = e.file_state; f.reason = e.reason; }
+    // a finished file's event says "finished"; its reason column stays for why a file did not
+    if (f) { f.file_state = e.file_state; f.reason = e.file_state === "FINISHED" ? null : e.reason; }
     job.job_state = e.job_state || job.job_state;
     draw();
     clearTimeout(refetch);
@@ -388,7 +390,9 @@ function decisionChart(points) {
   };
   const times = points.map((p) => parseTime(p.decided_at).getTime());
   const t0 = Math.min(...times), t1 = Math.max(t0 + 1000, ...times);
-  const maxActive = Math.max(1, ...points.map((p) => Math.max(p.active, p.previous_active)));
+  // the active axis counts transfers: whole-number ticks, at most five
+  const activeStep = Math.max(1, Math.ceil(Math.max(1, ...points.map((p) => Math.max(p.active, p.previous_active))) / 4));
+  const maxActive = 4 * activeStep;
   const maxRate = Math.max(1, ...points.map((p) => Math.max(p.throughput_bytes_per_s, p.ema_throughput_bytes_per_s)));
   const x = (t) => L + (W - L - R) * (t - t0) / (t1 - t0);
   const yA = (a) => H - B - (H - T - B) * a / maxActive;
@@ -398,7 +402,7 @@ function decisionChart(points) {
   add("line", { x1: W - R, y1: T, x2: W - R, y2: H - B, class: "axis" });
   for (let i = 0; i <= 4; i++) {
     const f = i / 4;
-    add("text", { x: L - 6, y: yA(maxActive * f) + 4, "text-anchor": "end" }, Math.round(maxActive * f));
+    add("text", { x: L - 6, y: yA(activeStep * i) + 4, "text-anchor": "end" }, activeStep * i);
     add("text", { x: W - R + 6, y: yR(maxRate * f) + 4 }, fmtRate(maxRate * f));
     add("text", { x: x(t0 + (t1 - t0) * f), y: H - 10, "text-anchor": "middle" }, new Date(t0 + (t1 - t0) * f).toISOString().slice(11, 19));
   }
