@@ -242,6 +242,7 @@ async function jobPage(params, id) {
   const summary = el("div");
   const bar = el("div", null, "bar");
   const body = el("tbody");
+  const facts = el("div");
   const liveNote = el("p", "connecting to the job's event stream…");
   liveNote.id = "live";
   const page = document.getElementById("page");
@@ -290,6 +291,10 @@ async function jobPage(params, id) {
       card(job.job_finished ? "took" : "submitted", job.job_finished
         ? fmtDuration((parseTime(job.job_finished) - parseTime(job.submit_time)) / 1000) : fmtAgo(job.submit_time)));
     header.firstChild.firstChild.className = "state-" + job.job_state;
+    facts.replaceChildren(table([["submitted", (j) => fmtTime(j.submit_time)], ["finished", (j) => j.job_finished ? fmtTime(j.job_finished) : "–"],
+      ["link", (j) => (j.source_se || "several") + " → " + (j.dest_se || "several"), "text"], ["priority", (j) => j.priority],
+      ["retries allowed", (j) => j.retry], ["checksum", (j) => j.verify_checksum, "text"], ["submitter", (j) => j.user_dn, "text"],
+      ["reason", (j) => j.reason, "reason"]], [job]));
     summary.textContent = Object.entries(counts).map(([s, n]) => n + " " + s).join(", ");
     summary.id = "file-states";
     bar.replaceChildren(...["FINISHED", "FAILED", "CANCELED", "ACTIVE", "queued"].map((s) => {
@@ -338,10 +343,6 @@ async function jobPage(params, id) {
     }
   }
   draw();
-  const facts = table([["submitted", (j) => fmtTime(j.submit_time)], ["finished", (j) => j.job_finished ? fmtTime(j.job_finished) : "–"],
-    ["link", (j) => (j.source_se || "several") + " → " + (j.dest_se || "several"), "text"], ["priority", (j) => j.priority],
-    ["retries allowed", (j) => j.retry], ["checksum", (j) => j.verify_checksum, "text"], ["submitter", (j) => j.user_dn, "text"],
-    ["reason", (j) => j.reason, "reason"]], [job]);
   const files_ = el("table");
   files_.id = "files";
   const head = el("tr");
