@@ -3,7 +3,20 @@
 // scripts from the service only (application.properties), so the page has no inline script or style.
 "use strict";
 
-const fmtRate = (bps) => bps == null ? "–" : (bps / 1e6).toFixed(1) + " MB/s";
+// Human units, decimal as storage and network rates are quoted (1 MB/s = 10^6 bytes/s).
+function fmtRate(bps) {
+  if (bps == null) return "–";
+  const units = ["B/s", "kB/s", "MB/s", "GB/s", "TB/s"];
+  let v = bps, i = 0;
+  while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i++; }
+  return (v >= 100 || i === 0 ? v.toFixed(0) : v.toFixed(1)) + " " + units[i];
+}
+function fmtBytes(b) {
+  const units = ["B", "kB", "MB", "GB", "TB", "PB"];
+  let v = b, i = 0;
+  while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i++; }
+  return (v >= 100 || i === 0 ? v.toFixed(0) : v.toFixed(1)) + " " + units[i];
+}
 const palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"];
 const charts = {};
 const rendered = { charts: 0, grid: 0, sites: 0 };
@@ -24,6 +37,9 @@ function draw(id, config) {
   charts[id] = new Chart(document.getElementById(id), config);
   const points = config.data.datasets.reduce((n, d) => n + d.data.length, 0);
   document.getElementById(id).dataset.points = String(points);
+  // the y axis's labels as drawn, so that a test can read the units the canvas shows
+  const y = charts[id].scales.y;
+  if (y) document.getElementById(id).dataset.yTicks = y.ticks.map((t) => t.label).join("|");
   rendered.charts++;
 }
 
@@ -40,7 +56,8 @@ async function throughput(window, links) {
     datasets.push({ label: name + " peak", borderColor: palette[i], borderDash: [4, 4], data: labels.map((t) => byStart.get(t)?.peakFileThroughput ?? null), spanGaps: true });
   });
   draw("throughput", { type: "line", data: { labels: labels.map((t) => t.replace("T", " ").slice(0, 16)), datasets },
-    options: { scales: { y: { beginAtZero: true, title: { display: true, text: "per-file throughput, bytes/s" } } } } });
+    options: { scales: { y: { beginAtZero: true, title: { display: true, text: "per-file throughput" }, ticks: { callback: (v) => fmtRate(v) } } },
+      plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${fmtRate(c.parsed.y)}` } } } } });
 }
 
 function colour(metric, row, maxRate) {
@@ -100,10 +117,9 @@ function overhead(links) {
 }
 
 function sites(table) {
-  const tb = (b) => (b / 1e12).toFixed(3);
   document.querySelector("#sites tbody").replaceChildren(...table.sites.map((s) => {
     const row = el("tr");
-    row.append(...[s.site, s.filesIn, s.filesOut, tb(s.bytesIn), tb(s.bytesOut), s.failedIn, s.failedOut].map((v) => el("td", v)));
+    row.append(...[s.site, s.filesIn, s.filesOut, fmtBytes(s.bytesIn), fmtBytes(s.bytesOut), s.failedIn, s.failedOut].map((v) => el("td", v)));
     return row;
   }));
   rendered.sites = table.sites.length;
@@ -127,6 +143,10 @@ async function refresh() {
     document.body.dataset.rendered = "error";
   }
 }
+
+// The monitor runs in transfer-scheduler, on another port or host: the service says where.
+get("/dashboard/config.json").then((c) => { document.getElementById("monitor-link").href = c.monitor_url; })
+  .catch(() => { document.getElementById("monitor-link").hidden = true; });
 
 document.getElementById("window").addEventListener("change", refresh);
 document.getElementById("metric").addEventListener("change", refresh);

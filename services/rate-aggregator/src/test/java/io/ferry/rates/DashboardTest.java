@@ -1,6 +1,7 @@
 package io.ferry.rates;
 
 import io.ferry.dev.FerryTestResource;
+import io.ferry.dev.HeadlessChromium;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -10,7 +11,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +20,6 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -48,10 +47,6 @@ class DashboardTest {
     /** Runs in the page if any name is ever parsed as markup: the page's title then says so. */
     static final String XSS = "<img src=x onerror=\"document.title='XSS-RAN'\">";
 
-    static final String[] CHROMIUM_FLAGS = {"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-            "--virtual-time-budget=15000"};
-
     @Test
     void chartsGridAndSiteTableRenderFromTheApi() throws Exception {
         seed();
@@ -67,6 +62,12 @@ class DashboardTest {
         assertTrue(Integer.parseInt(m.group(3)) >= 3, "rows for the seeded sites");
         Matcher points = Pattern.compile("id=\"throughput\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
         assertTrue(points.find() && Integer.parseInt(points.group(1)) > 0, "the throughput chart has data points");
+        Matcher ticks = Pattern.compile("id=\"throughput\"[^>]*data-y-ticks=\"([^\"]*)\"").matcher(dom);
+        String yTicks = ticks.find() ? ticks.group(1) : "";
+        assertTrue(yTicks.contains(" MB/s"), "the throughput axis is in human units: " + yTicks);
+        assertFalse(yTicks.matches(".*\\d{7}.*"), "no raw bytes/s on the axis: " + yTicks);
+        assertTrue(dom.contains("id=\"monitor-link\" href=\"http://localhost:8081/monitor/\""), "the dashboard links to the monitor");
+        given().get("/dashboard/config.json").then().statusCode(200).body("monitor_url", equalTo("http://localhost:8081/monitor/"));
 
         Path shot = Path.of("target", "dashboard.png").toAbsolutePath();
         Files.deleteIfExists(shot);
@@ -125,16 +126,12 @@ class DashboardTest {
         assertTrue(dom.contains("<title>Ferry — transfer rates</title>"), "the title is untouched");
     }
 
+    /** Chromium once, with time to fetch and draw before it dumps or shoots the page. */
     static String chromium(Path profile, String... args) throws Exception {
-        String binary = new File("/usr/bin/chromium").canExecute() ? "/usr/bin/chromium" : "chromium";
-        List<String> cmd = new ArrayList<>(List.of(binary, "--user-data-dir=" + profile));
-        cmd.addAll(List.of(CHROMIUM_FLAGS));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish");
-        assertEquals(0, p.exitValue(), "chromium failed (is Debian's chromium installed? .ci/run installs it)");
-        return out;
+        String[] all = new String[args.length + 1];
+        all[0] = "--virtual-time-budget=15000";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return HeadlessChromium.run(profile, all);
     }
 
     static void seed() {

@@ -17,6 +17,10 @@ public interface RatesConfig {
     @WithDefault("35d")
     Duration fineRollupRetention();
 
+    /** transfer-scheduler's web monitor, which the dashboard links to (and which links back here). */
+    @WithDefault("http://localhost:8081/monitor/")
+    String monitorUrl();
+
     Cost cost();
 
     Reads reads();
