@@ -83,9 +83,9 @@ class StorageEndpointTest {
                 .withIssuer("https://elsewhere.example/issuer"));
         given().auth().oauth2(foreign).get("/whoami").then().statusCode(401).contentType(PROBLEM)
                 .body("code", equalTo("TOKEN_UNKNOWN_ISSUER"));
-        given().auth().oauth2(foreign).contentType(ContentType.JSON).body(SE).put("/config/se/RAL-FOREIGN")
+        given().auth().oauth2(foreign).contentType(ContentType.JSON).body(SE).put("/endpoints/RAL-FOREIGN")
                 .then().statusCode(401).contentType(PROBLEM).body("code", equalTo("TOKEN_UNKNOWN_ISSUER"));
-        given().auth().oauth2(FerryTestResource.token(null, "transfer:admin")).get("/config/se/RAL-FOREIGN")
+        given().auth().oauth2(FerryTestResource.token(null, "transfer:admin")).get("/endpoints/RAL-FOREIGN")
                 .then().statusCode(404);
     }
 
@@ -96,15 +96,15 @@ class StorageEndpointTest {
 
     @Test
     void onlyAdministratorsRegisterStorageEndpoints() {
-        given().contentType(ContentType.JSON).body(SE).put("/config/se/RAL-ECHO").then().statusCode(401).contentType(PROBLEM);
+        given().contentType(ContentType.JSON).body(SE).put("/endpoints/RAL-ECHO").then().statusCode(401).contentType(PROBLEM);
         given().auth().oauth2(FerryTestResource.token("atlas", "transfer:submit")).contentType(ContentType.JSON).body(SE)
-                .put("/config/se/RAL-ECHO").then().statusCode(403).contentType(PROBLEM);
+                .put("/endpoints/RAL-ECHO").then().statusCode(403).contentType(PROBLEM);
         String admin = FerryTestResource.token(null, "transfer:admin");
-        given().auth().oauth2(admin).get("/config/se/RAL-ECHO").then().statusCode(404).contentType(PROBLEM);
-        given().auth().oauth2(admin).contentType(ContentType.JSON).body(SE).put("/config/se/RAL-ECHO").then().statusCode(201)
+        given().auth().oauth2(admin).get("/endpoints/RAL-ECHO").then().statusCode(404).contentType(PROBLEM);
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body(SE).put("/endpoints/RAL-ECHO").then().statusCode(201)
                 .body("baseUrls.https", equalTo("https://echo.ral.example:1094/atlas"));
-        given().auth().oauth2(admin).contentType(ContentType.JSON).body(SE).put("/config/se/RAL-ECHO").then().statusCode(200);
-        given().auth().oauth2(FerryTestResource.token("cms", "transfer:submit")).get("/config/se")
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body(SE).put("/endpoints/RAL-ECHO").then().statusCode(200);
+        given().auth().oauth2(FerryTestResource.token("cms", "transfer:submit")).get("/endpoints")
                 .then().statusCode(200).body("name", hasItem("RAL-ECHO"));
     }
 
@@ -113,32 +113,32 @@ class StorageEndpointTest {
         String admin = FerryTestResource.token(null, "transfer:admin");
         String old = "{\"site\":\"OLD-SITE\",\"baseUrls\":{\"https\":\"https://shared.example/data\",\"file\":\"file:///data/shared\"},"
                 + "\"access\":{\"open\":true}}";
-        given().auth().oauth2(admin).contentType(ContentType.JSON).body(old).put("/config/se/SHARED-OLD").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body(old).put("/endpoints/SHARED-OLD").then().statusCode(anyOf(equalTo(200), equalTo(201)));
         // the same SE again with its own URLs is no conflict
-        given().auth().oauth2(admin).contentType(ContentType.JSON).body(old).put("/config/se/SHARED-OLD").then().statusCode(200);
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body(old).put("/endpoints/SHARED-OLD").then().statusCode(200);
         for (String same : List.of("https://shared.example/data", "https://SHARED.example:443/data/", "https://shared.example/data//",
                 "https://shared.example/%64ata")) {
             given().auth().oauth2(admin).contentType(ContentType.JSON)
                     .body("{\"site\":\"ATLAS-SITE\",\"baseUrls\":{\"https\":\"" + same + "\"},"
                             + "\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}")
-                    .put("/config/se/SHARED-ATLAS").then().statusCode(409).contentType(PROBLEM).body("code", equalTo("BASE_URL_TAKEN"))
+                    .put("/endpoints/SHARED-ATLAS").then().statusCode(409).contentType(PROBLEM).body("code", equalTo("BASE_URL_TAKEN"))
                     .body("errors.field", hasItem("baseUrls.https")).body("detail", containsString("SHARED-OLD"));
         }
         given().auth().oauth2(admin).contentType(ContentType.JSON)
                 .body("{\"site\":\"ATLAS-SITE\",\"baseUrls\":{\"https\":\"https://other.example/data\",\"file\":\"file:///data//shared/\"}}")
-                .put("/config/se/SHARED-ATLAS").then().statusCode(409).body("errors.field", hasItem("baseUrls.file"));
-        given().auth().oauth2(admin).get("/config/se/SHARED-ATLAS").then().statusCode(404);
+                .put("/endpoints/SHARED-ATLAS").then().statusCode(409).body("errors.field", hasItem("baseUrls.file"));
+        given().auth().oauth2(admin).get("/endpoints/SHARED-ATLAS").then().statusCode(404);
         // an existing SE may not move onto another's base either, and keeps what it had
         given().auth().oauth2(admin).contentType(ContentType.JSON)
                 .body("{\"site\":\"ATLAS-SITE\",\"baseUrls\":{\"https\":\"https://shared.example/data/atlas\"}}")
-                .put("/config/se/SHARED-ATLAS").then().statusCode(201);
+                .put("/endpoints/SHARED-ATLAS").then().statusCode(201);
         given().auth().oauth2(admin).contentType(ContentType.JSON)
                 .body("{\"site\":\"ATLAS-SITE\",\"baseUrls\":{\"https\":\"https://shared.example:443/data\"}}")
-                .put("/config/se/SHARED-ATLAS").then().statusCode(409).body("code", equalTo("BASE_URL_TAKEN"));
-        given().auth().oauth2(admin).get("/config/se/SHARED-ATLAS").then().statusCode(200)
+                .put("/endpoints/SHARED-ATLAS").then().statusCode(409).body("code", equalTo("BASE_URL_TAKEN"));
+        given().auth().oauth2(admin).get("/endpoints/SHARED-ATLAS").then().statusCode(200)
                 .body("baseUrls.https", equalTo("https://shared.example/data/atlas"));
-        given().auth().oauth2(admin).delete("/config/se/SHARED-ATLAS").then().statusCode(anyOf(equalTo(200), equalTo(204)));
-        given().auth().oauth2(admin).delete("/config/se/SHARED-OLD").then().statusCode(anyOf(equalTo(200), equalTo(204)));
+        given().auth().oauth2(admin).delete("/endpoints/SHARED-ATLAS").then().statusCode(anyOf(equalTo(200), equalTo(204)));
+        given().auth().oauth2(admin).delete("/endpoints/SHARED-OLD").then().statusCode(anyOf(equalTo(200), equalTo(204)));
     }
 
     @Test
@@ -146,51 +146,51 @@ class StorageEndpointTest {
         String admin = FerryTestResource.token(null, "transfer:admin");
         given().auth().oauth2(admin).contentType(ContentType.JSON)
                 .body("{\"site\":\"CERN-PROD\",\"baseUrls\":{\"https\":\"http://eos.example/x\",\"file\":\"file:relative\"}}")
-                .put("/config/se/CERN-EOS").then().statusCode(400).contentType(PROBLEM)
+                .put("/endpoints/CERN-EOS").then().statusCode(400).contentType(PROBLEM)
                 .body("errors.field", hasItem("baseUrls.https")).body("errors.field", hasItem("baseUrls.file"));
         given().auth().oauth2(admin).contentType(ContentType.JSON)
                 .body("{\"site\":\"CERN-PROD\",\"baseUrls\":{\"ftp\":\"ftp://eos.example/x\"}}")
-                .put("/config/se/CERN-EOS").then().statusCode(400).contentType(PROBLEM);
-        given().auth().oauth2(admin).get("/config/se/CERN-EOS").then().statusCode(404);
+                .put("/endpoints/CERN-EOS").then().statusCode(400).contentType(PROBLEM);
+        given().auth().oauth2(admin).get("/endpoints/CERN-EOS").then().statusCode(404);
     }
 
     @Test
     void linksRunOnConfiguredStreamsOrAdviceOrOneStream() {
         String admin = FerryTestResource.token(null, "transfer:admin");
-        given().auth().oauth2(admin).get("/config/links/NOPE-A/NOPE-B").then().statusCode(422).contentType(PROBLEM)
+        given().auth().oauth2(admin).get("/links/NOPE-A/NOPE-B").then().statusCode(422).contentType(PROBLEM)
                 .body("code", equalTo("UNKNOWN_SE"));
         for (String se : new String[]{"LINK-A", "LINK-B"}) {
             given().auth().oauth2(admin).contentType(ContentType.JSON)
                     .body("{\"site\":\"S\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"}}")
-                    .put("/config/se/" + se).then().statusCode(org.hamcrest.Matchers.anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/" + se).then().statusCode(org.hamcrest.Matchers.anyOf(equalTo(200), equalTo(201)));
         }
         // tcp-profiles is not running here: the link gets one stream and says why.
-        given().auth().oauth2(admin).get("/config/links/LINK-A/LINK-B").then().statusCode(200)
+        given().auth().oauth2(admin).get("/links/LINK-A/LINK-B").then().statusCode(200)
                 .body("max_active", equalTo(60)).body("streams.streams", equalTo(1)).body("streams.basis", equalTo("fallback"));
         given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"max_active\":20,\"nostreams\":4}")
-                .put("/config/links/LINK-A/LINK-B").then().statusCode(200)
+                .put("/links/LINK-A/LINK-B").then().statusCode(200)
                 .body("max_active", equalTo(20)).body("streams.streams", equalTo(4)).body("streams.basis", equalTo("link config"));
         given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"min_active\":50}")
-                .put("/config/links/LINK-A/LINK-B").then().statusCode(400).body("errors.field", hasItem("min_active"));
+                .put("/links/LINK-A/LINK-B").then().statusCode(400).body("errors.field", hasItem("min_active"));
         given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"nostreams\":40}")
-                .put("/config/links/LINK-A/LINK-B").then().statusCode(400);
+                .put("/links/LINK-A/LINK-B").then().statusCode(400);
         given().auth().oauth2(FerryTestResource.token("atlas", "transfer:submit")).contentType(ContentType.JSON).body("{}")
-                .put("/config/links/LINK-A/LINK-B").then().statusCode(403);
+                .put("/links/LINK-A/LINK-B").then().statusCode(403);
     }
 
     @Test
     void sharesAreWeightsThatOnlyAdministratorsSet() {
         String admin = FerryTestResource.token(null, "transfer:admin");
-        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"atlas\":3,\"cms\":1}").put("/config/shares")
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"atlas\":3,\"cms\":1}").put("/shares")
                 .then().statusCode(200).body("atlas", equalTo(3.0f)).body("cms", equalTo(1.0f));
         given().auth().oauth2(FerryTestResource.token("atlas", "transfer:submit")).contentType(ContentType.JSON).body("{\"atlas\":100}")
-                .put("/config/shares").then().statusCode(403);
-        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"atlas\":-1}").put("/config/shares")
+                .put("/shares").then().statusCode(403);
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"atlas\":-1}").put("/shares")
                 .then().statusCode(400).body("errors.field", hasItem("atlas"));
-        given().auth().oauth2(admin).get("/config/shares").then().statusCode(200).body("atlas", equalTo(3.0f));
+        given().auth().oauth2(admin).get("/shares").then().statusCode(200).body("atlas", equalTo(3.0f));
         given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"Production\":4,\"User Subscriptions\":1}")
-                .put("/config/activity_shares/atlas").then().statusCode(200).body("Production", equalTo(4.0f));
-        given().auth().oauth2(FerryTestResource.token("cms", "transfer:submit")).get("/config/activity_shares/atlas")
+                .put("/shares/atlas/activities").then().statusCode(200).body("Production", equalTo(4.0f));
+        given().auth().oauth2(FerryTestResource.token("cms", "transfer:submit")).get("/shares/atlas/activities")
                 .then().statusCode(200).body("'User Subscriptions'", equalTo(1.0f));
     }
 }
