@@ -121,13 +121,11 @@ public final class SubmitBenchmark {
         return b.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Registers an SE the bench's VO may read and write, at Ferry's catalogue path (its older path where that is all there is). */
+    /** Registers an SE the bench's VO may read and write in Ferry's catalogue. */
     static void registerSe(String base, String admin, String name, String url) throws Exception {
         String body = "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"https\":\"" + url + "\"},\"access\":" + RIGHTS + "}";
         HttpResponse<String> r = TransferBenchmark.send("PUT", base + "/endpoints/" + name, admin, body);
-        if (r.statusCode() == 404 || r.statusCode() == 405) {
-            TransferBenchmark.put(base + "/config/se/" + name, admin, body);
-        } else if (r.statusCode() >= 300) {
+        if (r.statusCode() >= 300) {
             throw new IllegalStateException(name + ": " + r.statusCode() + " " + r.body());
         }
     }

@@ -70,9 +70,9 @@ public final class TransferBenchmark {
             String base = "http://localhost:" + port;
             String admin = stack.tokens().mint(DevTokens.Claims.of("bench", null, "transfer:admin"));
             String user = stack.tokens().mint(DevTokens.Claims.of("bench", "atlas", "transfer:submit"));
-            put(base + "/config/se/BENCH-A", admin, "{\"site\":\"BENCH-SITE-A\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-a") + "\"},\"access\":" + BENCH_RIGHTS + "}");
-            put(base + "/config/se/BENCH-B", admin, "{\"site\":\"BENCH-SITE-B\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b") + "\"},\"access\":" + BENCH_RIGHTS + "}");
-            put(base + "/config/links/BENCH-A/BENCH-B", admin, "{\"min_active\":1,\"max_active\":" + concurrency + ",\"optimizer_mode\":\"fixed\"}");
+            put(base + "/endpoints/BENCH-A", admin, "{\"site\":\"BENCH-SITE-A\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-a") + "\"},\"access\":" + BENCH_RIGHTS + "}");
+            put(base + "/endpoints/BENCH-B", admin, "{\"site\":\"BENCH-SITE-B\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-b") + "\"},\"access\":" + BENCH_RIGHTS + "}");
+            put(base + "/links/BENCH-A/BENCH-B", admin, "{\"min_active\":1,\"max_active\":" + concurrency + ",\"optimizer_mode\":\"fixed\"}");
 
             write(nginx.file("/se-a/tiny/t"), 1024, 3);
             write(nginx.file("/se-a/big/g1"), 1L << 30, 1);
@@ -377,9 +377,9 @@ public final class TransferBenchmark {
         try (io.ferry.dev.XrootdServer xrootd = new io.ferry.dev.XrootdServer(io.ferry.dev.TestCertificates.create(pki))) {
             xrootd.mkdirs("/store/tpc");
             xrootd.mkdirs("/store/streamed");
-            put(base + "/config/se/BENCH-XRD-TPC", admin, "{\"site\":\"BENCH-SITE-X\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store/tpc")
+            put(base + "/endpoints/BENCH-XRD-TPC", admin, "{\"site\":\"BENCH-SITE-X\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store/tpc")
                     + "\"},\"thirdPartyCopy\":true,\"access\":" + BENCH_RIGHTS + "}");
-            put(base + "/config/se/BENCH-XRD", admin, "{\"site\":\"BENCH-SITE-X\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store/streamed")
+            put(base + "/endpoints/BENCH-XRD", admin, "{\"site\":\"BENCH-SITE-X\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store/streamed")
                     + "\"},\"access\":" + BENCH_RIGHTS + "}");
             String adler = adler32(nginx.file("/se-a/big/g1"));  // as a catalogue gives it with the job
             double[] tpc = new double[BIG_ROUNDS], streamed = new double[BIG_ROUNDS];

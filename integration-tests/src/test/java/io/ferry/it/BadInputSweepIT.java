@@ -103,7 +103,7 @@ class BadInputSweepIT {
     void whilePostgresIsAwayRequestsThatNeedItAnswer503WithRetryAfterAndWorkAgainAfter() throws Exception {
         String scheduler = stack.service(ServiceSpec.SCHEDULER).url();
         Map<String, String[]> needDatabase = new java.util.LinkedHashMap<>();
-        needDatabase.put("transfer-scheduler read", new String[]{"GET", scheduler + "/config/se", null});
+        needDatabase.put("transfer-scheduler read", new String[]{"GET", scheduler + "/endpoints", null});
         needDatabase.put("transfer-scheduler submit", new String[]{"POST", scheduler + "/jobs",
                 "{\"files\":[{\"sources\":[\"https://se1.example/data/in\"],\"destinations\":[\"https://se1.example/data/out\"]}]}"});
         needDatabase.put("tcp-profiles", new String[]{"GET", stack.service(ServiceSpec.PROFILES).url() + "/hosts", null});
@@ -154,7 +154,7 @@ class BadInputSweepIT {
         String scheduler = stack.service(ServiceSpec.SCHEDULER).url();
         String resolver = stack.service(ServiceSpec.RESOLVER).url();
         String profiles = stack.service(ServiceSpec.PROFILES).url();
-        assertSeeded(send("PUT", scheduler + "/config/se/1", admin, "{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://se1.example/data\"}}"));
+        assertSeeded(send("PUT", scheduler + "/endpoints/1", admin, "{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://se1.example/data\"}}"));
         assertSeeded(send("POST", resolver + "/api/prefixes/1", admin, "{}"));
         // A URL without a path: the proxy's urlappend then has to build the whole path itself.
         assertSeeded(send("PUT", resolver + "/api/handles/1/1", admin,
@@ -162,7 +162,7 @@ class BadInputSweepIT {
         assertSeeded(send("PUT", profiles + "/profiles/1", admin, "{\"summary\":\"sweep\",\"sysctls\":{\"net.core.rmem_max\":\"67108864\"}}"));
         assertSeeded(send("POST", profiles + "/hosts", admin, "{\"name\":\"1\",\"site\":\"RAL-LCG2\",\"nicSpeed\":\"10G\"}"));
         // A chunked body below the limit still reaches the resource (BodyLimitFilter reads chunked bodies itself).
-        RawHttp.Answer chunked = RawHttp.send(stack.service(ServiceSpec.SCHEDULER).port(), "PUT", "/config/se/1".getBytes(StandardCharsets.US_ASCII),
+        RawHttp.Answer chunked = RawHttp.send(stack.service(ServiceSpec.SCHEDULER).port(), "PUT", "/endpoints/1".getBytes(StandardCharsets.US_ASCII),
                 admin, "{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://se1.example/data\"}}".getBytes(StandardCharsets.UTF_8),
                 "application/json", true, 20_000);
         assertEquals(200, chunked.status(), new String(chunked.body(), StandardCharsets.UTF_8));

@@ -365,13 +365,16 @@ class FerryCommandIT {
         return n;
     }
 
+    /** Registers an SE as an administrator does it, with {@code ferry se put}, and reads it back with {@code ferry se get}. */
     private void registerSe(String name, String path) throws Exception {
-        // the SE catalogue as it is on this branch (/config/se); the merge moves it to /endpoints with StackIT's
-        String admin = stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin"));
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/" + name))
-                .header("Authorization", "Bearer " + admin).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(path)
-                        + "\"},\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}")).build(), HttpResponse.BodyHandlers.ofString());
-        assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
+        Map<String, String> admin = new HashMap<>(environment());
+        admin.put("BEARER_TOKEN", stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin")));
+        String se = "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(path)
+                + "\"},\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}";
+        Run put = run(admin, null, "se", "put", name, "--json", se);
+        assertEquals(0, put.exit(), put.err());
+        Run get = run(admin, null, "se", "get", name, "-o", "json");
+        assertEquals(0, get.exit(), get.err());
+        assertEquals(name + "-SITE", JSON.readTree(get.out()).path("site").asText(), get.out());
     }
 }

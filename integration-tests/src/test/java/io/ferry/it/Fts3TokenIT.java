@@ -557,7 +557,7 @@ class Fts3TokenIT {
         String admin = stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin"));
         String body = "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"" + URI.create(baseUrl).getScheme() + "\":\"" + baseUrl + "\"},"
                 + "\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}";
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(scheduler + "/config/se/" + name))
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(scheduler + "/endpoints/" + name))
                 .header("Authorization", "Bearer " + admin).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).timeout(Duration.ofSeconds(20)).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -62,7 +62,7 @@ class Fts3X509IT {
         String admin = stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin"));
         for (String[] se : new String[][]{{"X509-A", "/se-a"}, {"X509-B", "/se-b"}}) {
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                            URI.create(stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/" + se[0]))
+                            URI.create(stack.service(ServiceSpec.SCHEDULER).url() + "/endpoints/" + se[0]))
                     .header("Authorization", "Bearer " + admin).header("Content-Type", "application/json")
                     .PUT(HttpRequest.BodyPublishers.ofString("{\"site\":\"" + se[0] + "-SITE\",\"baseUrls\":{\"http\":\""
                             + nginx.url(se[1]) + "\"},\"access\":{\"open\":true}}")).build(), HttpResponse.BodyHandlers.ofString());

@@ -69,7 +69,7 @@ class RecoveryIT {
         api = stack.service(ServiceSpec.SCHEDULER);
         nginx = new NginxWebDav();
         for (String[] se : new String[][]{{"REC-SLOW", "/slow"}, {"REC-DST", "/se-b"}}) {
-            HttpResponse<String> r = send("PUT", "/config/se/" + se[0], token(null, "transfer:admin"), "{\"site\":\"" + se[0]
+            HttpResponse<String> r = send("PUT", "/endpoints/" + se[0], token(null, "transfer:admin"), "{\"site\":\"" + se[0]
                     + "-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(se[1]) + "\"},\"access\":{\"open\":true}}");
             assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
         }

@@ -94,7 +94,7 @@ class StackIT {
     @Order(2)
     void writesNeedAValidTokenWithTheRightScope() throws Exception {
         Map<ServiceSpec, String[]> writes = Map.of(
-                ServiceSpec.SCHEDULER, new String[]{"PUT", "/config/se/IT-SE", "{\"site\":\"IT\",\"baseUrls\":{\"https\":\"https://it.example/x\"},\"access\":{\"open\":true}}"},
+                ServiceSpec.SCHEDULER, new String[]{"PUT", "/endpoints/IT-SE", "{\"site\":\"IT\",\"baseUrls\":{\"https\":\"https://it.example/x\"},\"access\":{\"open\":true}}"},
                 ServiceSpec.PROFILES, new String[]{"POST", "/hosts", "{\"name\":\"it1.example\",\"site\":\"RAL-LCG2\",\"nicSpeed\":\"10G\"}"},
                 ServiceSpec.RESOLVER, new String[]{"POST", "/storage-elements/refresh", null},
                 ServiceSpec.AGGREGATOR, new String[]{"POST", "/records", "[]"});
@@ -160,7 +160,7 @@ class StackIT {
     @Order(3)
     void aCrossServiceCallCarriesOneTrace() throws Exception {
         String admin = token(null, "transfer:admin handles:admin");
-        HttpResponse<String> se = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/RAL-ECHO", admin,
+        HttpResponse<String> se = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/endpoints/RAL-ECHO", admin,
                 "{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://echo.ral.example/atlas\"},"
                         + "\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}", Map.of());
         assertTrue(se.statusCode() == 201 || se.statusCode() == 200, se.body());
@@ -172,7 +172,7 @@ class StackIT {
         // The scheduler received the resolver's call inside the caller's trace (a new parent span, the same trace id).
         Path schedulerLog = stack.service(ServiceSpec.SCHEDULER).log();
         Eventually.until(Duration.ofSeconds(10), () -> Files.readString(schedulerLog).lines()
-                .anyMatch(l -> l.contains("/config/se ") && l.contains("traceparent=00-" + traceId + "-")
+                .anyMatch(l -> l.contains("/endpoints ") && l.contains("traceparent=00-" + traceId + "-")
                         && !l.contains("00f067aa0ba902b7")), "scheduler log shows the trace " + traceId);
     }
 
@@ -181,7 +181,7 @@ class StackIT {
     void theSchedulerTakesStreamAdviceFromTcpProfiles() throws Exception {
         String admin = token(null, "transfer:admin");
         for (String se : new String[]{"IT-SRC", "IT-DST"}) {
-            HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/" + se, admin,
+            HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/endpoints/" + se, admin,
                     "{\"site\":\"IT-SITE\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"},\"access\":{\"open\":true}}", Map.of());
             assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
         }
@@ -194,7 +194,7 @@ class StackIT {
         assertEquals(200, advice.statusCode(), advice.body());
         int advised = JSON.readTree(advice.body()).get("streams").asInt();
         assertEquals(15, advised, "10G x 50 ms = 62.5 MB over the 4 MiB Linux default send window: " + advice.body());
-        HttpResponse<String> link = send("GET", stack.service(ServiceSpec.SCHEDULER).url() + "/config/links/IT-SRC/IT-DST", admin, null, Map.of());
+        HttpResponse<String> link = send("GET", stack.service(ServiceSpec.SCHEDULER).url() + "/links/IT-SRC/IT-DST", admin, null, Map.of());
         assertEquals(200, link.statusCode(), link.body());
         var streams = JSON.readTree(link.body()).get("streams");
         assertEquals("tcp-profiles", streams.get("basis").asText(), link.body());
@@ -240,7 +240,7 @@ class StackIT {
     void theResolverRanksReplicasByTheRealAggregatorsCost() throws Exception {
         String admin = token(null, "transfer:admin handles:admin handles:write rates:write");
         for (String se : new String[]{"RANK-SLOW", "RANK-FAST", "RANK-DST"}) {
-            HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/" + se, admin,
+            HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/endpoints/" + se, admin,
                     "{\"site\":\"" + se + "-SITE\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"},\"access\":{\"open\":true}}", Map.of());
             assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
         }
@@ -304,7 +304,7 @@ class StackIT {
     @Order(8)
     void withoutTcpProfilesTheSchedulerFallsBackToOneStream() throws Exception {
         stack.service(ServiceSpec.PROFILES).kill();
-        HttpResponse<String> link = send("GET", stack.service(ServiceSpec.SCHEDULER).url() + "/config/links/IT-DST/IT-SRC",
+        HttpResponse<String> link = send("GET", stack.service(ServiceSpec.SCHEDULER).url() + "/links/IT-DST/IT-SRC",
                 token(null, "transfer:admin"), null, Map.of());
         assertEquals(200, link.statusCode(), link.body());
         var streams = JSON.readTree(link.body()).get("streams");
@@ -313,7 +313,7 @@ class StackIT {
     }
 
     private void registerNginxSe(String name, String path) throws Exception {
-        HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/config/se/" + name, token(null, "transfer:admin"),
+        HttpResponse<String> r = send("PUT", stack.service(ServiceSpec.SCHEDULER).url() + "/endpoints/" + name, token(null, "transfer:admin"),
                 "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(path) + "\"},\"access\":{\"rules\":["
                         + "{\"vo\":\"atlas\",\"read\":true,\"write\":true},{\"vo\":\"cms\",\"read\":true,\"write\":true}]}}", Map.of());
         assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Serves {@code /config/se} as transfer-scheduler would, and can be switched off, to test the resolver's
+ * Serves {@code /endpoints} as transfer-scheduler would, and can be switched off, to test the resolver's
  * cached catalogue. The real scheduler is exercised in integration-tests.
  */
 public class SchedulerStandIn implements QuarkusTestResourceLifecycleManager {
@@ -28,7 +28,7 @@ public class SchedulerStandIn implements QuarkusTestResourceLifecycleManager {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        server.createContext("/config/se", exchange -> {
+        server.createContext("/endpoints", exchange -> {
             LAST_AUTHORIZATION.set(exchange.getRequestHeaders().getFirst("Authorization"));
             byte[] body = ("[{\"name\":\"RAL-ECHO\",\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://echo.ral.example/atlas\"},"
                     + "\"needsPrepare\":false,\"thirdPartyCopy\":true,\"inboundMaxActive\":50},"

@@ -3,14 +3,13 @@
 // so the page has no inline script or style; every name and reason is written as text, never parsed as markup.
 "use strict";
 
-// API paths this page reads. The configuration views move off FTS3's paths (to /optimizer/decisions, /endpoints,
-// /links, /shares) with the FTS3 configuration work; only this table names them.
+// API paths this page reads (Ferry's own views, not FTS3's shapes on /optimizer and /config/*); only this table names them.
 const API = {
-  decisions: "/optimizer",
+  decisions: "/optimizer/decisions",
   evolution: "/optimizer/evolution",
-  endpoints: "/config/se",
-  links: "/config/links",
-  shares: "/config/shares",
+  endpoints: "/endpoints",
+  links: "/links",
+  shares: "/shares",
 };
 const TOKEN_KEY = "ferry.monitor.token";
 const QUEUED = ["SUBMITTED", "STAGING", "READY"];

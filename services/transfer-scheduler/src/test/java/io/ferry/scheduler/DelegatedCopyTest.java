@@ -77,7 +77,7 @@ class DelegatedCopyTest {
         for (String[] endpoint : new String[][]{{"CERT-A", "/se-a"}, {"CERT-B", "/se-b"}}) {
             given().auth().oauth2(admin()).contentType(ContentType.JSON)
                     .body("{\"site\":\"" + endpoint[0] + "-SITE\",\"baseUrls\":{\"https\":\"" + se.url(endpoint[1]) + "\"},\"access\":{\"open\":true}}")
-                    .put("/config/se/" + endpoint[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/" + endpoint[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
         }
     }
 

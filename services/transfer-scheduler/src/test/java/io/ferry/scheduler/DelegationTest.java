@@ -53,7 +53,7 @@ class DelegationTest {
         for (String[] se : new String[][]{{"DLG-A", "https://dlg-a.example/data"}, {"DLG-B", "https://dlg-b.example/data"}}) {
             given().auth().oauth2(admin).contentType(ContentType.JSON)
                     .body("{\"site\":\"" + se[0] + "-SITE\",\"baseUrls\":{\"https\":\"" + se[1] + "\"},\"access\":{\"open\":true}}")
-                    .put("/config/se/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
         }
         for (GridFixture.Client c : new GridFixture.Client[]{alice, bob}) {
             c.delete("/delegation/" + c.delegationId());  // each test starts undelegated

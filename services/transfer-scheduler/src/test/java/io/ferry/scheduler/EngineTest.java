@@ -200,7 +200,7 @@ class EngineTest {
         for (String[] se : new String[][]{{"NGX-A", "/se-a"}, {"NGX-B", "/se-b"}, {"NGX-C", "/se-c"}, {"NGX-SLOW", "/slow"}}) {
             given().auth().oauth2(admin()).contentType(ContentType.JSON)
                     .body("{\"site\":\"" + se[0] + "-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(se[1]) + "\"},\"access\":{\"open\":true}}")
-                    .put("/config/se/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
         }
     }
 
@@ -266,7 +266,7 @@ class EngineTest {
         // the optimizer looked at the link and said why it chose what it chose
         await().atMost(Duration.ofSeconds(10)).until(() -> given().auth().oauth2(vo("atlas")).queryParam("source_se", "NGX-A")
                 .queryParam("dest_se", "NGX-B").get("/optimizer/evolution").then().statusCode(200).extract().jsonPath().getList("rationale").size() > 0);
-        given().auth().oauth2(vo("atlas")).get("/optimizer").then().statusCode(200)
+        given().auth().oauth2(vo("atlas")).get("/optimizer/decisions").then().statusCode(200)
                 .body("find { it.source_se == 'NGX-A' && it.dest_se == 'NGX-B' }.rationale", notNullValue());
     }
 
@@ -294,7 +294,7 @@ class EngineTest {
         try (XrootdServer xrootd = new XrootdServer(TestCertificates.create(pki))) {
             given().auth().oauth2(admin()).contentType(ContentType.JSON)
                     .body("{\"site\":\"XRD-SITE\",\"baseUrls\":{\"http\":\"" + xrootd.httpUrl("/store") + "\"},\"thirdPartyCopy\":true,\"access\":{\"open\":true}}")
-                    .put("/config/se/XRD").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/XRD").then().statusCode(anyOf(equalTo(200), equalTo(201)));
             String adler = write("/se-a/tpc/f1", 2_500_000, 77);
             String body = "{\"sources\":[\"" + nginx.url("/se-a/tpc/f1") + "\"],\"destinations\":[\"" + xrootd.httpUrl("/store/tpc/run1/f1")
                     + "\"],\"checksum\":\"ADLER32:" + adler + "\"}";
@@ -308,7 +308,7 @@ class EngineTest {
             assertTrue(log.contains("event=TRANSFER_SUCCESS, local=/store/tpc/run1/f1, remote=" + nginx.url("/se-a/tpc/f1")),
                     "the destination SE fetched the file from the source itself: " + log);
         } finally {
-            given().auth().oauth2(admin()).delete("/config/se/XRD");
+            given().auth().oauth2(admin()).delete("/endpoints/XRD");
             DirectoryTrees.delete(pki);
         }
     }
@@ -320,8 +320,8 @@ class EngineTest {
             for (String[] se : new String[][]{{"TOK-A", "/tok-a"}, {"TOK-B", "/tok-b"}}) {
                 given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"TOK-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(se[1])
                                 + "\"},\"access\":{\"open\":true},\"allowServiceIdentity\":false}")
-                        .put("/config/se/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
-                given().auth().oauth2(admin()).get("/config/se/" + se[0]).then().body("allowServiceIdentity", equalTo(false));
+                        .put("/endpoints/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                given().auth().oauth2(admin()).get("/endpoints/" + se[0]).then().body("allowServiceIdentity", equalTo(false));
             }
             String tokens = ",\"source_tokens\":[\"" + SOURCE_TOKEN + "\"],\"destination_tokens\":[\"" + DEST_TOKEN + "\"]";
             List<String> withTokens = new ArrayList<>();
@@ -401,8 +401,8 @@ class EngineTest {
                     + "WHERE j.job_id IN ('" + good + "', '" + none + "', '" + wrong + "')") == 0);  // ended jobs forget their tokens
         } finally {
             logs.close();
-            given().auth().oauth2(admin()).delete("/config/se/TOK-A");
-            given().auth().oauth2(admin()).delete("/config/se/TOK-B");
+            given().auth().oauth2(admin()).delete("/endpoints/TOK-A");
+            given().auth().oauth2(admin()).delete("/endpoints/TOK-B");
         }
     }
 
@@ -450,13 +450,13 @@ class EngineTest {
         for (String[] se : new String[][]{{"XCH-A", "/xch-a"}, {"XCH-B", "/xch-b"}}) {
             given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"XCH-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(se[1])
                             + "\"},\"access\":{\"open\":true},\"allowServiceIdentity\":false}")
-                    .put("/config/se/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
         }
     }
 
     static void removeExchangeSes() {
-        given().auth().oauth2(admin()).delete("/config/se/XCH-A");
-        given().auth().oauth2(admin()).delete("/config/se/XCH-B");
+        given().auth().oauth2(admin()).delete("/endpoints/XCH-A");
+        given().auth().oauth2(admin()).delete("/endpoints/XCH-B");
     }
 
     static String submitterToken(String user) {
@@ -758,7 +758,7 @@ class EngineTest {
     @Test
     void anSesOutboundCapHoldsAcrossItsLinks() throws Exception {
         given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"CAP-SITE\",\"outboundMaxActive\":1,\"baseUrls\":{\"http\":\""
-                + nginx.url("/slow/cap") + "\"},\"access\":{\"open\":true}}").put("/config/se/NGX-CAP").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                + nginx.url("/slow/cap") + "\"},\"access\":{\"open\":true}}").put("/endpoints/NGX-CAP").then().statusCode(anyOf(equalTo(200), equalTo(201)));
         List<String> files = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             write("/slow/cap/f" + i, 384 << 10, 300 + i);
@@ -947,7 +947,7 @@ class EngineTest {
         try {
             given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"TAPE-SITE\",\"needsPrepare\":true,\"baseUrls\":{\"http\":\""
                     + nginx.url("/se-a/tape") + "\",\"tape\":\"http://127.0.0.1:" + tape.getAddress().getPort() + "/api/v1\"},\"access\":{\"open\":true}}")
-                    .put("/config/se/NGX-TAPE").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/NGX-TAPE").then().statusCode(anyOf(equalTo(200), equalTo(201)));
             String adler = write("/se-a/tape/raw/f1", 150_000, 11);
             String id = submit(vo("atlas"), List.of(file("/se-a/tape/raw/f1", "/se-b/from-tape/f1", adler)), "{\"verify_checksum\":\"both\"}");
             assertEquals("STAGING", awaitJob(vo("atlas"), id, Duration.ofSeconds(20), "STAGING"));
@@ -982,7 +982,7 @@ class EngineTest {
         }
         given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"TAPE-SITE\",\"baseUrls\":{\"http\":\""
                 + nginx.url(base) + "\",\"tape\":\"" + tape.url() + "\"},\"access\":{\"open\":true}}")
-                .put("/config/se/" + name).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                .put("/endpoints/" + name).then().statusCode(anyOf(equalTo(200), equalTo(201)));
     }
 
     /**
@@ -1170,7 +1170,7 @@ class EngineTest {
     void aBannedSeHoldsOrCancelsItsFilesAndRefusesSubmissions() throws Exception {
         Files.createDirectories(nginx.file("/se-ban"));
         given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"BAN-SITE\",\"baseUrls\":{\"http\":\""
-                + nginx.url("/se-ban") + "\"},\"access\":{\"open\":true}}").put("/config/se/NGX-BAN").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                + nginx.url("/se-ban") + "\"},\"access\":{\"open\":true}}").put("/endpoints/NGX-BAN").then().statusCode(anyOf(equalTo(200), equalTo(201)));
         write("/se-a/banned/f1", 50_000, 51);
         // only administrators ban
         given().auth().oauth2(vo("atlas")).contentType(ContentType.JSON).body("{\"storage\":\"NGX-BAN\"}").post("/ban/se").then().statusCode(403);
@@ -1206,7 +1206,7 @@ class EngineTest {
     void aWaitBanCancelsWhatItHeldOnceItsTimeoutPassed() throws Exception {
         Files.createDirectories(nginx.file("/se-ban-wait"));
         given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"BAN-SITE\",\"baseUrls\":{\"http\":\""
-                + nginx.url("/se-ban-wait") + "\"},\"access\":{\"open\":true}}").put("/config/se/NGX-BAN-WAIT").then()
+                + nginx.url("/se-ban-wait") + "\"},\"access\":{\"open\":true}}").put("/endpoints/NGX-BAN-WAIT").then()
                 .statusCode(anyOf(equalTo(200), equalTo(201)));
         write("/se-a/banned-wait/f1", 50_000, 52);
         try {
@@ -1248,7 +1248,7 @@ class EngineTest {
     @Test
     void aFloodOfHighPriorityJobsFromOneVoDoesNotStopAnother() throws Exception {
         given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"min_active\":1,\"max_active\":2,\"optimizer_mode\":\"fixed\"}")
-                .put("/config/links/NGX-SLOW/NGX-C").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                .put("/links/NGX-SLOW/NGX-C").then().statusCode(anyOf(equalTo(200), equalTo(201)));
         List<String> flood = new ArrayList<>();
         // nginx lets a second's worth (256 KiB) through at once: 384 KiB files take about half a second each
         for (int i = 0; i < 30; i++) {
@@ -1293,7 +1293,7 @@ class EngineTest {
     }
 
     static void register(String name, String body) {
-        given().auth().oauth2(admin()).contentType(ContentType.JSON).body(body).put("/config/se/" + name).then()
+        given().auth().oauth2(admin()).contentType(ContentType.JSON).body(body).put("/endpoints/" + name).then()
                 .statusCode(anyOf(equalTo(200), equalTo(201)));
     }
 
@@ -1352,7 +1352,7 @@ class EngineTest {
         for (String[] se : new String[][]{{"TOK-A", "/tok-a"}, {"TOK-B", "/tok-b"}}) {
             given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"TOK-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(se[1])
                             + "\"},\"access\":{\"open\":true},\"allowServiceIdentity\":false}")
-                    .put("/config/se/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
         }
         String adler = write("/tok-a/handle/f", 30_000, 940);
         // two replicas, the first gone: the second is tried with the same token
@@ -1369,8 +1369,8 @@ class EngineTest {
             assertArrayEquals(Files.readAllBytes(nginx.file("/tok-a/handle/f")), Files.readAllBytes(nginx.file("/tok-b/handle/f")));
         } finally {
             replicaTurls.clear();
-            given().auth().oauth2(admin()).delete("/config/se/TOK-A");
-            given().auth().oauth2(admin()).delete("/config/se/TOK-B");
+            given().auth().oauth2(admin()).delete("/endpoints/TOK-A");
+            given().auth().oauth2(admin()).delete("/endpoints/TOK-B");
         }
     }
 

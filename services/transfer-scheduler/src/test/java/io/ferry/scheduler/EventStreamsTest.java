@@ -227,10 +227,10 @@ class EventStreamsTest {
             String admin = FerryTestResource.token(null, "transfer:admin");
             given().auth().oauth2(admin).contentType(ContentType.JSON)
                     .body("{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://ral.example/data\"},\"access\":{\"open\":true}}")
-                    .put("/config/se/RAL-DISK").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/RAL-DISK").then().statusCode(anyOf(equalTo(200), equalTo(201)));
             given().auth().oauth2(admin).contentType(ContentType.JSON)
                     .body("{\"site\":\"CERN-PROD\",\"baseUrls\":{\"https\":\"https://cern.example/eos\"},\"access\":{\"open\":true}}")
-                    .put("/config/se/CERN-DISK").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/CERN-DISK").then().statusCode(anyOf(equalTo(200), equalTo(201)));
             jobId = given().auth().oauth2(token("streamer", "atlas", "transfer:submit")).contentType(ContentType.JSON)
                     .body(JobApiTest.job("https://ral.example/data/streams/f1", "https://cern.example/eos/streams/f1", "{}"))
                     .post("/jobs").then().statusCode(200).extract().path("job_id");

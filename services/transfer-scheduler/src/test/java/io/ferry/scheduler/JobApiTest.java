@@ -39,9 +39,9 @@ class JobApiTest {
     void endpoints() {
         String admin = FerryTestResource.token(null, "transfer:admin");
         given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://ral.example/data\"},\"access\":{\"open\":true}}")
-                .put("/config/se/RAL-DISK").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                .put("/endpoints/RAL-DISK").then().statusCode(anyOf(equalTo(200), equalTo(201)));
         given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"CERN-PROD\",\"baseUrls\":{\"https\":\"https://cern.example/eos\"},\"access\":{\"open\":true}}")
-                .put("/config/se/CERN-DISK").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                .put("/endpoints/CERN-DISK").then().statusCode(anyOf(equalTo(200), equalTo(201)));
     }
 
     @Test
@@ -132,7 +132,7 @@ class JobApiTest {
         given().auth().oauth2(atlas()).delete("/jobs/" + id).then().statusCode(200);
         String admin = FerryTestResource.token(null, "transfer:admin");
         given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"" + "x".repeat(1_100_000) + "\"}")
-                .put("/config/se/TOO-LARGE").then().statusCode(413).contentType(PROBLEM).body("code", equalTo("BODY_TOO_LARGE"));
+                .put("/endpoints/TOO-LARGE").then().statusCode(413).contentType(PROBLEM).body("code", equalTo("BODY_TOO_LARGE"));
         given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(body).post("/jobs/" + id).then().statusCode(413)
                 .contentType(PROBLEM);
     }
@@ -332,13 +332,13 @@ class JobApiTest {
     @Test
     void storageRightsPerVoAreCheckedAtSubmissionAndARefusalStoresNothing() {
         String admin = FerryTestResource.token(null, "transfer:admin");
-        given().auth().oauth2(admin).contentType(ContentType.JSON).body(RIGHTS).put("/config/se/RIGHTS-SE").then().statusCode(anyOf(equalTo(200), equalTo(201)))
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body(RIGHTS).put("/endpoints/RIGHTS-SE").then().statusCode(anyOf(equalTo(200), equalTo(201)))
                 .body("access.open", equalTo(false)).body("access.rules[0].vo", equalTo("atlas")).body("access.rules[0].path", equalTo("/atlas/"))
                 .body("access.rules[1].write", equalTo(false));
         given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"site\":\"S\",\"baseUrls\":{\"https\":\"https://closed.example/x\"}}")
-                .put("/config/se/CLOSED-SE").then().statusCode(anyOf(equalTo(200), equalTo(201))).body("access.open", equalTo(false))
+                .put("/endpoints/CLOSED-SE").then().statusCode(anyOf(equalTo(200), equalTo(201))).body("access.open", equalTo(false))
                 .body("access.rules.size()", equalTo(0));
-        given().auth().oauth2(cms()).get("/config/se/RIGHTS-SE").then().statusCode(200).body("access.rules[1].vo", equalTo("cms"));
+        given().auth().oauth2(cms()).get("/endpoints/RIGHTS-SE").then().statusCode(200).body("access.rules[1].vo", equalTo("cms"));
         int before = given().auth().oauth2(admin).get("/jobs?limit=10000").then().extract().path("size()");
 
         // cms writes into an SE where only atlas may write
@@ -381,9 +381,9 @@ class JobApiTest {
                 {"[{\"vo\":\"at las\",\"write\":true}]", "access.rules[0].vo"}}) {
             given().auth().oauth2(admin).contentType(ContentType.JSON)
                     .body("{\"site\":\"S\",\"baseUrls\":{\"https\":\"https://bad-rights.example/x\"},\"access\":{\"rules\":" + bad[0] + "}}")
-                    .put("/config/se/BAD-RIGHTS").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem(bad[1]));
+                    .put("/endpoints/BAD-RIGHTS").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem(bad[1]));
         }
-        given().auth().oauth2(admin).get("/config/se/BAD-RIGHTS").then().statusCode(404);
+        given().auth().oauth2(admin).get("/endpoints/BAD-RIGHTS").then().statusCode(404);
     }
 
     @Test

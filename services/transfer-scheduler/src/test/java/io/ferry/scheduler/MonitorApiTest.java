@@ -62,7 +62,7 @@ class MonitorApiTest {
         for (String[] se : new String[][]{{source, "https://mon-a.example/" + tag}, {dest, "https://mon-b.example/" + tag}}) {
             given().auth().oauth2(admin()).contentType(ContentType.JSON)
                     .body("{\"site\":\"MON-SITE\",\"baseUrls\":{\"https\":\"" + se[1] + "\"},\"access\":{\"open\":true}}")
-                    .put("/config/se/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/" + se[0]).then().statusCode(anyOf(equalTo(200), equalTo(201)));
         }
     }
 

@@ -61,7 +61,7 @@ class MonitorPageTest {
     static void register(String name, String path) {
         given().auth().oauth2(FerryTestResource.token(null, "transfer:admin")).contentType(ContentType.JSON)
                 .body("{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"http\":\"" + nginx.url(path) + "\"},\"access\":{\"open\":true}}")
-                .put("/config/se/" + name).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+                .put("/endpoints/" + name).then().statusCode(anyOf(equalTo(200), equalTo(201)));
     }
 
     static String submit(List<String> files) {

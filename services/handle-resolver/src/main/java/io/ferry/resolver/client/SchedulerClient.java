@@ -15,6 +15,6 @@ import java.util.List;
 public interface SchedulerClient {
 
     @GET
-    @Path("/config/se")
+    @Path("/endpoints")
     Uni<List<StorageEndpoint>> storageEndpoints();
 }

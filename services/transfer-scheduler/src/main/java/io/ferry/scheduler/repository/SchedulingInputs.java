@@ -117,7 +117,8 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
                 })
                 .chain(x -> c.query("SELECT vo, weight FROM vo_share").execute())
                 .invoke(rows -> rows.forEach(r -> vo.put(r.getString(0), r.getDouble(1))))
-                .chain(x -> c.query("SELECT vo, activity, weight FROM activity_share").execute())
+                .chain(x -> c.query("SELECT a.vo, a.activity, a.weight FROM activity_share a "
+                        + "WHERE NOT EXISTS (SELECT 1 FROM activity_share_state s WHERE s.vo = a.vo AND NOT s.active)").execute())
                 .invoke(rows -> rows.forEach(r -> act.put(r.getString(0) + "\u0000" + r.getString(1), r.getDouble(2))))
                 .map(x -> new SchedulingInputs(links, targets, ses, vo, act));
     }

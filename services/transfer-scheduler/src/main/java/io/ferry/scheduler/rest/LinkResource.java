@@ -21,8 +21,8 @@ import jakarta.ws.rs.core.Response;
 
 import java.util.List;
 
-/** {@code /config/links}: per-link limits and streams; each answer shows the streams a file would get. */
-@Path("/config/links")
+/** {@code /links}: per-link limits and streams; each answer shows the streams a file would get. */
+@Path("/links")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class LinkResource {

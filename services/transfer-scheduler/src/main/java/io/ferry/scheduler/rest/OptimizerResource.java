@@ -14,7 +14,11 @@ import jakarta.ws.rs.core.MediaType;
 
 import java.util.List;
 
-/** FTS3's optimizer views: the current decision per link, and a link's decisions over time, each with its rationale. */
+/**
+ * The optimizer: {@code GET /optimizer} answers FTS3's boolean (whether the optimizer runs: in Ferry it always does,
+ * links in {@code fixed} mode excepted); the current decision per link and a link's decisions over time, each with
+ * its rationale, are Ferry's richer views.
+ */
 @Path("/optimizer")
 @Produces(MediaType.APPLICATION_JSON)
 @Authenticated
@@ -24,6 +28,12 @@ public class OptimizerResource {
     OptimizerDecisions optimizer;
 
     @GET
+    public boolean enabled() {
+        return true;
+    }
+
+    @GET
+    @Path("decisions")
     public Uni<List<DecisionView>> current() {
         return optimizer.current().map(l -> l.stream().map(DecisionView::of).toList());
     }

@@ -16,8 +16,8 @@ import jakarta.ws.rs.core.MediaType;
 
 import java.util.Map;
 
-/** {@code /config/shares} (VO weights) and {@code /config/activity_shares/{vo}} (activity weights inside a VO). */
-@Path("/config")
+/** {@code /shares} (VO weights) and {@code /shares/{vo}/activities} (activity weights inside a VO); FTS3's shapes are on /config. */
+@Path("/shares")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class ShareResource {
@@ -26,28 +26,26 @@ public class ShareResource {
     ShareService shares;
 
     @GET
-    @Path("shares")
     @Authenticated
     public Uni<Map<String, Double>> voShares() {
         return shares.voShares();
     }
 
     @PUT
-    @Path("shares")
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
     public Uni<Map<String, Double>> putVoShares(Map<String, Double> weights) {
         return shares.putVoShares(weights);
     }
 
     @GET
-    @Path("activity_shares/{vo}")
+    @Path("{vo}/activities")
     @Authenticated
     public Uni<Map<String, Double>> activityShares(@PathParam("vo") String vo) {
         return shares.activityShares(vo);
     }
 
     @PUT
-    @Path("activity_shares/{vo}")
+    @Path("{vo}/activities")
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
     public Uni<Map<String, Double>> putActivityShares(@PathParam("vo") String vo, Map<String, Double> weights) {
         return shares.putActivityShares(vo, weights);

@@ -20,8 +20,8 @@ import jakarta.ws.rs.core.Response;
 
 import java.util.List;
 
-/** {@code /config/se}: the storage endpoints. Any authenticated caller reads; administrators write. */
-@Path("/config/se")
+/** {@code /endpoints}: Ferry's SE catalogue (FTS3's {@code /config/se} shape is served beside it). Any authenticated caller reads; administrators write. */
+@Path("/endpoints")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class StorageEndpointResource {

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Fair-share weights, as FTS3's /config/shares and /config/activity_shares: a VO of weight w is owed w/Σw of a
+ * Fair-share weights, served at /shares and /shares/{vo}/activities: a VO of weight w is owed w/Σw of a
  * contended link's slots; inside a VO, activities split its share by their weights. VOs without a weight get 1.
  */
 @ApplicationScoped
