@@ -312,9 +312,9 @@ class HandleNetApiTest {
         handleAuth("sessionId=" + s.id()).get("/api/sessions/this").then().statusCode(200).body("authenticated", equalTo(true));
         handleAuth("sessionId=\"" + s.id() + "\"").delete("/api/sessions/this").then().statusCode(204);
         handleAuth("sessionId=\"" + s.id() + "\"").delete("/api/handles/" + h).then().statusCode(401).body("responseCode", equalTo(401));
-        handleAuth("sessionId=\"" + s.id() + "\"").put("/api/sessions/this").then().statusCode(403);
-        given().put("/api/sessions/other").then().statusCode(403);
-        handleAuth("sessionId=\"" + s.id() + "\"").post("/api/sessions").then().statusCode(400);
+        handleAuth("sessionId=\"" + s.id() + "\"").put("/api/sessions/this").then().statusCode(403).body("responseCode", equalTo(501));
+        given().put("/api/sessions/other").then().statusCode(403).body("responseCode", equalTo(2));
+        handleAuth("sessionId=\"" + s.id() + "\"").post("/api/sessions").then().statusCode(400).body("responseCode", equalTo(2));
         given().get("/api/handles/" + h + "?index=1").then().statusCode(200);
 
         // the answer may also come with the API request itself, here with PBKDF2 (CNRI's doMac gives salt, iterations, length, MAC)

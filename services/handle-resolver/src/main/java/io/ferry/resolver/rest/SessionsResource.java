@@ -41,6 +41,10 @@ import java.util.TreeMap;
 public class SessionsResource {
 
     private static final String THIS = "this";
+    /** Handle response codes (CNRI's AbstractMessage) of the session failures. */
+    private static final int RC_ERROR = 2;
+    private static final int RC_SERVER_TOO_BUSY = 3;
+    private static final int RC_SESSION_FAILED = 501;
 
     @Inject
     HandleSessions sessions;
@@ -59,11 +63,11 @@ public class SessionsResource {
     public Uni<Response> open(@HeaderParam(CacheHeaders.AUTHORIZATION) String authorization, @Context UriInfo uri, String body) {
         HandleAuthorization auth = fields(authorization, uri, body);
         if (auth.sessionId() != null) {
-            return Uni.createFrom().item(Response.status(400).build());
+            return Uni.createFrom().failure(new HandleException(RC_ERROR, 400, null, "A new session cannot name a session"));
         }
         HandleSessions.Session session = sessions.open();
         if (session == null) {
-            return Uni.createFrom().item(Response.status(503).build());
+            return Uni.createFrom().failure(new HandleException(RC_SERVER_TOO_BUSY, 503, null, "Too many open sessions"));
         }
         // As in CNRI, the new session is answered with 201 even when credentials sent along with it fail.
         return authenticate(session, auth, authorization)
@@ -98,21 +102,24 @@ public class SessionsResource {
     public Response close(@PathParam("which") String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
                           @Context UriInfo uri) {
         HandleAuthorization auth = fields(authorization, uri, null);
-        if (!THIS.equals(which) || !sessions.close(auth.sessionId())) {
-            return Response.status(403).build();
+        if (!THIS.equals(which)) {
+            throw notThisSession();
+        }
+        if (!sessions.close(auth.sessionId())) {
+            throw noSuchSession();
         }
         return Response.noContent().build();
     }
 
     private Uni<Response> answer(String which, String authorization, UriInfo uri, String body) {
         if (!THIS.equals(which)) {
-            return Uni.createFrom().item(Response.status(403).build());
+            return Uni.createFrom().failure(notThisSession());
         }
         HandleAuthorization auth = fields(authorization, uri, body);
         HandleSessions.Session session = sessions.find(auth.sessionId());
         boolean needsSession = auth.sessionId() != null || auth.authenticating() || auth.get("cnonce") != null;
         if (session == null && needsSession) {
-            return Uni.createFrom().item(Response.status(403).build());
+            return Uni.createFrom().failure(noSuchSession());
         }
         return authenticate(session, auth, authorization);
     }
@@ -138,6 +145,15 @@ public class SessionsResource {
                         .entity(SessionResponse.of(session, e.getMessage())).build());
     }
 
+    // CNRI answers these 403s with no body; Ferry adds Handle.net's error shape so that clients and scripts can tell why.
+    private static HandleException notThisSession() {
+        return new HandleException(RC_ERROR, 403, null, "The only session path is /api/sessions/" + THIS);
+    }
+
+    private static HandleException noSuchSession() {
+        return new HandleException(RC_SESSION_FAILED, 403, null, "No such session: it ended, expired or never existed");
+    }
+
     /** The Handle header's fields, then the query's, then a JSON body's (CNRI reads all three); 400 for a bad body. */
     private HandleAuthorization fields(String authorization, UriInfo uri, String body) {
         HandleAuthorization header = HandleAuthorization.parse(authorization);
@@ -153,7 +169,7 @@ public class SessionsResource {
                     }
                 }
             } catch (JsonProcessingException e) {
-                throw new jakarta.ws.rs.WebApplicationException(Response.status(400).build());
+                throw new HandleException(RC_ERROR, 400, null, "The body is not JSON");
             }
         }
         return (header == null ? HandleAuthorization.empty() : header).withDefaults(others);
