@@ -1146,6 +1146,30 @@ class EngineTest {
         }
     }
 
+    /**
+     * Rucio's tape submission (archive_timeout with dst_file_report) onto a file already on the tape SE: FAILED as
+     * FTS3's, and dst_file says where the file is as the SE's archiveinfo tells (on tape and on disk here).
+     */
+    @Test
+    void anExistingDestinationOnATapeSeIsReportedWithItsLocality() throws Exception {
+        try (TapeRestServer tape = new TapeRestServer(-1, 0)) {
+            registerTapeSe("NGX-TAPE-DST3", "/se-b/tape-dst3", tape);
+            write("/se-a/to-tape3/f1", 20_000, 45);
+            String there = write("/se-b/tape-dst3/f1", 20_000, 46);
+            String id = submit(vo("atlas"), List.of(file("/se-a/to-tape3/f1", "/se-b/tape-dst3/f1", null)),
+                    "{\"archive_timeout\":120,\"dst_file_report\":true,\"retry\":0}");
+            assertEquals("FAILED", awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED"));
+            JsonPath f = files(vo("atlas"), id);
+            assertEquals("DEST_EXISTS", f.getString("[0].error_code"), f.prettify());
+            assertEquals(20_000, f.getLong("[0].file_metadata.dst_file.file_size"), f.prettify());
+            assertEquals(there, f.getString("[0].file_metadata.dst_file.checksum_value"));
+            assertEquals(true, f.getBoolean("[0].file_metadata.dst_file.file_on_tape"));
+            assertEquals(true, f.getBoolean("[0].file_metadata.dst_file.file_on_disk"));
+            assertEquals("{\"paths\":[\"/se-b/tape-dst3/f1\"]}", tape.requests("POST", "/archiveinfo").get(0).body().toString());
+            assertEquals(List.of(), tape.refused);
+        }
+    }
+
     static String multihop(String params, String... hops) {
         List<String> files = new ArrayList<>();
         for (int i = 0; i + 1 < hops.length; i++) {
