@@ -727,6 +727,66 @@ class EngineTest {
         }
     }
 
+    /**
+     * FTS3's dst_file_report: with overwrite off the copy onto an existing file fails as FTS3's does (EEXIST, its
+     * words), and the job that asked for the report gets the existing file's real size and ADLER32 as dst_file in the
+     * file's metadata, in the status answer and in the completion message; a job that did not ask gets neither.
+     */
+    @Test
+    void anExistingDestinationIsReportedAsDstFileOnlyWhenTheJobAsks() throws Exception {
+        String metadata = ",\"metadata\":{\"request_id\":\"%s\",\"scope\":\"user.alice\"}}";
+        write("/se-a/dstreport/f1", 10_000, 31);
+        String there = write("/se-b/dstreport/f1", 7_000, 32);
+        write("/se-a/dstreport/f2", 10_000, 33);
+        write("/se-b/dstreport/f2", 5_000, 34);
+        String reported = submit(vo("atlas"), List.of(file("/se-a/dstreport/f1", "/se-b/dstreport/f1", null).replaceFirst("}$", metadata.formatted("req-report"))),
+                "{\"retry\":0,\"overwrite\":false,\"dst_file_report\":true}");
+        String plain = submit(vo("atlas"), List.of(file("/se-a/dstreport/f2", "/se-b/dstreport/f2", null).replaceFirst("}$", metadata.formatted("req-plain"))),
+                "{\"retry\":0}");
+        awaitJob(vo("atlas"), reported, Duration.ofSeconds(30), "FAILED");
+        awaitJob(vo("atlas"), plain, Duration.ofSeconds(30), "FAILED");
+
+        JsonPath f = files(vo("atlas"), reported);
+        assertEquals("DEST_EXISTS", f.getString("[0].error_code"));
+        assertTrue(f.getString("[0].reason").contains("Destination file exists and overwrite is not enabled"), f.prettify());
+        assertEquals("req-report", f.getString("[0].file_metadata.request_id"));
+        assertEquals(7_000, f.getLong("[0].file_metadata.dst_file.file_size"));
+        assertEquals("ADLER32", f.getString("[0].file_metadata.dst_file.checksum_type"));
+        assertEquals(there, f.getString("[0].file_metadata.dst_file.checksum_value"));
+        assertEquals(true, f.getBoolean("[0].file_metadata.dst_file.file_on_disk"));
+        assertEquals(false, f.getBoolean("[0].file_metadata.dst_file.file_on_tape"));
+        assertEquals(7_000, Files.size(nginx.file("/se-b/dstreport/f1")), "the existing file stays as it was");
+        JsonPath p = files(vo("atlas"), plain);
+        assertEquals("DEST_EXISTS", p.getString("[0].error_code"));
+        assertEquals("req-plain", p.getString("[0].file_metadata.request_id"));
+        assertNull(p.get("[0].file_metadata.dst_file"), p.prettify());
+
+        try (io.ferry.scheduler.monitoring.StompBroker broker = new io.ferry.scheduler.monitoring.StompBroker(WithEngine.STOMP_PORT,
+                "transfer.fts_monitoring_complete")) {
+            await().atMost(Duration.ofSeconds(15)).until(() -> broker.bodies.stream().anyMatch(b -> b.contains(reported))
+                    && broker.bodies.stream().anyMatch(b -> b.contains(plain)));
+            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            for (String body : broker.bodies) {
+                if (!body.contains(reported) && !body.contains(plain)) {
+                    continue;
+                }
+                com.fasterxml.jackson.databind.JsonNode m = json.readTree(body.substring(0, body.lastIndexOf('}') + 1));
+                assertEquals(17, m.path("t_error_code").asInt(), body);
+                assertTrue(m.path("t__error_message").asText().contains("Destination file exists and overwrite is not enabled"), body);
+                com.fasterxml.jackson.databind.JsonNode dstFile = m.path("file_metadata").path("dst_file");
+                if (body.contains(reported)) {
+                    assertEquals(7_000, dstFile.path("file_size").asLong(), body);
+                    assertEquals("ADLER32", dstFile.path("checksum_type").asText(), body);
+                    assertEquals(there, dstFile.path("checksum_value").asText(), body);
+                    assertEquals("req-report", m.path("file_metadata").path("request_id").asText(), body);
+                } else {
+                    assertTrue(dstFile.isMissingNode(), body);
+                    assertEquals("req-plain", m.path("file_metadata").path("request_id").asText(), body);
+                }
+            }
+        }
+    }
+
     @Test
     void aMissingSourceFailsForGoodInThePreparePhase() {
         String id = submit(vo("atlas"), List.of(file("/se-a/nothing/here", "/se-b/nothing/here", null)), "{\"retry\":3}");
@@ -1083,6 +1143,30 @@ class EngineTest {
             assertEquals("ARCHIVING", f.getString("[0].error_phase"), f.prettify());
             assertEquals(List.of(), tape.refused);
             assertTrue(Files.exists(nginx.file("/se-b/tape-dst2/f1")), "the copy itself was made");
+        }
+    }
+
+    /**
+     * Rucio's tape submission (archive_timeout with dst_file_report) onto a file already on the tape SE: FAILED as
+     * FTS3's, and dst_file says where the file is as the SE's archiveinfo tells (on tape and on disk here).
+     */
+    @Test
+    void anExistingDestinationOnATapeSeIsReportedWithItsLocality() throws Exception {
+        try (TapeRestServer tape = new TapeRestServer(-1, 0)) {
+            registerTapeSe("NGX-TAPE-DST3", "/se-b/tape-dst3", tape);
+            write("/se-a/to-tape3/f1", 20_000, 45);
+            String there = write("/se-b/tape-dst3/f1", 20_000, 46);
+            String id = submit(vo("atlas"), List.of(file("/se-a/to-tape3/f1", "/se-b/tape-dst3/f1", null)),
+                    "{\"archive_timeout\":120,\"dst_file_report\":true,\"retry\":0}");
+            assertEquals("FAILED", awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED"));
+            JsonPath f = files(vo("atlas"), id);
+            assertEquals("DEST_EXISTS", f.getString("[0].error_code"), f.prettify());
+            assertEquals(20_000, f.getLong("[0].file_metadata.dst_file.file_size"), f.prettify());
+            assertEquals(there, f.getString("[0].file_metadata.dst_file.checksum_value"));
+            assertEquals(true, f.getBoolean("[0].file_metadata.dst_file.file_on_tape"));
+            assertEquals(true, f.getBoolean("[0].file_metadata.dst_file.file_on_disk"));
+            assertEquals("{\"paths\":[\"/se-b/tape-dst3/f1\"]}", tape.requests("POST", "/archiveinfo").get(0).body().toString());
+            assertEquals(List.of(), tape.refused);
         }
     }
 

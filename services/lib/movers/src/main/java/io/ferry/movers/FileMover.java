@@ -45,10 +45,21 @@ public final class FileMover implements Mover {
     }
 
     @Override
+    public SourceStat statDestination(CopyRequest req) throws MoverException {
+        Path dest = confined(req.destination(), false, req.destinationBase());
+        try (Adler32Stream in = new Adler32Stream(Files.newInputStream(dest))) {
+            long size = in.transferTo(OutputStream.nullOutputStream());
+            return new SourceStat(size, true, in.hex());
+        } catch (IOException e) {
+            throw failure(e, "prepare");
+        }
+    }
+
+    @Override
     public void prepareDestination(CopyRequest req) throws MoverException {
         Path dest = confined(req.destination(), false, req.destinationBase());
         if (Files.exists(dest, LinkOption.NOFOLLOW_LINKS) && !req.overwrite()) {
-            throw new MoverException(MoverException.Code.DEST_EXISTS, "prepare", req.destination() + " exists and overwrite is off");
+            throw MoverException.destinationExists("prepare", req.destination());
         }
         try {
             Files.createDirectories(dest.getParent());

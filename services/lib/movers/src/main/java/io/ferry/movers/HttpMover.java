@@ -118,6 +118,20 @@ public final class HttpMover implements Mover {
     }
 
     @Override
+    public SourceStat statDestination(CopyRequest req) throws MoverException {
+        req = WebDavSchemes.asHttp(req);
+        try {
+            HttpWire dest = toDestination(req);
+            StorageCredential credential = req.credentials().destination();
+            SourceStat stat = head(dest, req.destination(), credential, "prepare", "destination " + req.destination());
+            String adler32 = stat.adler32() != null ? stat.adler32() : adler32Of(dest, req.destination(), credential, "destination ");
+            return new SourceStat(stat.size(), stat.ranges(), adler32);
+        } catch (IOException e) {
+            throw ioFailure(e, "prepare");
+        }
+    }
+
+    @Override
     public void prepareDestination(CopyRequest req) throws MoverException {
         req = WebDavSchemes.asHttp(req);
         try {
@@ -125,7 +139,7 @@ public final class HttpMover implements Mover {
             int exists = status(dest, "HEAD", req.destination(), req.credentials().destination());
             if (exists < 300) {
                 if (!req.overwrite()) {
-                    throw new MoverException(MoverException.Code.DEST_EXISTS, "prepare", req.destination() + " exists and overwrite is off");
+                    throw MoverException.destinationExists("prepare", req.destination());
                 }
                 check(status(dest, "DELETE", req.destination(), req.credentials().destination()), "prepare", "destination " + req.destination());
             } else if (exists != 404) {

@@ -21,6 +21,12 @@ public interface Mover {
         return stat(req.source(), req.sourceBase());
     }
 
+    /**
+     * An existing destination's size and ADLER32 (the SE's digest, else the file read and summed), presenting what the
+     * request gives for the destination: what FTS3's {@code dst_file_report} tells about a file the copy did not replace.
+     */
+    SourceStat statDestination(CopyRequest req) throws MoverException;
+
     /** DEST_EXISTS unless overwrite (an existing file is then removed); parent collections created. */
     void prepareDestination(CopyRequest req) throws MoverException;
 

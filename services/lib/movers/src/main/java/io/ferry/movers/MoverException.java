@@ -28,6 +28,14 @@ public class MoverException extends Exception {
         this.phase = phase;
     }
 
+    /**
+     * A destination the copy may not replace, in FTS3's words ("Destination file exists and overwrite is not enabled"):
+     * Rucio looks for them in the reason to accept a destination that is already right.
+     */
+    public static MoverException destinationExists(String phase, java.net.URI destination) {
+        return new MoverException(Code.DEST_EXISTS, phase, "Destination file exists and overwrite is not enabled (" + destination + ")");
+    }
+
     public Code code() {
         return code;
     }

@@ -112,7 +112,7 @@ final class ThirdPartyCopy {
         attempt.wrote = r.status < 300;
         if (r.status == 412) {
             r.discard();
-            throw new MoverException(MoverException.Code.DEST_EXISTS, "transfer", req.destination() + " exists and overwrite is off");
+            throw MoverException.destinationExists("transfer", req.destination());
         }
         if (r.status >= 300) {
             String body = firstLine(r.body);

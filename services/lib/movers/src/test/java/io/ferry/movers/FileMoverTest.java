@@ -32,6 +32,12 @@ class FileMoverTest {
 
         assertEquals(MoverException.Code.DEST_EXISTS, assertThrows(MoverException.class, () -> mover.copy(new CopyRequest(
                 seA.resolve("run/f1").toUri(), seB.resolve("a/b/f1").toUri(), null, null, "none", false, 1, null))).code());
+        SourceStat there = mover.statDestination(new CopyRequest(seA.resolve("run/f1").toUri(), seB.resolve("a/b/f1").toUri(), null, null,
+                "none", false, 1, null));
+        assertEquals(300_000, there.size());
+        assertEquals(adler, there.adler32());
+        assertEquals(MoverException.Code.PERMISSION_DENIED, assertThrows(MoverException.class, () -> mover.statDestination(new CopyRequest(
+                seA.resolve("run/f1").toUri(), outside.resolve("secret").toUri(), null, null, "none", false, 1, null))).code());
         assertEquals(MoverException.Code.PERMISSION_DENIED, assertThrows(MoverException.class, () -> mover.copy(new CopyRequest(
                 outside.resolve("secret").toUri(), seB.resolve("stolen").toUri(), null, null, "none", false, 1, null))).code());
         Files.createSymbolicLink(seA.resolve("link"), outside.resolve("secret"));

@@ -311,6 +311,10 @@ class HttpMoverTest {
         MOVER.copy(request("/se-a/f2", "/se-b/f2", null, null, "none", false, 1));
         MoverException exists = assertThrows(MoverException.class, () -> MOVER.copy(request("/se-a/f2", "/se-b/f2", null, null, "none", false, 1)));
         assertEquals(MoverException.Code.DEST_EXISTS, exists.code());
+        assertTrue(exists.getMessage().startsWith("Destination file exists and overwrite is not enabled"), "FTS3's words: " + exists.getMessage());
+        SourceStat there = MOVER.statDestination(request("/se-a/f2", "/se-b/f2", null, null, "none", false, 1));
+        assertEquals(50_000, there.size());
+        assertEquals(adler, there.adler32(), "nginx offers no digest: the destination is read and summed");
         MOVER.copy(request("/se-a/f2", "/se-b/f2", null, null, "none", true, 1));
 
         MoverException corrupt = assertThrows(MoverException.class,

@@ -81,6 +81,9 @@ public class PrepareLoop extends EngineLoop {
     @Inject
     EngineWakeups wakeups;
 
+    @Inject
+    DestinationReport destinationReport;
+
     private final AtomicInteger inFlight = new AtomicInteger();
     private ExecutorService workers;
 
@@ -166,6 +169,8 @@ public class PrepareLoop extends EngineLoop {
     void prepare(ClaimedFile f) {
         running.add(f, false);
         OffsetDateTime started = f.prepareStartedAt() != null ? f.prepareStartedAt() : OffsetDateTime.now(ZoneOffset.UTC);
+        Mover mover = null;
+        CopyRequest req = null;
         try {
             // before every touch of storage, the stage request included: the VO's rights may have changed since submission
             StorageBoundary.Authorized allowed = boundary.authorize(f, "prepare");
@@ -175,8 +180,8 @@ public class PrepareLoop extends EngineLoop {
             if (source != null && stages(f, source) && !stagedOnDisk(f, source, src, creds)) {
                 return;
             }
-            Mover mover = movers.forUrls(src, allowed.destination().toUri());
-            CopyRequest req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()), creds);
+            mover = movers.forUrls(src, allowed.destination().toUri());
+            req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()), creds);
             SourceStat stat = mover.stat(req);
             Mover.checkSource(req, stat);
             mover.prepareDestination(req);
@@ -186,6 +191,7 @@ public class PrepareLoop extends EngineLoop {
         } catch (StorageTokenDeferred e) {
             outcomes.deferred(f, StateChanges.Guard.PREPARING, e.delay(), e.getMessage());
         } catch (MoverException e) {
+            destinationReport.afterRefusal(f, mover, req, e);
             outcomes.failed(f, StateChanges.Guard.PREPARING, f.attempts() + 1, e, 0, null,
                     AttemptTimes.prepare(started, OffsetDateTime.now(ZoneOffset.UTC)));
         } catch (RuntimeException e) {

@@ -78,8 +78,8 @@ public class TapeStager {
                 "release of stage request " + requestId);
     }
 
-    /** Where a file stands for Tape REST's archiveinfo: on tape yet, or what the SE says went wrong. */
-    public record Locality(boolean onTape, String error) {
+    /** Where a file stands for Tape REST's archiveinfo: on tape yet, on disk, or what the SE says went wrong. */
+    public record Locality(boolean onTape, boolean onDisk, String error) {
     }
 
     /** {@code POST {tape}/archiveinfo} for the paths of {@code files}: each path the answer lists, by path. */
@@ -91,7 +91,8 @@ public class TapeStager {
         java.util.Map<String, Locality> byPath = new java.util.HashMap<>();
         for (JsonNode f : answer) {
             String error = f.hasNonNull("error") ? f.get("error").asText() : null;
-            byPath.put(f.path("path").asText(), new Locality(f.path("locality").asText("").contains("TAPE"), error));
+            String locality = f.path("locality").asText("");
+            byPath.put(f.path("path").asText(), new Locality(locality.contains("TAPE"), locality.contains("DISK"), error));
         }
         return byPath;
     }

@@ -58,6 +58,9 @@ public class TransferLoop extends EngineLoop {
     Pool pool;
 
     @Inject
+    DestinationReport destinationReport;
+
+    @Inject
     FileQueue queue;
 
     @Inject
@@ -293,12 +296,14 @@ public class TransferLoop extends EngineLoop {
         AttemptTimes times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, null, null, null);
         StorageBoundary.Authorized allowed = null;
         StorageCredential sourceCredential = null;
+        Mover mover = null;
+        CopyRequest req = null;
         try {
             streams = streams(f, linkStreams);
             // again, just before the copy: rights may have been taken away since the file was prepared
             allowed = boundary.authorize(f, "transfer");
-            Mover mover = movers.forUrls(allowed.source().toUri(), allowed.destination().toUri());
-            CopyRequest req = CopyRequests.of(f, allowed, streams, sites.se(f.destSe()), credentials.of(f, allowed.source().toUri(), allowed.destination().toUri(), "transfer"));
+            mover = movers.forUrls(allowed.source().toUri(), allowed.destination().toUri());
+            req = CopyRequests.of(f, allowed, streams, sites.se(f.destSe()), credentials.of(f, allowed.source().toUri(), allowed.destination().toUri(), "transfer"));
             sourceCredential = req.credentials().source();
             SourceStat stat = new SourceStat(f.sourceSize() == null ? -1 : f.sourceSize(), f.sourceRanges(), null);
             CopyResult r = mover.transfer(req, stat, progress);
@@ -314,6 +319,7 @@ public class TransferLoop extends EngineLoop {
             if (e.code() == MoverException.Code.CANCELED) {
                 outcomes.canceledAttempt(f, progress.bytes(), streams, times, e.getMessage());
             } else {
+                destinationReport.afterRefusal(f, mover, req, e);
                 outcomes.failed(f, StateChanges.Guard.RUNNING, f.attempts(), e, progress.bytes(), streams, times);
             }
         } catch (RuntimeException e) {

@@ -181,7 +181,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         }).stored();
     }
 
-    private static boolean bool(JsonNode v, String field, boolean fallback, List<Problem.FieldError> errors) {
+    /** A flag as FTS3 takes it: a boolean or its text; anything else is a field error. */
+    static boolean bool(JsonNode v, String field, boolean fallback, List<Problem.FieldError> errors) {
         if (!present(v)) {
             return fallback;
         }

@@ -14,13 +14,15 @@ import java.util.List;
  * that have a Tape REST endpoint), {@code copy_pin_lifetime} (seconds the staged copy stays pinned on disk, sent as
  * Tape REST's {@code diskLifetime}; > 0 also stages), {@code staging_metadata} (an object, sent as
  * {@code targetedMetadata}), {@code archive_timeout} (seconds a copy to a tape SE may take to reach tape; > 0: the
- * file is ARCHIVING after its copy until Tape REST's {@code archiveinfo} says it is on tape). -1 (FTS3's default),
- * 0 or absent is "none". Read at submission (to refuse wrong values)
+ * file is ARCHIVING after its copy until Tape REST's {@code archiveinfo} says it is on tape), {@code dst_file_report}
+ * (a copy refused because the destination exists and overwrite is off reports that file's size, ADLER32 and
+ * locality as {@code dst_file} in the file's metadata). -1 (FTS3's default), 0 or absent is "none". Read at
+ * submission (to refuse wrong values)
  * and by the engine from the stored params.
  */
-public record TapeParams(int bringOnline, int copyPinLifetime, JsonNode stagingMetadata, int archiveTimeout) {
+public record TapeParams(int bringOnline, int copyPinLifetime, JsonNode stagingMetadata, int archiveTimeout, boolean dstFileReport) {
 
-    public static final TapeParams NONE = new TapeParams(-1, -1, null, -1);
+    public static final TapeParams NONE = new TapeParams(-1, -1, null, -1, false);
 
     /** The longest stage or pin taken: a year, as for {@code max_time_in_queue}. */
     static final int MAX_SECONDS = 366 * 86_400;
@@ -57,7 +59,8 @@ public record TapeParams(int bringOnline, int copyPinLifetime, JsonNode stagingM
             metadata = null;
         }
         int archiveTimeout = seconds(params.get("archive_timeout"), "params.archive_timeout", errors);
-        return new TapeParams(bringOnline, pin, metadata, archiveTimeout);
+        boolean dstFileReport = Submission.bool(params.get("dst_file_report"), "params.dst_file_report", false, errors);
+        return new TapeParams(bringOnline, pin, metadata, archiveTimeout, dstFileReport);
     }
 
     /** From a job's stored params (accepted at submission, so right). */

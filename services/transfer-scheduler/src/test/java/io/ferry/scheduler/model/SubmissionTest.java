@@ -418,4 +418,14 @@ class SubmissionTest {
         assertFalse(none.archive());
         assertEquals(TapeParams.NONE, TapeParams.ofStored("{}"));
     }
+
+    /** dst_file_report: a flag (FTS3's schema: boolean or null), off unless asked, read back from the stored params. */
+    @Test
+    void dstFileReportIsAFlagReadBackFromTheStoredParams() {
+        assertTrue(TapeParams.ofStored(parse(withParams("{\"dst_file_report\":true,\"archive_timeout\":3600}")).params()).dstFileReport());
+        assertTrue(TapeParams.ofStored(parse(withParams("{\"dst_file_report\":\"true\"}")).params()).dstFileReport());
+        assertFalse(TapeParams.ofStored(parse(withParams("{\"dst_file_report\":null}")).params()).dstFileReport());
+        assertFalse(TapeParams.ofStored(parse(withParams("{}")).params()).dstFileReport());
+        assertEquals(List.of("params.dst_file_report"), refusedFields(withParams("{\"dst_file_report\":\"sometimes\"}")));
+    }
 }
