@@ -32,7 +32,6 @@ public final class SubmitBenchmark {
 
     static final int SMALL = 1_000;
     static final int BIG = 10_000;
-    static final String RIGHTS = "{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}";
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
@@ -123,7 +122,7 @@ public final class SubmitBenchmark {
 
     /** Registers an SE the bench's VO may read and write in Ferry's catalogue. */
     static void registerSe(String base, String admin, String name, String url) throws Exception {
-        String body = "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"https\":\"" + url + "\"},\"access\":" + RIGHTS + "}";
+        String body = "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"https\":\"" + url + "\"},\"access\":" + TransferBenchmark.BENCH_RIGHTS + "}";
         HttpResponse<String> r = TransferBenchmark.send("PUT", base + "/endpoints/" + name, admin, body);
         if (r.statusCode() >= 300) {
             throw new IllegalStateException(name + ": " + r.statusCode() + " " + r.body());
