@@ -2,6 +2,7 @@ package io.ferry.resolver;
 
 import io.ferry.dev.FerryTestResource;
 import io.ferry.resolver.nativeprotocol.NativeProtocolServer;
+import io.ferry.resolver.nativeprotocol.ServerKey;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -35,12 +36,15 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The native Handle protocol, driven by CNRI's own client library (net.handle:handle-client 9.3.1): the site read
- * from {@code 0.NA/<prefix>}, resolution over UDP and TCP, and administration with a secret key held in an
- * HS_SECKEY value, on the store the REST API serves.
+ * The native Handle protocol, driven by CNRI's own client library (net.handle:handle-client 9.3.1) with its default
+ * settings (sessions): the site read from {@code 0.NA/<prefix>} with the server key, resolution over UDP and TCP,
+ * certified answers, and administration in sessions with a secret key held in an HS_SECKEY value (or a private key
+ * whose HS_PUBKEY is stored), on the store the REST API serves.
  */
 @QuarkusTest
 @QuarkusTestResource(FerryTestResource.class)
@@ -49,6 +53,9 @@ class NativeProtocolTest {
 
     @Inject
     NativeProtocolServer server;
+
+    @Inject
+    ServerKey serverKey;
 
     static String values(String json) {
         return "{\"values\":[" + json + "]}";
@@ -78,10 +85,30 @@ class NativeProtocolTest {
         HandleResolver r = new HandleResolver();
         r.setTcpTimeout(10_000);
         r.setUdpRetryScheme(new int[]{2000, 4000});
-        // Without sessions: CNRI's default tracker opens a session (Diffie-Hellman, answers signed with the server's
-        // key) before administration, which Ferry does not serve yet; each request is challenged on its own instead.
-        r.setSessionTracker(null);
+        // CNRI's default session tracker: administration opens a session first (Diffie-Hellman, the setup signed
+        // with the server key from HS_SITE), then MACs every request in it.
         return r;
+    }
+
+    /** A secret key that counts the challenges it answers: one per session, since a proven session is not challenged again. */
+    static final class CountingKey extends SecretKeyAuthenticationInfo {
+        int challenges;
+
+        CountingKey(String handle, int index, String key) throws Exception {
+            super(Util.encodeString(handle), index, Util.encodeString(key), true);
+        }
+
+        @Override
+        public byte[] authenticate(net.handle.hdllib.ChallengeResponse challenge, AbstractRequest request) throws net.handle.hdllib.HandleException {
+            challenges++;
+            return super.authenticate(challenge, request);
+        }
+    }
+
+    /** {@code req}, asking for a certified answer (which CNRI's client then verifies, else throws). */
+    static <T extends AbstractRequest> T certified(T req) {
+        req.certify = true;
+        return req;
     }
 
     static AbstractResponse send(HandleResolver r, AbstractRequest req, SiteInfo site, int protocol) throws Exception {
@@ -125,6 +152,12 @@ class NativeProtocolTest {
         SiteInfo site = Encoder.decodeSiteInfoRecord(siteValue.getData(), 0);
         assertEquals(server.tcpPort(), site.servers[0].interfaces[0].port);
         assertEquals(server.udpPort(), site.servers[0].interfaces[1].port);
+        // ... and carries the server key that certified answers are signed with
+        java.security.PublicKey siteKey = Util.getPublicKeyFromBytes(site.servers[0].publicKey, 0);
+        assertEquals(serverKey.publicKey(), siteKey);
+        java.security.KeyPairGenerator otherKeys = java.security.KeyPairGenerator.getInstance("RSA");
+        otherKeys.initialize(2048);
+        java.security.PublicKey otherKey = otherKeys.generateKeyPair().getPublic();
 
         for (int protocol : new int[]{Interface.SP_HDL_UDP, Interface.SP_HDL_TCP}) {
             // all public values (the admin-only one is left out), by type, by index
@@ -138,19 +171,31 @@ class NativeProtocolTest {
             assertEquals(AbstractMessage.RC_VALUES_NOT_FOUND, noValues.responseCode);
             AbstractResponse elsewhere = send(r, new ResolutionRequest(Util.encodeString("21.9999/x"), null, null, null), site, protocol);
             assertEquals(AbstractMessage.RC_SERVER_NOT_RESP, elsewhere.responseCode);
+            // a certified resolution (cached or not): CNRI's client verified it against HS_SITE's key, or it would have thrown
+            for (String[] types : new String[][]{null, {"URL"}}) {
+                byte[][] t = types == null ? null : new byte[][]{Util.encodeString(types[0])};
+                ResolutionResponse signed = assertInstanceOf(ResolutionResponse.class,
+                        send(r, certified(new ResolutionRequest(Util.encodeString(h), t, null, null)), site, protocol));
+                assertEquals("1 URL https://data.example/1", data(signed).get(0));
+                assertTrue(signed.verifyMessage(siteKey));
+                assertFalse(signed.verifyMessage(otherKey));
+            }
         }
 
         // Keys written through REST are stored hashed (CNRI's hex SHA-1): a client then hashes its key, as hdl-admintool's
         // "hash" box does, and signs with what is stored.
-        SecretKeyAuthenticationInfo key = new SecretKeyAuthenticationInfo(Util.encodeString(adminHandle), 300, Util.encodeString("s3cret-key"), true);
+        CountingKey key = new CountingKey(adminHandle, 300, "s3cret-key");
         String created = prefix + "/native-2";
         AdminRecord admin = new AdminRecord(Util.encodeString(adminHandle), 300, true, true, false, false, true, true, true, true, true, true, true, true);
         HandleValue adminValue = new HandleValue(100, Util.encodeString("HS_ADMIN"), Encoder.encodeAdminRecord(admin));
         byte[] binary = {0, 1, 2, (byte) 0xfe, (byte) 0xff};
         // create: the challenge answered with the key, then the handle is there for REST too, bytes intact
-        AbstractResponse create = send(r, new CreateHandleRequest(Util.encodeString(created), new HandleValue[]{
-                new HandleValue(1, "URL", "https://data.example/2"), new HandleValue(2, Util.encodeString("BLOB"), binary), adminValue}, key), site, Interface.SP_HDL_TCP);
+        AbstractResponse create = send(r, certified(new CreateHandleRequest(Util.encodeString(created), new HandleValue[]{
+                new HandleValue(1, "URL", "https://data.example/2"), new HandleValue(2, Util.encodeString("BLOB"), binary), adminValue}, key)), site, Interface.SP_HDL_TCP);
         assertEquals(AbstractMessage.RC_SUCCESS, create.responseCode, () -> "create: " + create);
+        // the create ran in a session CNRI's client set up, and the session now acts as the key's identity
+        assertEquals(1, key.challenges);
+        org.junit.jupiter.api.Assertions.assertNotNull(r.getSessionTracker().getSession(site.servers[0], key));
         given().get("/api/handles/" + created).then().statusCode(200).body("values.find { it.index == 1 }.data.value", equalTo("https://data.example/2"))
                 .body("values.find { it.index == 100 }.data.value.handle", equalTo(adminHandle));
         assertArrayEquals(binary, resolve(r, site, Interface.SP_HDL_UDP, created, null, new int[]{2}).getHandleValues()[0].getData());
@@ -161,14 +206,14 @@ class NativeProtocolTest {
         AbstractResponse minted = send(r, new CreateHandleRequest(Util.encodeString(prefix + "/"),
                 new HandleValue[]{new HandleValue(1, "URL", "https://data.example/minted")}, key, true), site, Interface.SP_HDL_TCP);
         String mintedHandle = Util.decodeString(assertInstanceOf(net.handle.hdllib.CreateHandleResponse.class, minted, () -> "mint: " + minted).handle);
-        org.junit.jupiter.api.Assertions.assertTrue(mintedHandle.startsWith(prefix + "/") && mintedHandle.length() > prefix.length() + 1, mintedHandle);
+        assertTrue(mintedHandle.startsWith(prefix + "/") && mintedHandle.length() > prefix.length() + 1, mintedHandle);
         given().get("/api/handles/" + mintedHandle).then().statusCode(200)
                 .body("values.find { it.type == 'HS_ADMIN' }.data.value.handle", equalTo(adminHandle))
                 .body("values.find { it.type == 'HS_ADMIN' }.data.value.index", equalTo(300));
 
         // modify, add, remove values; an authoritative query sees each at once
-        assertEquals(AbstractMessage.RC_SUCCESS, send(r, new ModifyValueRequest(Util.encodeString(created),
-                new HandleValue(1, "URL", "https://data.example/2b"), key), site, Interface.SP_HDL_TCP).responseCode);
+        assertEquals(AbstractMessage.RC_SUCCESS, send(r, certified(new ModifyValueRequest(Util.encodeString(created),
+                new HandleValue(1, "URL", "https://data.example/2b"), key)), site, Interface.SP_HDL_TCP).responseCode);
         assertEquals(AbstractMessage.RC_SUCCESS, send(r, new AddValueRequest(Util.encodeString(created),
                 new HandleValue(3, "EMAIL", "two@ral.example"), key), site, Interface.SP_HDL_TCP).responseCode);
         assertEquals(AbstractMessage.RC_VALUE_ALREADY_EXISTS, send(r, new AddValueRequest(Util.encodeString(created),
@@ -176,6 +221,16 @@ class NativeProtocolTest {
         assertEquals(AbstractMessage.RC_VALUES_NOT_FOUND, send(r, new ModifyValueRequest(Util.encodeString(created),
                 new HandleValue(9, "URL", "https://data.example/9"), key), site, Interface.SP_HDL_TCP).responseCode);
         assertEquals(AbstractMessage.RC_SUCCESS, send(r, new RemoveValueRequest(Util.encodeString(created), 2, key), site, Interface.SP_HDL_TCP).responseCode);
+        // a value only admins read: CNRI's client encrypts the request under the session key, and the answer comes back encrypted
+        HandleValue hidden = new HandleValue(6, "NOTE", "admins only");
+        hidden.setAnyoneCanRead(false);
+        assertEquals(AbstractMessage.RC_SUCCESS, send(r, certified(new AddValueRequest(Util.encodeString(created), hidden, key)), site,
+                Interface.SP_HDL_TCP).responseCode);
+        given().auth().oauth2(HandleApiTest.admin()).get("/api/handles/" + created + "?index=6").then().statusCode(200)
+                .body("values[0].data.value", equalTo("admins only"));
+        assertEquals(AbstractMessage.RC_SUCCESS, send(r, new RemoveValueRequest(Util.encodeString(created), 6, key), site, Interface.SP_HDL_TCP).responseCode);
+        // every write since the first ran in the proven session, unchallenged
+        assertEquals(1, key.challenges);
         ResolutionRequest authoritative = new ResolutionRequest(Util.encodeString(created), null, null, null);
         authoritative.authoritative = true;
         assertEquals(List.of("1 URL https://data.example/2b", "3 EMAIL two@ral.example"),
@@ -184,7 +239,7 @@ class NativeProtocolTest {
 
         // a wrong key is refused (authentication failed), and nothing is written
         SecretKeyAuthenticationInfo wrong = new SecretKeyAuthenticationInfo(Util.encodeString(adminHandle), 300, Util.encodeString("not-the-key"), true);
-        AbstractResponse refused = send(r, new AddValueRequest(Util.encodeString(created), new HandleValue(4, "URL", "https://evil.example/"), wrong),
+        AbstractResponse refused = send(r, certified(new AddValueRequest(Util.encodeString(created), new HandleValue(4, "URL", "https://evil.example/"), wrong)),
                 site, Interface.SP_HDL_TCP);
         assertEquals(AbstractMessage.RC_AUTHENTICATION_FAILED, refused.responseCode);
         AbstractResponse refusedDelete = send(r, new DeleteHandleRequest(Util.encodeString(created), wrong), site, Interface.SP_HDL_TCP);

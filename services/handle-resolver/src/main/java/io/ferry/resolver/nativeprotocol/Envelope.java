@@ -45,8 +45,13 @@ public record Envelope(int major, int minor, int suggestMajor, int suggestMinor,
 
     /** The envelope of the answer to a message under this envelope: the lower of the two versions, our suggestion. */
     public Envelope reply(int session, int length) {
+        return reply(session, length, false);
+    }
+
+    /** As {@link #reply(int, int)}, for an answer encrypted under its session's key when {@code encryptedAnswer}. */
+    public Envelope reply(int session, int length, boolean encryptedAnswer) {
         boolean older = major < OUR_MAJOR || (major == OUR_MAJOR && minor < OUR_MINOR);
-        return new Envelope(older ? major : OUR_MAJOR, older ? minor : OUR_MINOR, OUR_MAJOR, OUR_MINOR, false, false, false,
+        return new Envelope(older ? major : OUR_MAJOR, older ? minor : OUR_MINOR, OUR_MAJOR, OUR_MINOR, false, encryptedAnswer, false,
                 session, requestId, 0, length);
     }
 

@@ -14,6 +14,8 @@ public record MessageHeader(int opCode, int responseCode, int opFlags, int siteI
     public static final int OC_REMOVE_VALUE = 103;
     public static final int OC_MODIFY_VALUE = 104;
     public static final int OC_RESPONSE_TO_CHALLENGE = 200;
+    public static final int OC_SESSION_SETUP = 400;
+    public static final int OC_SESSION_TERMINATE = 401;
 
     public static final int FLAG_AUTHORITATIVE = 0x80000000;
     public static final int FLAG_CERTIFY = 0x40000000;

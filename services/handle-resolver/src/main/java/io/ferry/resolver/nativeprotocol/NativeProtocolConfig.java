@@ -3,7 +3,9 @@ package io.ferry.resolver.nativeprotocol;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /** The native Handle protocol listener ({@code ferry.resolver.native.*}; environment: {@code FERRY_RESOLVER_NATIVE_*}). */
 @ConfigMapping(prefix = "ferry.resolver.native")
@@ -38,4 +40,19 @@ public interface NativeProtocolConfig {
     /** How long an issued challenge waits for its answer. */
     @WithDefault("60s")
     Duration challengeTimeout();
+
+    /**
+     * The server's private key (PKCS#8 PEM, or CNRI's unencrypted {@code privkey.bin}): it signs certified answers
+     * and session setups; its public half is in the HS_SITE record served for homed prefixes. Unset: a key for this
+     * run only (clients that kept the site then reject the next run's signatures).
+     */
+    Optional<Path> serverKeyFile();
+
+    /** Generate an RSA key into {@link #serverKeyFile()} when that file does not exist (dev and tests). */
+    @WithDefault("false")
+    boolean generateServerKey();
+
+    /** The longest a session lives without a message; a client asking for more gets this. */
+    @WithDefault("24h")
+    Duration maxSessionTimeout();
 }

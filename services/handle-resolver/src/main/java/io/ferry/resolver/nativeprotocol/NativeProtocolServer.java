@@ -79,7 +79,7 @@ public class NativeProtocolServer {
                     socket.close();
                     return;
                 }
-                if (e.messageLength() < MessageHeader.SIZE || e.encrypted() || e.compressed()) {
+                if (e.messageLength() < MessageHeader.SIZE || e.compressed()) {
                     socket.close();
                     return;
                 }
@@ -92,7 +92,7 @@ public class NativeProtocolServer {
             parser.fixedSizeMode(Envelope.SIZE);
             NativeRequest req;
             try {
-                req = NativeRequest.decode(e, chunk.getBytes(), 0);
+                req = handler.open(e, chunk.getBytes(), 0);
             } catch (ProtocolException ex) {
                 socket.close();
                 return;
@@ -111,7 +111,7 @@ public class NativeProtocolServer {
     private static Buffer frame(Envelope request, NativeRequestHandler.Reply reply) {
         byte[] message = reply.message();
         WireWriter out = new WireWriter(Envelope.SIZE + message.length);
-        request.reply(reply.sessionId(), message.length).encode(out);
+        request.reply(reply.sessionId(), message.length, reply.encrypted()).encode(out);
         return Buffer.buffer(out.raw(message).toByteArray());
     }
 }

@@ -41,9 +41,18 @@ public class NativeRequestHandler {
 
     static final String HS_SECKEY = "HS_SECKEY";
     static final String HS_PUBKEY = "HS_PUBKEY";
+    /** CNRI's {@code Common.KEY_EXCHANGE_DH}, what its default {@code SessionSetupInfo} asks for. */
+    static final int KEY_EXCHANGE_DH = 4;
 
-    /** What a request is answered with, and the session id its envelope carries (a challenge's, else 0). */
-    public record Reply(byte[] message, int sessionId) {
+    /**
+     * What a request is answered with: the message (encrypted when {@code encrypted}), and the session id its
+     * envelope carries (a session's, a challenge's, else 0).
+     */
+    public record Reply(byte[] message, int sessionId, boolean encrypted) {
+    }
+
+    /** An answer before it is signed and encrypted: its message, its envelope's session id, and the session it belongs to. */
+    private record Outcome(byte[] message, int sessionId, NativeSession session) {
     }
 
     /** An administrative request's body: the handle, and its values (create, add, modify) or indices (remove). */
@@ -62,7 +71,11 @@ public class NativeRequestHandler {
     @Inject
     NativeProtocolConfig config;
 
+    @Inject
+    ServerKey serverKey;
+
     private PendingChallenges challenges;
+    private final NativeSessions sessions = new NativeSessions();
     private volatile byte[] site;
 
     @PostConstruct
@@ -73,23 +86,108 @@ public class NativeRequestHandler {
     /** The HS_SITE record of the ports the server bound. */
     void advertise(int tcpPort, int udpPort) {
         try {
-            site = SiteRecord.encode(InetAddress.getByName(config.advertisedAddress()), tcpPort, udpPort, 1);
+            site = SiteRecord.encode(InetAddress.getByName(config.advertisedAddress()), tcpPort, udpPort, 1, serverKey.encodedPublicKey());
         } catch (UnknownHostException e) {
             throw new IllegalStateException("ferry.resolver.native.advertised-address is not an address", e);
         }
     }
 
+    /**
+     * The request in {@code message} (the bytes after {@code envelope}), decrypted with its session's key when the
+     * envelope says it is encrypted.
+     */
+    public NativeRequest open(Envelope envelope, byte[] message, int offset) {
+        if (!envelope.encrypted()) {
+            return NativeRequest.decode(envelope, message, offset);
+        }
+        NativeSession session = sessions.find(envelope.sessionId());
+        if (session == null) {
+            throw new ProtocolException("encrypted message outside a session");
+        }
+        try {
+            byte[] clear = SessionKeys.decrypt(session, java.util.Arrays.copyOfRange(message, offset, offset + envelope.messageLength()));
+            return NativeRequest.decode(envelope, clear, 0, clear.length);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new ProtocolException("message not encrypted under its session's key");
+        }
+    }
+
     public Uni<Reply> handle(NativeRequest req) {
-        return Uni.createFrom().deferred(() -> switch (req.opCode()) {
-                    case MessageHeader.OC_RESOLUTION -> resolve(req).map(m -> new Reply(m, 0));
-                    case MessageHeader.OC_GET_SITE_INFO -> Uni.createFrom().item(new Reply(Responses.siteInfo(req, site), 0));
+        int op = req.opCode();
+        int sid = req.envelope().sessionId();
+        // A challenge's answer carries the challenge's id, and a setup the session it replaces; the rest of a
+        // session's requests carry its id and its key's MAC.
+        NativeSession session = null;
+        if (sid != 0 && op != MessageHeader.OC_RESPONSE_TO_CHALLENGE && op != MessageHeader.OC_SESSION_SETUP) {
+            session = sessions.find(sid);
+            byte[] refusal = sessionRefusal(req, session);
+            if (refusal != null) {
+                return Uni.createFrom().item(finish(req, new Outcome(refusal, sid, null)));
+            }
+        }
+        NativeSession in = session;
+        int replySession = session == null ? 0 : sid;
+        return Uni.createFrom().deferred(() -> switch (op) {
+                    case MessageHeader.OC_RESOLUTION -> resolve(req).map(m -> new Outcome(m, replySession, in));
+                    case MessageHeader.OC_GET_SITE_INFO -> Uni.createFrom().item(new Outcome(Responses.siteInfo(req, site), replySession, in));
                     case MessageHeader.OC_CREATE_HANDLE, MessageHeader.OC_DELETE_HANDLE, MessageHeader.OC_ADD_VALUE,
-                         MessageHeader.OC_REMOVE_VALUE, MessageHeader.OC_MODIFY_VALUE -> Uni.createFrom().item(challenge(req));
-                    case MessageHeader.OC_RESPONSE_TO_CHALLENGE -> answer(req).map(m -> new Reply(m, 0));
-                    default -> Uni.createFrom().item(new Reply(Responses.error(req, Responses.RC_OPERATION_NOT_SUPPORTED,
-                            "Operation " + req.opCode() + " is not supported"), 0));
+                         MessageHeader.OC_REMOVE_VALUE, MessageHeader.OC_MODIFY_VALUE -> admin(req, in);
+                    case MessageHeader.OC_RESPONSE_TO_CHALLENGE -> answer(req);
+                    case MessageHeader.OC_SESSION_SETUP -> Uni.createFrom().item(setUpSession(req));
+                    case MessageHeader.OC_SESSION_TERMINATE -> Uni.createFrom().item(terminate(req, in));
+                    default -> Uni.createFrom().item(new Outcome(Responses.error(req, Responses.RC_OPERATION_NOT_SUPPORTED,
+                            "Operation " + req.opCode() + " is not supported"), replySession, in));
                 })
-                .onFailure().recoverWithItem(e -> new Reply(failure(req, e), 0));
+                .onFailure().recoverWithItem(e -> new Outcome(failure(req, e), replySession, in))
+                .map(outcome -> finish(req, outcome));
+    }
+
+    /** Why a request under session id {@code session} is refused (unknown or expired session, bad MAC, replay), or null. */
+    private static byte[] sessionRefusal(NativeRequest req, NativeSession session) {
+        if (session == null) {
+            return Responses.error(req, Responses.RC_SESSION_TIMEOUT, "Session expired or unknown");
+        }
+        MessageSignatures.Credential credential;
+        try {
+            credential = MessageSignatures.Credential.read(req.credential());
+        } catch (ProtocolException e) {
+            credential = null;
+        }
+        if (!MessageSignatures.verifyMac(session, req, credential)) {
+            return Responses.error(req, Responses.RC_SESSION_FAILED, "Message not signed with the session key");
+        }
+        if (!session.accept(credential.counter())) {
+            return Responses.error(req, Responses.RC_SESSION_MESSAGE_REJECTED, "Session message replayed");
+        }
+        return null;
+    }
+
+    /**
+     * Signs the answer when its request asked for a certified one (with the session's key in a session, else with
+     * the server's private key, which the HS_SITE record publishes), and encrypts it when its request came
+     * encrypted or asked for encryption in a session.
+     */
+    private Reply finish(NativeRequest req, Outcome outcome) {
+        byte[] message = outcome.message();
+        NativeSession session = outcome.session();
+        try {
+            if (req.header().has(MessageHeader.FLAG_CERTIFY)) {
+                Envelope env = req.envelope().reply(outcome.sessionId(), 0);
+                byte[] signed = Responses.headerAndBody(message);
+                byte[] credential = session != null
+                        ? MessageSignatures.mac(session, env, session.nextAnswerCounter(), signed)
+                        : MessageSignatures.sign(serverKey.privateKey(), env, 0, signed);
+                message = Responses.withCredential(message, credential);
+            }
+            boolean encrypt = session != null && (req.envelope().encrypted() || req.header().has(MessageHeader.FLAG_ENCRYPT));
+            if (encrypt) {
+                message = SessionKeys.encrypt(session, message);
+            }
+            return new Reply(message, outcome.sessionId(), encrypt);
+        } catch (java.security.GeneralSecurityException e) {
+            LOG.warnf(e, "native answer to %d could not be signed or encrypted", req.opCode());
+            return new Reply(Responses.error(req, Responses.RC_ERROR, "Server error"), outcome.sessionId(), false);
+        }
     }
 
     private static byte[] failure(NativeRequest req, Throwable e) {
@@ -195,16 +293,29 @@ public class NativeRequestHandler {
         return values.stream().anyMatch(v -> v.index() == index);
     }
 
+    /**
+     * An administrative request: run as the session's identity when a challenge in the session proved one (as
+     * CNRI's server does, no second challenge), else challenged.
+     */
+    private Uni<Outcome> admin(NativeRequest req, NativeSession session) {
+        NativeSession.Identity identity = session == null ? null : session.authenticated();
+        if (identity == null) {
+            return Uni.createFrom().item(challenge(req, session));
+        }
+        HandleAccess.Caller caller = HandleAccess.Caller.handleIdentity(identity.index(), identity.handle());
+        return administer(req, req, caller, identity.handle(), identity.index()).map(m -> new Outcome(m, session.id(), session));
+    }
+
     /** Decodes the administrative request (so a malformed one is refused before any challenge) and challenges it. */
-    private Reply challenge(NativeRequest req) {
+    private Outcome challenge(NativeRequest req, NativeSession session) {
         adminOperation(req);
         byte[] nonce = challenges.nonce();
         byte[] digest = Responses.digest(Responses.digestType(req.envelope()), req.headerAndBody());
-        int session = challenges.issue(req, nonce, digest);
-        if (session == 0) {
-            return new Reply(Responses.error(req, 3, "Server too busy"), 0);
+        int challengeId = challenges.issue(req, nonce, digest, sessions::holds);
+        if (challengeId == 0) {
+            return new Outcome(Responses.error(req, Responses.RC_SERVER_TOO_BUSY, "Server too busy"), session == null ? 0 : session.id(), session);
         }
-        return new Reply(Responses.challenge(req, nonce), session);
+        return new Outcome(Responses.challenge(req, nonce), challengeId, session);
     }
 
     static AdminOperation adminOperation(NativeRequest req) {
@@ -218,26 +329,32 @@ public class NativeRequestHandler {
         };
     }
 
-    private Uni<byte[]> answer(NativeRequest answer) {
+    private Uni<Outcome> answer(NativeRequest answer) {
         WireReader in = answer.body();
         String authType = new String(in.bytes(), StandardCharsets.UTF_8);
         String userHandle = new String(in.bytes(), StandardCharsets.UTF_8);
         int userIndex = in.int4();
         byte[] signed = in.bytes();
-        PendingChallenges.Pending pending = challenges.take(answer.envelope().sessionId());
+        int challengeId = answer.envelope().sessionId();
+        PendingChallenges.Pending pending = challenges.take(challengeId);
         if (pending == null) {
-            return Uni.createFrom().item(Responses.error(answer, Responses.RC_AUTHEN_TIMEOUT, "No open challenge for this session"));
+            return Uni.createFrom().item(new Outcome(Responses.error(answer, Responses.RC_AUTHEN_TIMEOUT, "No open challenge for this session"),
+                    challengeId, null));
         }
         NativeRequest original = pending.request();
+        // The session the challenged request came in (its MAC was checked then), which a proof authenticates.
+        int originalSession = original.envelope().sessionId();
+        NativeSession session = originalSession == 0 ? null : sessions.find(originalSession);
         // The answer to the challenged request: its operation, and (if asked) the digest of the answer that carried it.
         NativeRequest respondTo = new NativeRequest(answer.envelope(), new MessageHeader(original.opCode(), 0,
                 answer.header().opFlags(), 0, answer.header().recursionCount(), 0, answer.header().bodyLength()), answer.headerAndBody());
         if (!HS_SECKEY.equals(authType) && !HS_PUBKEY.equals(authType)) {
-            return Uni.createFrom().item(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED,
-                    "Authentication type " + authType + " is not supported here"));
+            return Uni.createFrom().item(new Outcome(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED,
+                    "Authentication type " + authType + " is not supported here"), challengeId, session));
         }
         if (HandleName.parse(userHandle) == null) {
-            return Uni.createFrom().item(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED, "Authentication Failed"));
+            return Uni.createFrom().item(new Outcome(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED, "Authentication Failed"),
+                    challengeId, session));
         }
         return store.find(userHandle).flatMap(found -> {
             byte[] key = found.flatMap(u -> u.values().stream().filter(v -> v.index() == userIndex && authType.equals(v.type())).findFirst())
@@ -246,12 +363,61 @@ public class NativeRequestHandler {
                     ? SecretKeyChallenge.verify(key, pending.nonce(), pending.requestDigest(), signed)
                     : PublicKeyChallenge.verify(key, pending.nonce(), pending.requestDigest(), signed);
             if (!proven) {
-                return Uni.createFrom().item(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED, "Authentication Failed"));
+                return Uni.createFrom().item(new Outcome(Responses.error(respondTo, Responses.RC_AUTHENTICATION_FAILED, "Authentication Failed"),
+                        challengeId, session));
+            }
+            if (session != null) {
+                session.authenticate(new NativeSession.Identity(userHandle, userIndex));
             }
             HandleAccess.Caller caller = HandleAccess.Caller.handleIdentity(userIndex, userHandle);
             return Uni.createFrom().deferred(() -> administer(original, respondTo, caller, userHandle, userIndex))
-                    .onFailure().recoverWithItem(e -> failure(respondTo, e));
+                    .onFailure().recoverWithItem(e -> failure(respondTo, e))
+                    .map(m -> new Outcome(m, challengeId, session));
         });
+    }
+
+    /**
+     * OC_SESSION_SETUP with CNRI's default Diffie-Hellman key exchange: a new session under a fresh id, its key
+     * agreed on the client's group; the answer is signed with the server key (the client certifies it). A setup
+     * naming an identity binds that identity only once a challenge in the session proves it.
+     */
+    private Outcome setUpSession(NativeRequest req) {
+        WireReader in = req.body();
+        int mode = in.int2();
+        int timeoutSeconds = in.int4();
+        byte[] identityHandle = in.bytes();
+        int identityIndex = in.int4();
+        if (mode != KEY_EXCHANGE_DH) {
+            return new Outcome(Responses.error(req, Responses.RC_OPERATION_NOT_SUPPORTED,
+                    "Key exchange mode " + mode + " is not supported; Diffie-Hellman (4) is"), 0, null);
+        }
+        if (!req.envelope().atLeast(2, 7)) {
+            return new Outcome(Responses.error(req, Responses.RC_OPERATION_NOT_SUPPORTED, "Sessions need protocol 2.7 or later"), 0, null);
+        }
+        SessionKeys.Agreement agreement;
+        try {
+            agreement = SessionKeys.diffieHellman(in.bytes());
+        } catch (java.security.GeneralSecurityException | ProtocolException e) {
+            return new Outcome(Responses.error(req, Responses.RC_INVALID_SESSION_KEY, "Unusable Diffie-Hellman key"), 0, null);
+        }
+        long timeout = Math.min(config.maxSessionTimeout().toNanos(), java.util.concurrent.TimeUnit.SECONDS.toNanos(Math.max(timeoutSeconds, 1)));
+        NativeSession.Identity claimed = identityHandle.length == 0 ? null
+                : new NativeSession.Identity(new String(identityHandle, StandardCharsets.UTF_8), identityIndex);
+        int id = sessions.freeId(challenges::holds);
+        Envelope agreed = req.envelope().reply(id, 0);
+        if (!sessions.add(new NativeSession(id, agreement.sessionKey(), agreed.major(), agreed.minor(), timeout, claimed))) {
+            return new Outcome(Responses.error(req, Responses.RC_SERVER_TOO_BUSY, "Server too busy"), 0, null);
+        }
+        return new Outcome(Responses.sessionSetup(req, mode, agreement.answerData()), id, null);
+    }
+
+    /** OC_SESSION_TERMINATE: the session (whose MAC {@link #handle} checked) ends. */
+    private Outcome terminate(NativeRequest req, NativeSession session) {
+        if (session == null) {
+            return new Outcome(Responses.error(req, Responses.RC_SESSION_FAILED, "No session to terminate"), 0, null);
+        }
+        sessions.close(session.id());
+        return new Outcome(Responses.done(req), session.id(), session);
     }
 
     private Uni<byte[]> administer(NativeRequest original, NativeRequest respondTo, HandleAccess.Caller caller, String userHandle, int userIndex) {

@@ -26,8 +26,11 @@ final class PendingChallenges {
         this.timeoutNanos = timeout.toNanos();
     }
 
-    /** Remembers a challenge to {@code request}; returns its session id, or 0 when too many are open. */
-    int issue(NativeRequest request, byte[] nonce, byte[] requestDigest) {
+    /**
+     * Remembers a challenge to {@code request}; returns its session id (one {@code taken} does not claim), or 0 when
+     * too many are open.
+     */
+    int issue(NativeRequest request, byte[] nonce, byte[] requestDigest, java.util.function.IntPredicate taken) {
         long now = System.nanoTime();
         if (open.size() >= MAX_OPEN) {
             open.values().removeIf(p -> p.expiresAtNanos() - now < 0);
@@ -38,10 +41,14 @@ final class PendingChallenges {
         Pending pending = new Pending(request, nonce, requestDigest, now + timeoutNanos);
         while (true) {
             int session = random.nextInt(Integer.MAX_VALUE - 1) + 1;
-            if (open.putIfAbsent(session, pending) == null) {
+            if (!taken.test(session) && open.putIfAbsent(session, pending) == null) {
                 return session;
             }
         }
+    }
+
+    boolean holds(int session) {
+        return open.containsKey(session);
     }
 
     /** The challenge issued under {@code session}, removed; null when unknown or expired. */

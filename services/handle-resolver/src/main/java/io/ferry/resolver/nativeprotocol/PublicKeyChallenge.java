@@ -1,19 +1,15 @@
 package io.ferry.resolver.nativeprotocol;
 
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.PublicKey;
 import java.security.Signature;
-import java.security.spec.DSAPublicKeySpec;
-import java.security.spec.RSAPublicKeySpec;
 
 /**
  * Checks the answer to a public-key challenge as CNRI's library signs it: the nonce followed by the challenged
  * request's digest, signed by the private key whose public half is the HS_PUBKEY value named; the answer is the
  * hash algorithm's name ({@code SHA-256}, {@code SHA1}, …) and the signature, each length-prefixed. HS_PUBKEY holds
- * CNRI's key encoding: {@code DSA_PUB_KEY} (q, p, g, y) or {@code RSA_PUB_KEY} (exponent, modulus) after 2 flag bytes.
+ * CNRI's key encoding ({@link KeyEncoding}).
  */
 public final class PublicKeyChallenge {
 
@@ -60,21 +56,6 @@ public final class PublicKeyChallenge {
 
     /** The key of an HS_PUBKEY value, or null for a kind this server does not read. */
     public static PublicKey publicKey(byte[] encoded) throws GeneralSecurityException {
-        WireReader in = new WireReader(encoded, 0, encoded.length);
-        String type = new String(in.bytes(), StandardCharsets.US_ASCII);
-        in.int2();
-        if ("DSA_PUB_KEY".equals(type)) {
-            BigInteger q = new BigInteger(1, in.bytes());
-            BigInteger p = new BigInteger(1, in.bytes());
-            BigInteger g = new BigInteger(1, in.bytes());
-            BigInteger y = new BigInteger(1, in.bytes());
-            return KeyFactory.getInstance("DSA").generatePublic(new DSAPublicKeySpec(y, p, q, g));
-        }
-        if ("RSA_PUB_KEY".equals(type)) {
-            BigInteger exponent = new BigInteger(1, in.bytes());
-            BigInteger modulus = new BigInteger(1, in.bytes());
-            return KeyFactory.getInstance("RSA").generatePublic(new RSAPublicKeySpec(modulus, exponent));
-        }
-        return null;
+        return KeyEncoding.publicKey(encoded);
     }
 }

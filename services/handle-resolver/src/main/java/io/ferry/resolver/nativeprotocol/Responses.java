@@ -24,6 +24,11 @@ public final class Responses {
     public static final int RC_AUTHENTICATION_NEEDED = 402;
     public static final int RC_AUTHENTICATION_FAILED = 403;
     public static final int RC_AUTHEN_TIMEOUT = 405;
+    public static final int RC_SERVER_TOO_BUSY = 3;
+    public static final int RC_SESSION_TIMEOUT = 500;
+    public static final int RC_SESSION_FAILED = 501;
+    public static final int RC_INVALID_SESSION_KEY = 502;
+    public static final int RC_SESSION_MESSAGE_REJECTED = 505;
 
     private static final int VALIDITY_SECONDS = 12 * 3600;
 
@@ -75,6 +80,25 @@ public final class Responses {
 
     public static byte[] challenge(NativeRequest req, byte[] nonce) {
         return message(req, RC_AUTHENTICATION_NEEDED, true, out -> out.bytes(nonce));
+    }
+
+    /** A session set up: the key exchange mode, and what the client derives the session key from. */
+    public static byte[] sessionSetup(NativeRequest req, int keyExchangeMode, byte[] data) {
+        return message(req, RC_SUCCESS, false, out -> out.int2(keyExchangeMode).bytes(data));
+    }
+
+    /**
+     * {@code message} (as encoded here, with an empty credential) with {@code credential} in place of the empty one:
+     * a signed answer.
+     */
+    static byte[] withCredential(byte[] message, byte[] credential) {
+        int unsigned = message.length - 4;
+        return new WireWriter(unsigned + 4 + credential.length).raw(java.util.Arrays.copyOf(message, unsigned)).bytes(credential).toByteArray();
+    }
+
+    /** The header and body of {@code message} (as encoded here): what its credential signs. */
+    static byte[] headerAndBody(byte[] message) {
+        return java.util.Arrays.copyOf(message, message.length - 4);
     }
 
     public static byte[] siteInfo(NativeRequest req, byte[] siteRecord) {

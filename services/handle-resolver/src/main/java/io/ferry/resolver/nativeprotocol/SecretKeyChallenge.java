@@ -54,19 +54,23 @@ public final class SecretKeyChallenge {
         byte alg = answer[0];
         byte[] mac = Arrays.copyOfRange(answer, 1, answer.length);
         try {
-            byte[] expected = switch (alg) {
-                case PBKDF2_HMAC_SHA1 -> pbkdf2(key, signed, mac);
-                case HMAC_SHA1 -> hmac("HmacSHA1", key, signed);
-                case HMAC_SHA256 -> hmac("HmacSHA256", key, signed);
-                case SHA256 -> digest("SHA-256", key, signed, key);
-                case SHA1 -> digest("SHA-1", key, signed, key);
-                case MD5 -> digest("MD5", key, signed, key);
-                default -> null;
-            };
+            byte[] expected = alg == PBKDF2_HMAC_SHA1 ? pbkdf2(key, signed, mac) : mac(alg, key, signed);
             return expected != null && MessageDigest.isEqual(expected, mac);
         } catch (GeneralSecurityException | ProtocolException e) {
             return false;
         }
+    }
+
+    /** CNRI's keyed digest {@code alg} of {@code data} (HMACs, or the older key+data+key digests); null for another code. */
+    static byte[] mac(byte alg, byte[] key, byte[] data) throws GeneralSecurityException {
+        return switch (alg) {
+            case HMAC_SHA1 -> hmac("HmacSHA1", key, data);
+            case HMAC_SHA256 -> hmac("HmacSHA256", key, data);
+            case SHA256 -> digest("SHA-256", key, data, key);
+            case SHA1 -> digest("SHA-1", key, data, key);
+            case MD5 -> digest("MD5", key, data, key);
+            default -> null;
+        };
     }
 
     /**

@@ -99,7 +99,7 @@ final class UdpSockets {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
-            NativeRequest req = request(packet.content());
+            NativeRequest req = request(packet.content(), handler);
             if (req == null) {
                 return;
             }
@@ -130,7 +130,7 @@ final class UdpSockets {
     }
 
     /** The request in one datagram, or null when it is none this server answers (then nothing is sent back). */
-    static NativeRequest request(ByteBuf content) {
+    static NativeRequest request(ByteBuf content, NativeRequestHandler handler) {
         if (content.readableBytes() < Envelope.SIZE + MessageHeader.SIZE) {
             return null;
         }
@@ -138,10 +138,10 @@ final class UdpSockets {
         try {
             Envelope e = Envelope.decode(data, 0);
             // A request longer than one datagram (only ever a huge handle name) is not reassembled here.
-            if (e.messageId() != 0 || e.encrypted() || e.compressed() || e.messageLength() > data.length - Envelope.SIZE) {
+            if (e.messageId() != 0 || e.compressed() || e.messageLength() > data.length - Envelope.SIZE) {
                 return null;
             }
-            return NativeRequest.decode(e, data, Envelope.SIZE);
+            return handler.open(e, data, Envelope.SIZE);
         } catch (ProtocolException ex) {
             return null;
         }
@@ -151,12 +151,12 @@ final class UdpSockets {
     static void send(ChannelHandlerContext ctx, Envelope request, NativeRequestHandler.Reply reply, InetSocketAddress to) {
         byte[] message = reply.message();
         int packets = Math.max(1, (message.length + UDP_DATA_SIZE - 1) / UDP_DATA_SIZE);
-        Envelope env = request.reply(reply.sessionId(), message.length);
+        Envelope env = request.reply(reply.sessionId(), message.length, reply.encrypted());
         for (int i = 0; i < packets; i++) {
             int from = i * UDP_DATA_SIZE;
             int length = Math.min(UDP_DATA_SIZE, message.length - from);
             WireWriter out = new WireWriter(Envelope.SIZE);
-            new Envelope(env.major(), env.minor(), env.suggestMajor(), env.suggestMinor(), false, false, false,
+            new Envelope(env.major(), env.minor(), env.suggestMajor(), env.suggestMinor(), false, env.encrypted(), false,
                     env.sessionId(), env.requestId(), i, env.messageLength()).encode(out);
             ByteBuf datagram = ctx.alloc().directBuffer(Envelope.SIZE + length);
             datagram.writeBytes(out.toByteArray()).writeBytes(message, from, length);

@@ -242,8 +242,14 @@ class NativeCodecTest {
 
     @Test
     void siteRecordDecodesAsCnriSiteInfo() throws Exception {
-        SiteInfo site = Encoder.decodeSiteInfoRecord(SiteRecord.encode(InetAddress.getByName("127.0.0.1"), 4001, 4002, 1), 0);
+        java.security.KeyPairGenerator rsa = java.security.KeyPairGenerator.getInstance("RSA");
+        rsa.initialize(2048);
+        java.security.PublicKey key = rsa.generateKeyPair().getPublic();
+        SiteInfo site = Encoder.decodeSiteInfoRecord(SiteRecord.encode(InetAddress.getByName("127.0.0.1"), 4001, 4002, 1,
+                KeyEncoding.encode(key)), 0);
         assertTrue(site.isPrimary);
+        // the server's key, as CNRI's client reads it to verify certified answers
+        assertEquals(key, Util.getPublicKeyFromBytes(site.servers[0].publicKey, 0));
         assertEquals(1, site.servers.length);
         assertEquals(InetAddress.getByName("127.0.0.1"), site.servers[0].getInetAddress());
         Interface tcp = site.servers[0].interfaces[0];
