@@ -151,6 +151,11 @@ public final class LocalStack implements AutoCloseable {
         if (spec.equals(ServiceSpec.SCHEDULER)) {
             env.put("FERRY_SCHEDULER_DELEGATION_KEY", delegationKey);
         }
+        if (spec.equals(ServiceSpec.RESOLVER)) {
+            // The native protocol's server key (HS_SITE carries its public half), made on the first start, shared by replicas.
+            env.put("FERRY_RESOLVER_NATIVE_SERVER_KEY_FILE", options.stateDirectory().resolve("native-server-key.pem").toString());
+            env.put("FERRY_RESOLVER_NATIVE_GENERATE_SERVER_KEY", "true");
+        }
         if (spec.equals(ServiceSpec.RESOLVER) && !logName.equals(spec.name())) {
             // A second resolver (a replica) cannot share the first one's native Handle protocol port.
             env.put("FERRY_RESOLVER_NATIVE_PORT", Integer.toString(FreePort.find()));
