@@ -231,6 +231,19 @@ class NativeProtocolTest {
         assertEquals(AbstractMessage.RC_SUCCESS, send(r, new RemoveValueRequest(Util.encodeString(created), 6, key), site, Interface.SP_HDL_TCP).responseCode);
         // every write since the first ran in the proven session, unchallenged
         assertEquals(1, key.challenges);
+        // OC_SESSION_TERMINATE ends the session; a write the client still sends in it is 500 (as after a restart),
+        // upon which CNRI's client sets up a new session, is challenged once more, and the write succeeds
+        net.handle.hdllib.ClientSideSessionInfo live = r.getSessionTracker().getSession(site.servers[0], key);
+        net.handle.hdllib.GenericRequest end = new net.handle.hdllib.GenericRequest(net.handle.hdllib.Common.BLANK_HANDLE,
+                AbstractMessage.OC_SESSION_TERMINATE, null);
+        end.sessionInfo = live;
+        assertEquals(AbstractMessage.RC_SUCCESS, send(r, end, site, Interface.SP_HDL_TCP).responseCode);
+        assertEquals(AbstractMessage.RC_SUCCESS, send(r, new AddValueRequest(Util.encodeString(created),
+                new HandleValue(7, "EMAIL", "after@ral.example"), key), site, Interface.SP_HDL_TCP).responseCode);
+        assertEquals(2, key.challenges);
+        org.junit.jupiter.api.Assertions.assertNotEquals(live.sessionId, r.getSessionTracker().getSession(site.servers[0], key).sessionId);
+        assertEquals(AbstractMessage.RC_SUCCESS, send(r, new RemoveValueRequest(Util.encodeString(created), 7, key), site, Interface.SP_HDL_TCP).responseCode);
+        assertEquals(2, key.challenges);
         ResolutionRequest authoritative = new ResolutionRequest(Util.encodeString(created), null, null, null);
         authoritative.authoritative = true;
         assertEquals(List.of("1 URL https://data.example/2b", "3 EMAIL two@ral.example"),

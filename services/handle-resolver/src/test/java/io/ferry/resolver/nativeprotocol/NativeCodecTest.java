@@ -39,15 +39,21 @@ class NativeCodecTest {
 
     /** A request as CNRI's client sends it: envelope, then header, body and an empty credential. */
     static byte[] sent(AbstractRequest req) throws Exception {
+        return sent(req, 99);
+    }
+
+    /** As {@link #sent(AbstractRequest)}, under session id {@code sessionId} (a request signed for a session keeps its credential). */
+    static byte[] sent(AbstractRequest req, int sessionId) throws Exception {
         req.majorProtocolVersion = 2;
         req.minorProtocolVersion = 11;
         req.requestId = 4711;
+        req.sessionId = sessionId;
         byte[] message = req.getEncodedMessage();
         MessageEnvelope env = new MessageEnvelope();
         env.protocolMajorVersion = 2;
         env.protocolMinorVersion = 11;
         env.requestId = 4711;
-        env.sessionId = 99;
+        env.sessionId = sessionId;
         env.messageLength = message.length;
         byte[] out = new byte[Common.MESSAGE_ENVELOPE_SIZE + message.length];
         Encoder.encodeEnvelope(env, out);

@@ -4,7 +4,6 @@ import net.handle.hdllib.AbstractMessage;
 import net.handle.hdllib.ClientSideSessionInfo;
 import net.handle.hdllib.Common;
 import net.handle.hdllib.Encoder;
-import net.handle.hdllib.MessageEnvelope;
 import net.handle.hdllib.ResolutionRequest;
 import net.handle.hdllib.SessionSetupInfo;
 import net.handle.hdllib.Util;
@@ -58,7 +57,7 @@ class NativeSessionTest {
     }
 
     /** A resolution request in session 77, MAC-signed by CNRI's client, as the server receives it. */
-    static NativeRequest signedInSession(ClientSideSessionInfo client, int counter, byte[] key) throws Exception {
+    static NativeRequest signedInSession(int counter, byte[] key) throws Exception {
         ResolutionRequest req = new ResolutionRequest(Util.encodeString("10.5072/abc"), null, null, null);
         req.majorProtocolVersion = 2;
         req.minorProtocolVersion = 11;
@@ -66,29 +65,20 @@ class NativeSessionTest {
         req.requestId = 4711;
         req.sessionCounter = counter;
         req.signMessage(key);
-        byte[] message = req.getEncodedMessage();
-        MessageEnvelope env = new MessageEnvelope();
-        env.protocolMajorVersion = 2;
-        env.protocolMinorVersion = 11;
-        env.requestId = 4711;
-        env.sessionId = 77;
-        env.messageLength = message.length;
-        byte[] out = new byte[Common.MESSAGE_ENVELOPE_SIZE + message.length];
-        Encoder.encodeEnvelope(env, out);
-        System.arraycopy(message, 0, out, Common.MESSAGE_ENVELOPE_SIZE, message.length);
+        byte[] out = NativeCodecTest.sent(req, 77);
         return NativeRequest.decode(Envelope.decode(out, 0), out, Envelope.SIZE);
     }
 
     @Test
     void sessionMacOfCnriClientsRequestIsVerifiedAndAnotherKeysIsNot() throws Exception {
         Agreed a = agree();
-        NativeRequest req = signedInSession(a.client(), 5, a.client().getSessionKey());
+        NativeRequest req = signedInSession(5, a.client().getSessionKey());
         MessageSignatures.Credential credential = MessageSignatures.Credential.read(req.credential());
         assertEquals(5, credential.counter());
         assertTrue(MessageSignatures.verifyMac(a.server(), req, credential));
         byte[] otherKey = a.client().getSessionKey().clone();
         otherKey[0] ^= 1;
-        NativeRequest forged = signedInSession(a.client(), 5, otherKey);
+        NativeRequest forged = signedInSession(5, otherKey);
         assertFalse(MessageSignatures.verifyMac(a.server(), forged, MessageSignatures.Credential.read(forged.credential())));
         assertFalse(MessageSignatures.verifyMac(a.server(), req, null));
     }
@@ -96,7 +86,7 @@ class NativeSessionTest {
     @Test
     void answersSignedHereVerifyInCnriClientByMacAndByServerKey() throws Exception {
         Agreed a = agree();
-        NativeRequest req = signedInSession(a.client(), 1, a.client().getSessionKey());
+        NativeRequest req = signedInSession(1, a.client().getSessionKey());
         byte[] message = Responses.error(req, Responses.RC_HANDLE_NOT_FOUND, "Handle Not Found");
         Envelope env = req.envelope().reply(77, 0);
         byte[] macAnswer = Responses.withCredential(message, MessageSignatures.mac(a.server(), env, a.server().nextAnswerCounter(),
