@@ -19,6 +19,7 @@ import org.jboss.logging.Logger;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.security.GeneralSecurityException;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -26,13 +27,17 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Answers native-protocol requests from the store, cache and service the REST API uses. Resolution is anonymous
  * (public values only, from the resolution cache; an authoritative request reads the database); administration
  * is challenged, and the challenged request runs once its answer proves the caller holds the secret key in the
- * HS_SECKEY value it names (or the private key of the HS_PUBKEY value it names), as the Handle.net identity {@code <index>:<handle>}, under the same HS_ADMIN checks as
- * REST. {@code 0.NA/<prefix>} of a prefix homed here carries this server's HS_SITE when it stores none.
+ * HS_SECKEY value it names (or the private key of the HS_PUBKEY value it names), as the Handle.net identity
+ * {@code <index>:<handle>}, under the same HS_ADMIN checks as REST. Requests may come in a session (set up here,
+ * MAC-checked, possibly encrypted), whose first proven challenge makes it act as that identity; answers asked to be
+ * certified are signed. {@code 0.NA/<prefix>} of a prefix homed here carries this server's HS_SITE, with the server
+ * key, when it stores none.
  */
 @ApplicationScoped
 public class NativeRequestHandler {
@@ -105,9 +110,9 @@ public class NativeRequestHandler {
             throw new ProtocolException("encrypted message outside a session");
         }
         try {
-            byte[] clear = SessionKeys.decrypt(session, java.util.Arrays.copyOfRange(message, offset, offset + envelope.messageLength()));
+            byte[] clear = SessionKeys.decrypt(session, Arrays.copyOfRange(message, offset, offset + envelope.messageLength()));
             return NativeRequest.decode(envelope, clear, 0, clear.length);
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             throw new ProtocolException("message not encrypted under its session's key");
         }
     }
@@ -184,7 +189,7 @@ public class NativeRequestHandler {
                 message = SessionKeys.encrypt(session, message);
             }
             return new Reply(message, outcome.sessionId(), encrypt);
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             LOG.warnf(e, "native answer to %d could not be signed or encrypted", req.opCode());
             return new Reply(Responses.error(req, Responses.RC_ERROR, "Server error"), outcome.sessionId(), false);
         }
@@ -397,10 +402,10 @@ public class NativeRequestHandler {
         SessionKeys.Agreement agreement;
         try {
             agreement = SessionKeys.diffieHellman(in.bytes());
-        } catch (java.security.GeneralSecurityException | ProtocolException e) {
+        } catch (GeneralSecurityException | ProtocolException e) {
             return new Outcome(Responses.error(req, Responses.RC_INVALID_SESSION_KEY, "Unusable Diffie-Hellman key"), 0, null);
         }
-        long timeout = Math.min(config.maxSessionTimeout().toNanos(), java.util.concurrent.TimeUnit.SECONDS.toNanos(Math.max(timeoutSeconds, 1)));
+        long timeout = Math.min(config.maxSessionTimeout().toNanos(), TimeUnit.SECONDS.toNanos(Math.max(timeoutSeconds, 1)));
         NativeSession.Identity claimed = identityHandle.length == 0 ? null
                 : new NativeSession.Identity(new String(identityHandle, StandardCharsets.UTF_8), identityIndex);
         int id = sessions.freeId(challenges::holds);

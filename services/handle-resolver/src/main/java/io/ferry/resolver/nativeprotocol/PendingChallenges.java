@@ -4,6 +4,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
 
 /**
  * Challenges issued and not yet answered, by the session id their challenge carried (the client sends its answer
@@ -30,7 +31,7 @@ final class PendingChallenges {
      * Remembers a challenge to {@code request}; returns its session id (one {@code taken} does not claim), or 0 when
      * too many are open.
      */
-    int issue(NativeRequest request, byte[] nonce, byte[] requestDigest, java.util.function.IntPredicate taken) {
+    int issue(NativeRequest request, byte[] nonce, byte[] requestDigest, IntPredicate taken) {
         long now = System.nanoTime();
         if (open.size() >= MAX_OPEN) {
             open.values().removeIf(p -> p.expiresAtNanos() - now < 0);

@@ -3,6 +3,7 @@ package io.ferry.resolver.nativeprotocol;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -93,12 +94,12 @@ public final class Responses {
      */
     static byte[] withCredential(byte[] message, byte[] credential) {
         int unsigned = message.length - 4;
-        return new WireWriter(unsigned + 4 + credential.length).raw(java.util.Arrays.copyOf(message, unsigned)).bytes(credential).toByteArray();
+        return new WireWriter(unsigned + 4 + credential.length).raw(Arrays.copyOf(message, unsigned)).bytes(credential).toByteArray();
     }
 
     /** The header and body of {@code message} (as encoded here): what its credential signs. */
     static byte[] headerAndBody(byte[] message) {
-        return java.util.Arrays.copyOf(message, message.length - 4);
+        return Arrays.copyOf(message, message.length - 4);
     }
 
     public static byte[] siteInfo(NativeRequest req, byte[] siteRecord) {
