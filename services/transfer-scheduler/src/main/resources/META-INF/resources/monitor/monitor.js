@@ -443,7 +443,7 @@ async function optimizerPage(params) {
 // A probed link over the window: each probe run's file rate (dots, red when the run failed or did not start, drawn
 // on the axis), the 12-hour average of the finished ones (solid, as SONAR plotted it), and the link's production:
 // all its other files together per bin (dashed) and their mean per-file rate (dotted). One rate axis for all.
-function probeChart(link, since, windowSeconds) {
+function probeChart(link, since, windowSeconds, binSeconds) {
   const ns = "http://www.w3.org/2000/svg";
   const W = 900, H = 250, L = 80, R = 20, T = 20, B = 30;
   const svg = document.createElementNS(ns, "svg");
@@ -474,9 +474,14 @@ function probeChart(link, since, windowSeconds) {
   const line = (points, cls) => {
     if (points.length) add("path", { d: points.map(([t, r], i) => (i ? "L" : "M") + x(t) + "," + y(r)).join(" "), class: cls });
   };
-  const bin = (p) => parseTime(p.at).getTime();
-  line(link.production.map((p) => [bin(p), p.bytes_per_second]), "production");
-  line(link.production.filter((p) => p.avg_file_throughput != null).map((p) => [bin(p), p.avg_file_throughput]), "production-file");
+  // production as steps, one per bin, so that a single bin shows too
+  const steps = (points, value, cls) => {
+    if (!points.length) return;
+    add("path", { d: points.map((p) => { const t = parseTime(p.at).getTime(), e = Math.min(t1, t + binSeconds * 1000);
+      return "M" + x(Math.max(t0, t)) + "," + y(value(p)) + " L" + x(e) + "," + y(value(p)); }).join(" "), class: cls });
+  };
+  steps(link.production, (p) => p.bytes_per_second, "production");
+  steps(link.production.filter((p) => p.avg_file_throughput != null), (p) => p.avg_file_throughput, "production-file");
   const finished = link.runs.filter((r) => r.outcome === "FINISHED");
   line(finished.filter((r) => r.average_12h_bytes_per_s != null).map((r) => [parseTime(r.started_at).getTime(), r.average_12h_bytes_per_s]), "probe-average");
   link.runs.filter((r) => r.outcome !== "RUNNING").forEach((r) => {
@@ -509,7 +514,7 @@ async function probesPage(params) {
     ["production", (l) => fmtRate(l.production.reduce((n, p) => n + p.bytes_per_second * answer.bin_seconds, 0) / answer.window_seconds)],
   ], answer.links, "probe-links"))];
   answer.links.forEach((l) => {
-    out.push(section("Probes " + l.source_se + " → " + l.dest_se, probeChart(l, answer.since, answer.window_seconds),
+    out.push(section("Probes " + l.source_se + " → " + l.dest_se, probeChart(l, answer.since, answer.window_seconds, answer.bin_seconds),
       table([["probe", (p) => p.probe_id], ["VO", (p) => p.vo, "text"], ["file", (p) => fmtBytes(p.file_size)],
         ["every", (p) => fmtDuration(p.interval_seconds)], ["enabled", (p) => p.enabled ? "yes" : "no"],
         ["runs (12 h)", (p) => p.runs_12h], ["finished (12 h)", (p) => p.finished_12h], ["average (12 h)", (p) => fmtRate(p.average_12h_bytes_per_s)],
