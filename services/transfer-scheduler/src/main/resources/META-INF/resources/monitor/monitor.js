@@ -15,6 +15,7 @@ const API = {
 const TOKEN_KEY = "ferry.monitor.token";
 const QUEUED = ["SUBMITTED", "STAGING", "READY"];
 const TERMINAL_JOB = ["FINISHED", "FINISHEDDIRTY", "FAILED", "CANCELED"];
+const SVG = "http://www.w3.org/2000/svg";
 let pageAbort = new AbortController();
 
 // ---- units --------------------------------------------------------------------------------------------------
@@ -374,21 +375,26 @@ async function errorsPage(params) {
     ["last seen", (g) => fmtAgo(g.last_seen)], ["latest examples", examples, "reason"]], answer.groups, "errors"))];
 }
 
-// A link's decisions over time: the active target (solid, left axis) and the throughput it saw (dashed, right axis).
-function decisionChart(points) {
-  const ns = "http://www.w3.org/2000/svg";
-  const W = 900, H = 250, L = 50, R = 80, T = 15, B = 30;
-  const svg = document.createElementNS(ns, "svg");
+// An empty SVG chart of W × H units and add(tag, attributes, text), which appends an element to it.
+function svgChart(W, H, className) {
+  const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("class", "chart");
-  svg.id = "decision-chart";
+  svg.setAttribute("class", className);
   const add = (tag, attrs, text) => {
-    const e = document.createElementNS(ns, tag);
+    const e = document.createElementNS(SVG, tag);
     Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, v));
     if (text != null) e.textContent = text;
     svg.append(e);
     return e;
   };
+  return { svg, add };
+}
+
+// A link's decisions over time: the active target (solid, left axis) and the throughput it saw (dashed, right axis).
+function decisionChart(points) {
+  const W = 900, H = 250, L = 50, R = 80, T = 15, B = 30;
+  const { svg, add } = svgChart(W, H, "chart");
+  svg.id = "decision-chart";
   const times = points.map((p) => parseTime(p.decided_at).getTime());
   const t0 = Math.min(...times), t1 = Math.max(t0 + 1000, ...times);
   // the active axis counts transfers: whole-number ticks, at most five
@@ -444,18 +450,8 @@ async function optimizerPage(params) {
 // on the axis), the 12-hour average of the finished ones (solid, as SONAR plotted it), and the link's production:
 // all its other files together per bin (dashed) and their mean per-file rate (dotted). One rate axis for all.
 function probeChart(link, since, windowSeconds, binSeconds) {
-  const ns = "http://www.w3.org/2000/svg";
   const W = 900, H = 250, L = 80, R = 20, T = 20, B = 30;
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("class", "chart probe-chart");
-  const add = (tag, attrs, text) => {
-    const e = document.createElementNS(ns, tag);
-    Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, v));
-    if (text != null) e.textContent = text;
-    svg.append(e);
-    return e;
-  };
+  const { svg, add } = svgChart(W, H, "chart probe-chart");
   const t0 = parseTime(since).getTime(), t1 = Math.max(t0 + 1000, Date.now());
   const rates = [1, ...link.runs.map((r) => Math.max(r.throughput_bytes_per_s || 0, r.average_12h_bytes_per_s || 0)),
     ...link.production.map((p) => Math.max(p.bytes_per_second || 0, p.avg_file_throughput || 0))];
@@ -488,7 +484,7 @@ function probeChart(link, since, windowSeconds, binSeconds) {
     const ok = r.outcome === "FINISHED";
     const dot = add("circle", { cx: x(parseTime(r.started_at).getTime()), cy: y(ok ? r.throughput_bytes_per_s || 0 : 0), r: 3,
       class: ok ? "probe-run" : "probe-failed" });
-    const title = document.createElementNS(ns, "title");
+    const title = document.createElementNS(SVG, "title");
     title.textContent = fmtTime(r.started_at) + ": " + r.outcome + (ok ? " " + fmtRate(r.throughput_bytes_per_s) : " " + (r.error || ""));
     dot.append(title);
   });
