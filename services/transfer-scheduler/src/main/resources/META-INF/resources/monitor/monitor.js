@@ -519,7 +519,7 @@ async function probesPage(params) {
         ["why", (p) => p.last_run && p.last_run.outcome !== "FINISHED" ? p.last_run.error : null, "reason"]], l.probes),
       table([["started", (r) => fmtTime(r.started_at)], ["outcome", (r) => stateText(r.outcome), "text"],
         ["job", (r) => r.job_id ? link(r.job_id.slice(0, 8) + "…", "#/job/" + r.job_id) : "–", "text"],
-        ["rate", (r) => fmtRate(r.throughput_bytes_per_s)], ["took", (r) => fmtDuration(r.duration_seconds)],
+        ["rate", (r) => fmtRate(r.throughput_bytes_per_s)], ["took", (r) => r.duration_seconds != null && r.duration_seconds < 10 ? r.duration_seconds.toFixed(1) + " s" : fmtDuration(r.duration_seconds)],
         ["12 h average", (r) => fmtRate(r.average_12h_bytes_per_s)], ["error", (r) => r.error_code, "text"], ["reason", (r) => r.error, "reason"]],
       l.runs.slice().reverse().slice(0, 20), "probe-runs-" + l.source_se + "-" + l.dest_se)));
   });
