@@ -39,7 +39,7 @@ public class ProbeSeries {
     private static final String THROUGHPUT = "coalesce(throughput_bytes_per_s, "
             + "(bytes_transferred / nullif(extract(epoch FROM transfer_ended_at - transfer_started_at), 0))::float8)";
 
-    private static final String SQL = "SELECT * FROM (SELECT completed_at, outcome, bytes_transferred, " + THROUGHPUT + ", "
+    static final String SQL = "SELECT * FROM (SELECT completed_at, outcome, bytes_transferred, " + THROUGHPUT + ", "
             + "avg(" + THROUGHPUT + ") FILTER (WHERE outcome = 'FINISHED') OVER (ORDER BY completed_at "
             + "RANGE BETWEEN INTERVAL '12 hours' PRECEDING AND CURRENT ROW), error_code FROM transfer_record "
             + "WHERE activity = '" + ACTIVITY + "' AND source_se = $1 AND dest_se = $2 AND completed_at >= $3::timestamptz - INTERVAL '12 hours') s "
@@ -51,7 +51,7 @@ public class ProbeSeries {
 
     static final int MAX_LINKS = 200;
 
-    private static final String LINKS = "SELECT source_se, dest_se, count(*), count(*) FILTER (WHERE outcome = 'FINISHED'), "
+    static final String LINKS = "SELECT source_se, dest_se, count(*), count(*) FILTER (WHERE outcome = 'FINISHED'), "
             + "avg(" + THROUGHPUT + ") FILTER (WHERE outcome = 'FINISHED') FROM transfer_record "
             + "WHERE activity = '" + ACTIVITY + "' AND completed_at >= $1 GROUP BY source_se, dest_se ORDER BY source_se, dest_se LIMIT $2";
 
