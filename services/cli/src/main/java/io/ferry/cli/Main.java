@@ -9,6 +9,7 @@ import io.ferry.cli.command.HandleCommand;
 import io.ferry.cli.command.JobStatusCommand;
 import io.ferry.cli.command.LinkCommand;
 import io.ferry.cli.command.LsCommand;
+import io.ferry.cli.command.ProbeCommand;
 import io.ferry.cli.command.ResolveCommand;
 import io.ferry.cli.command.ResubmitCommand;
 import io.ferry.cli.command.RetriesCommand;
@@ -31,7 +32,7 @@ import java.io.PrintWriter;
         description = "Submit, watch and inspect Ferry transfers; resolve handles; administer SEs, links and shares.",
         subcommands = {WhoamiCommand.class, SubmitCommand.class, WatchCommand.class, JobStatusCommand.class, LsCommand.class,
                 CancelCommand.class, RetriesCommand.class, ResubmitCommand.class, ResolveCommand.class, CostCommand.class,
-                SeCommand.class, LinkCommand.class, ShareCommand.class, HandleCommand.class, CompletionCommand.class},
+                SeCommand.class, LinkCommand.class, ShareCommand.class, ProbeCommand.class, HandleCommand.class, CompletionCommand.class},
         footer = {"", "Examples:",
                 "  ferry whoami",
                 "  ferry submit https://se-a.example/f1 https://se-b.example/f1 --checksum adler32:0a1b2c3d --wait",

@@ -19,7 +19,7 @@ function fmtBytes(b) {
 }
 const palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"];
 const charts = {};
-const rendered = { charts: 0, grid: 0, sites: 0 };
+const rendered = { charts: 0, grid: 0, sites: 0, probes: 0 };
 
 async function get(path) {
   const r = await fetch(path);
@@ -31,7 +31,8 @@ function binFor(window) {
   return window === "24h" ? "1h" : window === "7d" ? "6h" : "1d";
 }
 
-function draw(id, config) {
+// counter: which of rendered's counts the chart adds to (the probe chart is counted apart from the others)
+function draw(id, config, counter = "charts") {
   if (charts[id]) charts[id].destroy();
   config.options = Object.assign({ animation: false, responsive: true }, config.options || {});
   charts[id] = new Chart(document.getElementById(id), config);
@@ -40,7 +41,7 @@ function draw(id, config) {
   // the y axis's labels as drawn, so that a test can read the units the canvas shows
   const y = charts[id].scales.y;
   if (y) document.getElementById(id).dataset.yTicks = y.ticks.map((t) => t.label).join("|");
-  rendered.charts++;
+  rendered[counter]++;
 }
 
 async function throughput(window, links) {
@@ -58,6 +59,41 @@ async function throughput(window, links) {
   draw("throughput", { type: "line", data: { labels: labels.map((t) => t.replace("T", " ").slice(0, 16)), datasets },
     options: { scales: { y: { beginAtZero: true, title: { display: true, text: "per-file throughput" }, ticks: { callback: (v) => fmtRate(v) } } },
       plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${fmtRate(c.parsed.y)}` } } } } });
+}
+
+// The probe series of one link (GET /probes, records of activity ferry-probe) beside the link's production: the
+// per-file rate of all its records per bin (/rates, which counts the probes' few files too).
+async function probes(window) {
+  const select = document.getElementById("probe-link");
+  const note = document.getElementById("probe-note");
+  const probed = await get(`/probes/links?window=${window === "30d" ? "30d" : window}`);
+  const wanted = select.value;
+  select.replaceChildren(...probed.map((l) => {
+    const o = el("option", `${l.source} → ${l.destination} (${l.finished}/${l.runs} runs, ${fmtRate(l.averageThroughput)})`);
+    o.value = l.source + "\u0000" + l.destination;
+    return o;
+  }));
+  if (!probed.length) {
+    note.textContent = "no probe runs in this window: schedule probes on transfer-scheduler (ferry probe add SRC DST --size 1GB --every 30m)";
+    if (charts.probes) { charts.probes.destroy(); delete charts.probes; }
+    return;
+  }
+  if (probed.some((l) => l.source + "\u0000" + l.destination === wanted)) select.value = wanted;
+  const [source, destination] = select.value.split("\u0000");
+  const q = `source=${encodeURIComponent(source)}&destination=${encodeURIComponent(destination)}&window=${window}`;
+  const [series, production] = await Promise.all([get(`/probes?${q}`), get(`/rates?${q}&bin=${binFor(window)}&top=0`)]);
+  const labels = [...new Set([...series.runs.map((r) => r.at), ...production.bins.map((b) => b.start)])].sort();
+  const at = (list, key, value) => { const m = new Map(list.map((x) => [x[key], value(x)])); return labels.map((t) => m.get(t) ?? null); };
+  draw("probes", { type: "line", data: { labels: labels.map((t) => t.replace("T", " ").slice(0, 16)), datasets: [
+    { label: "probe run", borderColor: palette[0], backgroundColor: palette[0], showLine: false, pointRadius: 3,
+      data: at(series.runs, "at", (r) => r.outcome === "FINISHED" ? r.throughput : 0) },
+    { label: "probe 12 h average", borderColor: palette[0], pointRadius: 0, spanGaps: true, data: at(series.runs, "at", (r) => r.average12h) },
+    { label: "production per-file rate", borderColor: palette[2], borderDash: [4, 4], spanGaps: true,
+      data: at(production.bins, "start", (b) => b.avgFileThroughput) }] },
+    options: { scales: { y: { beginAtZero: true, title: { display: true, text: "throughput" }, ticks: { callback: (v) => fmtRate(v) } } },
+      plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${fmtRate(c.parsed.y)}` } } } } }, "probes");
+  const failed = series.runs.filter((r) => r.outcome !== "FINISHED").length;
+  note.textContent = `${series.runs.length} runs, ${failed} failed (drawn at zero)`;
 }
 
 function colour(metric, row, maxRate) {
@@ -129,15 +165,16 @@ async function refresh() {
   const window = document.getElementById("window").value;
   const metric = document.getElementById("metric").value;
   const status = document.getElementById("status");
-  rendered.charts = 0; rendered.grid = 0; rendered.sites = 0;
+  rendered.charts = 0; rendered.grid = 0; rendered.sites = 0; rendered.probes = 0;
   try {
     const [links, siteTable] = await Promise.all([get(`/links?window=${window}`), get(`/sites?window=${window}`)]);
     grid(metric, links.rows);
     overhead(links.rows);
     sites(siteTable);
     await throughput(window, links.rows);
+    await probes(window);
     status.textContent = `${links.rows.length} links, updated ${new Date().toISOString().slice(11, 19)} UTC`;
-    document.body.dataset.rendered = `charts:${rendered.charts} grid:${rendered.grid} sites:${rendered.sites}`;
+    document.body.dataset.rendered = `charts:${rendered.charts} grid:${rendered.grid} sites:${rendered.sites} probes:${rendered.probes}`;
   } catch (e) {
     status.textContent = "error: " + e.message;
     document.body.dataset.rendered = "error";
@@ -150,5 +187,6 @@ get("/dashboard/config.json").then((c) => { document.getElementById("monitor-lin
 
 document.getElementById("window").addEventListener("change", refresh);
 document.getElementById("metric").addEventListener("change", refresh);
+document.getElementById("probe-link").addEventListener("change", () => probes(document.getElementById("window").value));
 refresh();
 setInterval(refresh, 60000);

@@ -55,11 +55,14 @@ class DashboardTest {
 
         Path profile = Files.createTempDirectory("chromium-profile");
         String dom = chromium(profile, "--dump-dom", dashboard.toString());
-        Matcher m = Pattern.compile("data-rendered=\"charts:(\\d+) grid:(\\d+) sites:(\\d+)\"").matcher(dom);
+        Matcher m = Pattern.compile("data-rendered=\"charts:(\\d+) grid:(\\d+) sites:(\\d+) probes:(\\d+)\"").matcher(dom);
         assertTrue(m.find(), "the page did not finish rendering: " + dom.substring(0, Math.min(dom.length(), 2000)));
         assertEquals(2, Integer.parseInt(m.group(1)), "throughput and overhead charts");
         assertTrue(Integer.parseInt(m.group(2)) >= 3, "grid cells for the seeded links");
         assertTrue(Integer.parseInt(m.group(3)) >= 3, "rows for the seeded sites");
+        assertEquals(1, Integer.parseInt(m.group(4)), "the probe chart rendered");
+        Matcher probePoints = Pattern.compile("id=\"probes\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
+        assertTrue(probePoints.find() && Integer.parseInt(probePoints.group(1)) >= 18, "the probe chart has the probe runs");
         Matcher points = Pattern.compile("id=\"throughput\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
         assertTrue(points.find() && Integer.parseInt(points.group(1)) > 0, "the throughput chart has data points");
         Matcher ticks = Pattern.compile("id=\"throughput\"[^>]*data-y-ticks=\"([^\"]*)\"").matcher(dom);
@@ -155,8 +158,33 @@ class DashboardTest {
                 }
             }
         }
+        // transfer-scheduler's link probes on one link: a 100 MB file every hour, under their own activity
+        for (int h = 0; h < 18; h++) {
+            Instant end = start.plusSeconds(3600L * h + 1800);
+            Instant ts = end.minusSeconds(4 + h % 3);
+            boolean ok = h % 6 != 5;
+            rs.add("{\"id\":\"dash-probe-" + h + "\",\"vo\":\"ops\",\"activity\":\"ferry-probe\",\"source_se\":\"DASH-RAL\",\"dest_se\":\"DASH-CERN\","
+                    + "\"source_site\":\"RAL-SITE\",\"dest_site\":\"CERN-SITE\",\"filesize\":100000000,\"bytes_transferred\":" + (ok ? 100000000 : 0)
+                    + ",\"transfer_started_at\":\"" + ts + "\",\"transfer_ended_at\":\"" + end + "\",\"outcome\":\"" + (ok ? "FINISHED" : "FAILED") + "\"}");
+        }
         given().auth().oauth2(FerryTestResource.token(null, "rates:write")).contentType(ContentType.JSON)
                 .body("[" + String.join(",", rs) + "]").post("/records").then().statusCode(200);
         given().auth().oauth2(FerryTestResource.token(null, "rates:write")).post("/rollups/flush").then().statusCode(200);
+    }
+
+    /** The probe series are told apart from production by their activity, and each run carries its 12-hour average. */
+    @Test
+    void probeRecordsMakeALinksProbeSeriesWithTwelveHourAverages() {
+        seed();
+        io.restassured.path.json.JsonPath series = given().get("/probes?source=DASH-RAL&destination=DASH-CERN&window=24h").then().statusCode(200)
+                .extract().jsonPath();
+        assertEquals(18, series.getList("runs").size(), series.prettify());
+        assertEquals(3, series.getList("runs.findAll { it.outcome == 'FAILED' }").size());
+        float average = series.getFloat("runs[-1].average12h");
+        assertTrue(average > 1.0e7 && average < 3.0e7, "100 MB in 4-6 s: " + average);
+        given().get("/probes?source=DASH-CERN&destination=DASH-RAL&window=24h").then().statusCode(200).body("runs.size()", equalTo(0));
+        given().get("/probes/links?window=24h").then().statusCode(200).body("find { it.source == 'DASH-RAL' }.runs", equalTo(18));
+        given().get("/probes?source=DASH-RAL&destination=DASH-CERN&window=90d").then().statusCode(400).contentType("application/problem+json");
+        given().get("/probes?destination=DASH-CERN").then().statusCode(400).contentType("application/problem+json");
     }
 }

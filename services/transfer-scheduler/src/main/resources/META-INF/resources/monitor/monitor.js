@@ -10,10 +10,12 @@ const API = {
   endpoints: "/endpoints",
   links: "/links",
   shares: "/shares",
+  probes: "/monitor/api/probes",
 };
 const TOKEN_KEY = "ferry.monitor.token";
 const QUEUED = ["SUBMITTED", "STAGING", "READY"];
 const TERMINAL_JOB = ["FINISHED", "FINISHEDDIRTY", "FAILED", "CANCELED"];
+const SVG = "http://www.w3.org/2000/svg";
 let pageAbort = new AbortController();
 
 // ---- units --------------------------------------------------------------------------------------------------
@@ -373,21 +375,26 @@ async function errorsPage(params) {
     ["last seen", (g) => fmtAgo(g.last_seen)], ["latest examples", examples, "reason"]], answer.groups, "errors"))];
 }
 
-// A link's decisions over time: the active target (solid, left axis) and the throughput it saw (dashed, right axis).
-function decisionChart(points) {
-  const ns = "http://www.w3.org/2000/svg";
-  const W = 900, H = 250, L = 50, R = 80, T = 15, B = 30;
-  const svg = document.createElementNS(ns, "svg");
+// An empty SVG chart of W × H units and add(tag, attributes, text), which appends an element to it.
+function svgChart(W, H, className) {
+  const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("class", "chart");
-  svg.id = "decision-chart";
+  svg.setAttribute("class", className);
   const add = (tag, attrs, text) => {
-    const e = document.createElementNS(ns, tag);
+    const e = document.createElementNS(SVG, tag);
     Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, v));
     if (text != null) e.textContent = text;
     svg.append(e);
     return e;
   };
+  return { svg, add };
+}
+
+// A link's decisions over time: the active target (solid, left axis) and the throughput it saw (dashed, right axis).
+function decisionChart(points) {
+  const W = 900, H = 250, L = 50, R = 80, T = 15, B = 30;
+  const { svg, add } = svgChart(W, H, "chart");
+  svg.id = "decision-chart";
   const times = points.map((p) => parseTime(p.decided_at).getTime());
   const t0 = Math.min(...times), t1 = Math.max(t0 + 1000, ...times);
   // the active axis counts transfers: whole-number ticks, at most five
@@ -439,6 +446,86 @@ async function optimizerPage(params) {
   return out;
 }
 
+// A probed link over the window: each probe run's file rate (dots, red when the run failed or did not start, drawn
+// on the axis), the 12-hour average of the finished ones (solid, as SONAR plotted it), and the link's production:
+// all its other files together per bin (dashed) and their mean per-file rate (dotted). One rate axis for all.
+function probeChart(link, since, windowSeconds, binSeconds) {
+  const W = 900, H = 250, L = 80, R = 20, T = 20, B = 30;
+  const { svg, add } = svgChart(W, H, "chart probe-chart");
+  const t0 = parseTime(since).getTime(), t1 = Math.max(t0 + 1000, Date.now());
+  const rates = [1, ...link.runs.map((r) => Math.max(r.throughput_bytes_per_s || 0, r.average_12h_bytes_per_s || 0)),
+    ...link.production.map((p) => Math.max(p.bytes_per_second || 0, p.avg_file_throughput || 0))];
+  const maxRate = Math.max(...rates) * 1.1;
+  const x = (t) => L + (W - L - R) * (t - t0) / (t1 - t0);
+  const y = (r) => H - B - (H - T - B) * r / maxRate;
+  add("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, class: "axis" });
+  add("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" });
+  for (let i = 0; i <= 4; i++) {
+    const f = i / 4;
+    add("text", { x: L - 6, y: y(maxRate * f) + 4, "text-anchor": "end" }, fmtRate(maxRate * f));
+    const at = new Date(t0 + (t1 - t0) * f).toISOString();
+    add("text", { x: x(t0 + (t1 - t0) * f), y: H - 10, "text-anchor": "middle" }, windowSeconds > 86400 ? at.slice(5, 16).replace("T", " ") : at.slice(11, 16));
+  }
+  add("text", { x: L, y: 12 }, "probe runs (dots), 12 h average (solid), production: link total (dashed), per file (dotted)");
+  const line = (points, cls) => {
+    if (points.length) add("path", { d: points.map(([t, r], i) => (i ? "L" : "M") + x(t) + "," + y(r)).join(" "), class: cls });
+  };
+  // production as steps, one per bin, so that a single bin shows too
+  const steps = (points, value, cls) => {
+    if (!points.length) return;
+    add("path", { d: points.map((p) => { const t = parseTime(p.at).getTime(), e = Math.min(t1, t + binSeconds * 1000);
+      return "M" + x(Math.max(t0, t)) + "," + y(value(p)) + " L" + x(e) + "," + y(value(p)); }).join(" "), class: cls });
+  };
+  steps(link.production, (p) => p.bytes_per_second, "production");
+  steps(link.production.filter((p) => p.avg_file_throughput != null), (p) => p.avg_file_throughput, "production-file");
+  const finished = link.runs.filter((r) => r.outcome === "FINISHED");
+  line(finished.filter((r) => r.average_12h_bytes_per_s != null).map((r) => [parseTime(r.started_at).getTime(), r.average_12h_bytes_per_s]), "probe-average");
+  link.runs.filter((r) => r.outcome !== "RUNNING").forEach((r) => {
+    const ok = r.outcome === "FINISHED";
+    const dot = add("circle", { cx: x(parseTime(r.started_at).getTime()), cy: y(ok ? r.throughput_bytes_per_s || 0 : 0), r: 3,
+      class: ok ? "probe-run" : "probe-failed" });
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = fmtTime(r.started_at) + ": " + r.outcome + (ok ? " " + fmtRate(r.throughput_bytes_per_s) : " " + (r.error || ""));
+    dot.append(title);
+  });
+  svg.dataset.runs = String(link.runs.length);
+  return svg;
+}
+
+async function probesPage(params) {
+  const win = params.get("window") || "24h";
+  const answer = await api(API.probes + "?window=" + encodeURIComponent(win));
+  const picker = windowSelect(win);
+  picker.addEventListener("change", () => { location.hash = "#/probes?window=" + picker.value; });
+  const filters = el("div", null, "filters");
+  filters.append(labelled("window", picker), el("span", "test transfers the scheduler runs itself (ferry probe add), beside each link's production since "
+    + fmtTime(answer.since)));
+  if (!answer.links.length) {
+    return [section("Link probes", filters, el("p", "no probes: an administrator schedules them with ferry probe add SRC DST --size 1GB --every 30m"))];
+  }
+  const out = [section("Link probes", filters, table([
+    ["link", (l) => l.source_se + " → " + l.dest_se, "text"], ["probes", (l) => l.probes.length],
+    ["runs", (l) => l.runs.length], ["finished", (l) => l.runs.filter((r) => r.outcome === "FINISHED").length],
+    ["12 h average", (l) => fmtRate(l.probes.map((p) => p.average_12h_bytes_per_s).find((v) => v != null))],
+    ["production", (l) => fmtRate(l.production.reduce((n, p) => n + p.bytes_per_second * answer.bin_seconds, 0) / answer.window_seconds)],
+  ], answer.links, "probe-links"))];
+  answer.links.forEach((l) => {
+    out.push(section("Probes " + l.source_se + " → " + l.dest_se, probeChart(l, answer.since, answer.window_seconds, answer.bin_seconds),
+      table([["probe", (p) => p.probe_id], ["VO", (p) => p.vo, "text"], ["file", (p) => fmtBytes(p.file_size)],
+        ["every", (p) => fmtDuration(p.interval_seconds)], ["enabled", (p) => p.enabled ? "yes" : "no"],
+        ["runs (12 h)", (p) => p.runs_12h], ["finished (12 h)", (p) => p.finished_12h], ["average (12 h)", (p) => fmtRate(p.average_12h_bytes_per_s)],
+        ["last run", (p) => p.last_run ? stateText(p.last_run.outcome) : "–", "text"],
+        ["when", (p) => p.last_run ? fmtAgo(p.last_run.started_at) : "–"],
+        ["why", (p) => p.last_run && p.last_run.outcome !== "FINISHED" ? p.last_run.error : null, "reason"]], l.probes),
+      table([["started", (r) => fmtTime(r.started_at)], ["outcome", (r) => stateText(r.outcome), "text"],
+        ["job", (r) => r.job_id ? link(r.job_id.slice(0, 8) + "…", "#/job/" + r.job_id) : "–", "text"],
+        ["rate", (r) => fmtRate(r.throughput_bytes_per_s)], ["took", (r) => r.duration_seconds != null && r.duration_seconds < 10 ? r.duration_seconds.toFixed(1) + " s" : fmtDuration(r.duration_seconds)],
+        ["12 h average", (r) => fmtRate(r.average_12h_bytes_per_s)], ["error", (r) => r.error_code, "text"], ["reason", (r) => r.error, "reason"]],
+      l.runs.slice().reverse().slice(0, 20), "probe-runs-" + l.source_se + "-" + l.dest_se)));
+  });
+  return out;
+}
+
 async function configPage() {
   const [endpoints, links, shares] = await Promise.all([api(API.endpoints), api(API.links), api(API.shares)]);
   const urls = (se) => Object.entries(se.baseUrls || {}).map(([p, u]) => p + ": " + u).join("\n");
@@ -457,7 +544,7 @@ async function configPage() {
 }
 
 // ---- routing ----------------------------------------------------------------------------------------------
-const PAGES = { overview: overviewPage, jobs: jobsPage, job: jobPage, errors: errorsPage, optimizer: optimizerPage, config: configPage };
+const PAGES = { overview: overviewPage, jobs: jobsPage, job: jobPage, errors: errorsPage, optimizer: optimizerPage, probes: probesPage, config: configPage };
 
 async function route() {
   pageAbort.abort();

@@ -79,6 +79,8 @@ class EngineTest {
                     Map.entry("ferry.scheduler.engine.lease", "4s"), Map.entry("ferry.scheduler.optimizer.interval", "2s"),
                     Map.entry("ferry.scheduler.outbox.interval", "500ms"), Map.entry("ferry.scheduler.outbox.max-backoff", "1s"),
                     Map.entry("ferry.scheduler.engine.stage-poll", "300ms"),
+                    Map.entry("ferry.scheduler.probes.poll", "200ms"), Map.entry("ferry.scheduler.probes.min-interval", "1s"),
+                    Map.entry("ferry.scheduler.probes.max-file-size", "64M"),
                     Map.entry("ferry.scheduler.monitoring.stomp.enabled", "true"), Map.entry("ferry.scheduler.monitoring.stomp.host", "127.0.0.1"),
                     Map.entry("ferry.scheduler.monitoring.stomp.port", String.valueOf(STOMP_PORT)),
                     Map.entry("ferry.scheduler.monitoring.stomp.login", "ferry"), Map.entry("ferry.scheduler.monitoring.stomp.passcode", "stomp-passcode-1"),

@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The web monitor in headless Chromium while the engine moves a real job between nginx SEs (the source rate-limited,
  * so that its files finish one after another): a user signs in with a token, every page loads with no console error
  * and shows the test's jobs, and the job page follows the files over the event stream as they move. Each page leaves
- * a screenshot in target/monitor-*.png.
+ * a screenshot in target/monitor-*.png. A link probe on the job's link fills the probes view.
  */
 @QuarkusTest
 @TestProfile(EngineTest.WithEngine.class)
@@ -88,6 +88,10 @@ class MonitorPageTest {
             Files.write(f, data);
             files.add(file("/slow/page/f" + i, "/se-b/page/f" + i));
         }
+        // a probe on the moving job's link, so that the probes view has both series to draw
+        int probe = given().auth().oauth2(FerryTestResource.token(null, "transfer:admin")).contentType(ContentType.JSON)
+                .body("{\"source_se\":\"PAGE-SLOW\",\"dest_se\":\"PAGE-B\",\"file_size\":100000,\"interval_seconds\":2}")
+                .post("/probes").then().statusCode(201).extract().path("probe_id");
         String failing = submit(List.of(file("/se-b/page/missing", "/slow/page/never")));
         String moving = submit(files);
 
@@ -122,9 +126,14 @@ class MonitorPageTest {
             show(browser, "errors", "#/errors?window=1h", "#errors", "PAGE-B → PAGE-SLOW");
             show(browser, "optimizer", "#/optimizer?link=PAGE-SLOW|PAGE-B", "#decisions", "PAGE-SLOW → PAGE-B");
             assertTrue(browser.evaluate("Number(document.getElementById('decision-chart').dataset.points)").asInt() > 0, "the chart has points");
+            show(browser, "probes", "#/probes?window=1h", "[id='probe-runs-PAGE-SLOW-PAGE-B']", "FINISHED");
+            assertTrue(browser.evaluate("Number(document.querySelector('.probe-chart').dataset.runs)").asInt() > 0, "the probe chart has runs");
+            assertTrue(browser.evaluate("document.getElementById('probe-links').textContent").asText().contains("B/s"), "rates in human units");
             show(browser, "config", "#/config", "#endpoints", "PAGE-SLOW");
             assertEquals("http://localhost:8084/dashboard/", browser.evaluate("document.getElementById('dashboard-link').href").asText());
             assertEquals(List.of(), browser.consoleErrors(), "no console errors on any page");
+        } finally {
+            given().auth().oauth2(FerryTestResource.token(null, "transfer:admin")).delete("/probes/" + probe).then().statusCode(204);
         }
     }
 

@@ -70,6 +70,42 @@ class CommandLineTest {
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("ferry submit: give SRC DST, or -f FILE"), err.toString(StandardCharsets.UTF_8));
     }
 
+    @Test
+    void probeAddSendsBytesAndSecondsFromWhatPeopleType() {
+        var body = ProbeCommand.body("RAL", "CERN", "1GB", "1h30m", null, false);
+        assertEquals("RAL", body.path("source_se").asText());
+        assertEquals("CERN", body.path("dest_se").asText());
+        assertEquals(1_000_000_000L, body.path("file_size").asLong());
+        assertEquals(5400, body.path("interval_seconds").asLong());
+        assertTrue(body.path("enabled").asBoolean());
+        assertTrue(body.path("vo").isMissingNode(), "the scheduler's default VO (ops) unless one is given");
+        var disabled = ProbeCommand.body("RAL", "CERN", "500MiB", "30m", "atlas", true);
+        assertEquals(500L << 20, disabled.path("file_size").asLong());
+        assertEquals("atlas", disabled.path("vo").asText());
+        assertTrue(!disabled.path("enabled").asBoolean());
+        assertEquals("7d", ProbeCommand.window(java.time.Duration.ofDays(7)));
+        assertEquals("6h", ProbeCommand.window(java.time.Duration.ofHours(6)));
+        assertEquals("90m", ProbeCommand.window(java.time.Duration.ofMinutes(90)));
+        CommandLine cli = Main.commandLine();
+        CommandLine.ParseResult r = cli.parseArgs("probe", "add", "A", "B", "--size", "1GB", "--every", "30m");
+        assertEquals("add", r.subcommand().subcommand().commandSpec().name());
+        String completion = new String(captured(() -> Main.run("completion", "bash")), StandardCharsets.UTF_8);
+        assertTrue(completion.contains("probe"), "completion knows ferry probe");
+        assertTrue(Main.commandLine().getSubcommands().get("probe").getUsageMessage().contains("ferry probe add"));
+    }
+
+    private static byte[] captured(Runnable run) {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+            run.run();
+        } finally {
+            System.setOut(saved);
+        }
+        return buffer.toByteArray();
+    }
+
     private static SubmitCommand parse(String... args) {
         CommandLine cli = Main.commandLine();
         return (SubmitCommand) cli.parseArgs(args).subcommand().commandSpec().userObject();

@@ -112,6 +112,39 @@ public final class FileMover implements Mover {
         }
     }
 
+    @Override
+    public String create(URI target, URI base, long size, StorageCredential credential) throws MoverException {
+        Path file = confined(target, false, base);
+        GeneratedData data = new GeneratedData(size, target.hashCode() ^ System.nanoTime());
+        try {
+            Files.createDirectories(file.getParent());
+            // again now that the parents exist: none of them may be a link out of the root or the SE
+            confined(target, false, base);
+            try (java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(file, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                java.nio.ByteBuffer chunk = java.nio.ByteBuffer.allocate(GeneratedData.CHUNK);
+                while (data.next(chunk)) {
+                    while (chunk.hasRemaining()) {
+                        out.write(chunk);
+                    }
+                }
+            }
+            return data.adler32();
+        } catch (IOException e) {
+            throw failure(e, "create");
+        }
+    }
+
+    @Override
+    public void remove(URI target, URI base, StorageCredential credential) throws MoverException {
+        Path file = confined(target, false, base);
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw failure(e, "remove");
+        }
+    }
+
     private static MoverException failure(IOException e, String phase) {
         if (e instanceof AccessDeniedException denied) {
             return new MoverException(MoverException.Code.PERMISSION_DENIED, phase, "permission denied: " + denied.getFile());

@@ -438,6 +438,50 @@ public final class HttpMover implements Mover {
         }
     }
 
+    @Override
+    public String create(URI target, URI base, long size, StorageCredential credential) throws MoverException {
+        target = WebDavSchemes.asHttp(target);
+        CopyRequest req = new CopyRequest(target, target, size, null, null, true, 1, WebDavSchemes.asHttp(base), false, null,
+                new StorageCredentials(credential, credential));
+        GeneratedData data = new GeneratedData(size, target.hashCode() ^ System.nanoTime());
+        try {
+            makeCollections(req, "create");
+            HttpWire.Body body = sink -> {
+                java.nio.ByteBuffer chunk = java.nio.ByteBuffer.allocate(GeneratedData.CHUNK);
+                while (data.next(chunk)) {
+                    sink.write(chunk);
+                }
+            };
+            try (HttpWire.Response put = toDestination(req).send("PUT", target, BearerHeaders.of(credential), body, size)) {
+                put.discard();
+                check(put.status, "create", "destination " + target);
+            }
+        } catch (IOException e) {
+            collections.forget(parents(req.destinationBase(), target));
+            throw ioFailure(e, "create");
+        } catch (MoverException e) {
+            collections.forget(parents(req.destinationBase(), target));
+            throw e;
+        }
+        if (data.produced() != size) {
+            throw new MoverException(MoverException.Code.SIZE_MISMATCH, "create", "wrote " + data.produced() + " bytes of " + size);
+        }
+        return data.adler32();
+    }
+
+    @Override
+    public void remove(URI target, URI base, StorageCredential credential) throws MoverException {
+        target = WebDavSchemes.asHttp(target);
+        try {
+            int status = status(wire.presenting(credential), "DELETE", target, credential);
+            if (status != 404) {
+                check(status, "remove", "file " + target);
+            }
+        } catch (IOException e) {
+            throw ioFailure(e, "remove");
+        }
+    }
+
     /** Collections between the SE's base URL and the file, outermost first, each ending in '/'. */
     static List<URI> parents(URI base, URI file) {
         List<URI> out = new ArrayList<>();

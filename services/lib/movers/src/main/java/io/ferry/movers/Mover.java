@@ -57,4 +57,14 @@ public interface Mover {
                     "the source SE reports ADLER32 " + stat.adler32() + ", the job says " + req.expectedAdler32());
         }
     }
+
+    /**
+     * Writes {@code size} pseudo-random bytes to {@code target}, a file Ferry creates itself (a link probe's source):
+     * parent collections below {@code base} are made, an existing file is replaced. {@code credential}: what to
+     * present to the SE (null: the mover's own identity). Answers the content's ADLER32 (8 hex digits).
+     */
+    String create(URI target, URI base, long size, StorageCredential credential) throws MoverException;
+
+    /** Removes {@code target}, below its SE's {@code base} (a file Ferry created or copied for itself); one that is not there is no failure. */
+    void remove(URI target, URI base, StorageCredential credential) throws MoverException;
 }

@@ -54,6 +54,26 @@ class FileMoverTest {
                 seA.resolve("nope").toUri(), seB.resolve("x").toUri(), null, null, "none", false, 1, null))).code());
     }
 
+    /** A file Ferry makes for itself (a link probe's source): the size asked for, the ADLER32 answered, removed again, never outside its SE. */
+    @Test
+    void createsAGeneratedFileOfTheSizeAskedAndRemovesIt() throws Exception {
+        Path se = Files.createDirectories(tmp.resolve("se"));
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        FileMover mover = new FileMover(List.of(tmp));
+        Path made = se.resolve("ferry-probes/7/run1");
+        String adler = mover.create(made.toUri(), se.toUri(), 200_003, null);
+        assertEquals(200_003, Files.size(made));
+        java.util.zip.Adler32 sum = new java.util.zip.Adler32();
+        sum.update(Files.readAllBytes(made));
+        assertEquals(String.format("%08x", sum.getValue()), adler);
+        assertEquals(MoverException.Code.PERMISSION_DENIED, assertThrows(MoverException.class,
+                () -> mover.create(outside.resolve("x").toUri(), se.toUri(), 10, null)).code());
+        assertFalse(Files.exists(outside.resolve("x")));
+        mover.remove(made.toUri(), se.toUri(), null);
+        assertFalse(Files.exists(made));
+        mover.remove(made.toUri(), se.toUri(), null);  // already gone: no failure
+    }
+
     @Test
     void eachSideStaysInsideItsStorageEndpointsDirectoryNotOnlyInsideTheRoots() throws Exception {
         // one root holds three directories: two SEs and something that belongs to neither

@@ -69,6 +69,21 @@ class HttpMoverTest {
     }
 
     /** dav:// is WebDAV over plain HTTP, moved as http:// (percent-escapes kept as they are). */
+    /** A file Ferry makes for itself over WebDAV: parent collections made, the size asked for, its ADLER32, then removed (twice: no failure). */
+    @Test
+    void createsAGeneratedFileOverWebDavAndRemovesIt() throws Exception {
+        URI base = URI.create(nginx.url("/se-b"));
+        URI made = URI.create(nginx.url("/se-b/ferry-probes/3/r1"));
+        String adler = MOVER.create(made, base, 5_000_001, null);
+        assertEquals(5_000_001, Files.size(nginx.file("/se-b/ferry-probes/3/r1")));
+        java.util.zip.Adler32 sum = new java.util.zip.Adler32();
+        sum.update(Files.readAllBytes(nginx.file("/se-b/ferry-probes/3/r1")));
+        assertEquals(String.format("%08x", sum.getValue()), adler);
+        MOVER.remove(made, base, null);
+        assertFalse(Files.exists(nginx.file("/se-b/ferry-probes/3/r1")));
+        MOVER.remove(made, base, null);
+    }
+
     @Test
     void davUrlsAreMovedAsHttp() throws Exception {
         String adler = write(nginx.file("/se-a/dav/a b.bin"), 200_000, 22);

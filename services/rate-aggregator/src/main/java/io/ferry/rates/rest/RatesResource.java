@@ -29,6 +29,24 @@ public class RatesResource {
     @Inject
     RecordAnalysis analysis;
 
+    @Inject
+    io.ferry.rates.service.ProbeSeries probes;
+
+    /** {@code GET /probes?source=SE&destination=SE&window=7d}: the link's probe runs (at most 30 days), each with its 12-hour average. */
+    @GET
+    @Path("probes")
+    public Uni<io.ferry.rates.service.ProbeSeries.Series> probes(@QueryParam("source") String source, @QueryParam("destination") String destination,
+                                                                 @QueryParam("window") String window) {
+        return probes.series(source, destination, window);
+    }
+
+    /** {@code GET /probes/links?window=7d}: the links with probe runs in the window, with their counts and mean throughput. */
+    @GET
+    @Path("probes/links")
+    public Uni<java.util.List<io.ferry.rates.service.ProbeSeries.ProbedLink>> probedLinks(@QueryParam("window") String window) {
+        return probes.links(window);
+    }
+
     /** The dashboard lives at /dashboard/. */
     @GET
     @Produces(MediaType.TEXT_HTML)

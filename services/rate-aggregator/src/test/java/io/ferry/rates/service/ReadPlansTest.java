@@ -59,6 +59,16 @@ class ReadPlansTest {
     }
 
     @Test
+    void probeReadsUseThePartialProbeIndex() {
+        OffsetDateTime since = OffsetDateTime.parse("2026-11-01T00:00:00Z");
+        for (String p : new String[]{plan(ProbeSeries.SQL, Tuple.of("A", "B", since, 1000)), plan(ProbeSeries.LINKS, Tuple.of(since, 200))}) {
+            assertTrue(p.contains("transfer_record_probe_idx"), p);
+            assertFalse(p.contains("Seq Scan"), p);
+            assertTrue(p.contains("Limit"), "bounded by LIMIT: " + p);
+        }
+    }
+
+    @Test
     void measurementReadsUseAnIndexPerDirection() {
         String latest = plan(MeasurementService.LATEST, Tuple.of("h", OffsetDateTime.parse("2026-01-01T00:00:00Z"), 1000));
         assertTrue(latest.contains("measurement_pair_idx") || latest.contains("measurement_source_destination_tool_measured_at_key"), latest);

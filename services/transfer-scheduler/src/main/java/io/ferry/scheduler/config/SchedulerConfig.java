@@ -25,6 +25,8 @@ public interface SchedulerConfig {
 
     StorageTokens storageTokens();
 
+    Probes probes();
+
     interface Engine {
         /** Whether this replica prepares and moves files (an API-only replica sets false). */
         @WithDefault("true")
@@ -218,5 +220,35 @@ public interface SchedulerConfig {
 
             String clientSecret();
         }
+    }
+
+    /** Link probes ({@code /probes}): periodic test transfers the scheduler runs itself. */
+    interface Probes {
+        /** How often the probe loop looks for due probes and ended runs when nothing wakes it earlier. */
+        @WithDefault("10s")
+        Duration poll();
+
+        /** The shortest interval a probe may be given. */
+        @WithDefault("5m")
+        Duration minInterval();
+
+        /** The largest file a probe may move. */
+        @WithDefault("10G")
+        MemorySize maxFileSize();
+
+        /** The activity probe jobs run under, in the probe's VO (its fair-share weight: {@link #activityWeight()}). */
+        @WithDefault("ferry-probe")
+        String activity();
+
+        /**
+         * The weight the probe activity gets in a VO that has none for it when a probe of that VO is stored (an
+         * operator's own weight in {@code /shares/{vo}/activities} is kept): production activities weigh 1 unless set.
+         */
+        @WithDefault("0.01")
+        double activityWeight();
+
+        /** The directory, below each SE's base URL, probe files are created in ({@code <dir>/<probe>/<run>}). */
+        @WithDefault("/ferry-probes")
+        String directory();
     }
 }

@@ -60,6 +60,28 @@ public class MonitorQueries {
         });
     }
 
+    /** A link's production in one time bin: bytes of files that finished in it, and their mean per-file throughput (bytes/s). */
+    public record ProductionBin(String sourceSe, String destSe, OffsetDateTime binStart, long bytes, Double avgFileThroughput) {
+    }
+
+    /**
+     * Finished files per link in bins of {@code binSeconds} since {@code since}, leaving out {@code excludedActivity}
+     * (the probes' own copies): what production moved on each link, to draw beside the probe series.
+     */
+    public Uni<List<ProductionBin>> production(OffsetDateTime since, long binSeconds, String vo, String excludedActivity) {
+        String sql = "SELECT source_se, dest_se, to_timestamp(floor(extract(epoch FROM finish_time) / $2) * $2) AS bin, "
+                + "coalesce(sum(bytes_transferred), 0), avg(throughput) FROM transfer_file "
+                + "WHERE state = 'FINISHED' AND finish_time >= $1 AND activity <> $3 AND ($4::text IS NULL OR vo = $4) "
+                + "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3";
+        return pool.preparedQuery(sql).execute(Tuple.of(since, binSeconds, excludedActivity, vo)).map(rows -> {
+            List<ProductionBin> out = new ArrayList<>();
+            for (Row r : rows) {
+                out.add(new ProductionBin(r.getString(0), r.getString(1), r.getOffsetDateTime(2), r.getLong(3), r.getDouble(4)));
+            }
+            return out;
+        });
+    }
+
     public Uni<List<ErrorGroup>> errors(OffsetDateTime since, String vo, int examples, int limit) {
         String sql = "WITH e AS ("
                 + "SELECT f.source_se, f.dest_se, f.vo, coalesce(f.error_code, 'UNKNOWN') AS code, coalesce(f.reason, '') AS reason, "

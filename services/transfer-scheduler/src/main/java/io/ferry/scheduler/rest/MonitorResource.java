@@ -59,4 +59,12 @@ public class MonitorResource {
         Duration d = MonitorService.window(window);
         return monitor.errors(d, vo, limit).map(g -> new MonitorViews.Errors(d.toSeconds(), g.stream().map(MonitorViews.ErrorGroup::of).toList()));
     }
+
+    /** Each probed link: its probes and their runs within the window, beside the link's production (bytes/s per bin). */
+    @GET
+    @Path("probes")
+    @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
+    public Uni<MonitorViews.Probes> probes(@QueryParam("window") @DefaultValue("24h") String window, @QueryParam("vo") String vo) {
+        return monitor.probes(MonitorService.window(window), vo).map(MonitorViews.Probes::of);
+    }
 }

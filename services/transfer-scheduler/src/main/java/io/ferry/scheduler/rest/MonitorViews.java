@@ -47,6 +47,22 @@ public final class MonitorViews {
     public record Errors(long window_seconds, List<ErrorGroup> groups) {
     }
 
+    /** A link's production in one bin: bytes/s over the bin (all its files together) and the mean per-file rate. */
+    public record ProductionPoint(OffsetDateTime at, double bytes_per_second, Double avg_file_throughput) {
+    }
+
+    public record ProbeLink(String source_se, String dest_se, List<ProbeView> probes, List<ProbeRunView> runs, List<ProductionPoint> production) {
+    }
+
+    public record Probes(long window_seconds, OffsetDateTime since, long bin_seconds, List<ProbeLink> links) {
+        static Probes of(MonitorService.ProbesView v) {
+            return new Probes(v.window().toSeconds(), v.since(), v.binSeconds(), v.links().stream().map(l -> new ProbeLink(l.sourceSe(), l.destSe(),
+                    l.probes().stream().map(ProbeView::of).toList(), l.runs().stream().map(ProbeRunView::of).toList(),
+                    l.production().stream().map(p -> new ProductionPoint(p.binStart(), p.bytes() / (double) v.binSeconds(), p.avgFileThroughput())).toList()))
+                    .toList());
+        }
+    }
+
     /** What the page needs before it signs in: where rate-aggregator's dashboard is. */
     public record PageConfig(String dashboard_url) {
     }

@@ -48,6 +48,23 @@ public class MonitorService {
     @Inject
     CurrentCaller caller;
 
+    @Inject
+    ProbeService probes;
+
+    @Inject
+    io.ferry.scheduler.config.SchedulerConfig config;
+
+    /** Bins a probes view's production series is cut into. */
+    static final int PRODUCTION_BINS = 48;
+
+    /** A link's probes, their runs within the window, and its production in bins of {@code binSeconds}. */
+    public record ProbeLink(String sourceSe, String destSe, List<ProbeService.Listed> probes, List<io.ferry.scheduler.repository.ProbeRun> runs,
+                            List<MonitorQueries.ProductionBin> production) {
+    }
+
+    public record ProbesView(Duration window, OffsetDateTime since, long binSeconds, List<ProbeLink> links) {
+    }
+
     /** A window such as {@code 30m}, {@code 6h} or {@code 7d}, at most 30 days. */
     public static Duration window(String value) {
         Matcher m = WINDOW.matcher(value == null ? "" : value.trim());
@@ -75,6 +92,37 @@ public class MonitorService {
     public Uni<List<MonitorQueries.ErrorGroup>> errors(Duration window, String voName, int limit) {
         OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(window);
         return queries.errors(since, scope(voName), 3, limit);
+    }
+
+    /**
+     * Every probed link: its probes, their runs within the window (each with its 12-hour average) and the link's
+     * production in the same window (the probe activity left out; a VO's caller sees its own VO's production).
+     */
+    public Uni<ProbesView> probes(Duration window, String voName) {
+        OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(window);
+        long bin = Math.max(60, window.toSeconds() / PRODUCTION_BINS);
+        String vo = scope(voName);
+        return probes.list().flatMap(listed -> probes.allRuns(since).flatMap(runs -> queries.production(since, bin, vo, config.probes().activity())
+                .map(production -> {
+                    Map<String, ProbeLink> links = new TreeMap<>();
+                    for (ProbeService.Listed l : listed) {
+                        links.computeIfAbsent(l.probe().sourceSe() + "\u0000" + l.probe().destSe(), k -> new ProbeLink(l.probe().sourceSe(),
+                                l.probe().destSe(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>())).probes().add(l);
+                    }
+                    runs.forEach(r -> {
+                        ProbeLink link = links.get(r.sourceSe() + "\u0000" + r.destSe());
+                        if (link != null) {
+                            link.runs().add(r);
+                        }
+                    });
+                    production.forEach(p -> {
+                        ProbeLink link = links.get(p.sourceSe() + "\u0000" + p.destSe());
+                        if (link != null) {
+                            link.production().add(p);
+                        }
+                    });
+                    return new ProbesView(window, since, bin, List.copyOf(links.values()));
+                })));
     }
 
     /** The VO whose files the caller may read: its own, or for administrators the one named (null: all). */
