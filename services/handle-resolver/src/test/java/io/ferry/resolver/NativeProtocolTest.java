@@ -104,7 +104,7 @@ class NativeProtocolTest {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         return metrics.lines().filter(l -> l.startsWith("ferry_native_requests_total{") && l.contains("transport=\"" + transport + "\"")
                         && l.contains("operation=\"" + operation + "\"") && l.contains("response_code=\"" + responseCode + "\""))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+                .mapToDouble(l -> Double.parseDouble(l.replaceFirst("^[^ {]+(\\{.*?\\})? ", "").split(" ")[0])).sum();
     }
 
     @Test

@@ -680,7 +680,7 @@ class EngineTest {
                 }
             }
             return true;
-        }).map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElse(null);
+        }).map(l -> Double.parseDouble(l.replaceFirst("^[^ {]+(\\{.*?\\})? ", "").split(" ")[0])).findFirst().orElse(null);
     }
 
     /**

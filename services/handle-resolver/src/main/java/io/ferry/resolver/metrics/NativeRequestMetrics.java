@@ -14,8 +14,10 @@ import java.util.Map;
  * {@code ferry_native_requests_total{transport, operation, response_code}}: every native-protocol answer, by the
  * transport it left on, the request's operation and the answer's response code. Each label takes a few known values
  * (anything else is {@code other}), and every combination is registered at start: counting an answer is two lookups
- * in small arrays and an increment, no tags built per request.
+ * in small arrays and an increment, no tags built per request. Registered at startup, so the series exist (at 0)
+ * before the first request.
  */
+@io.quarkus.runtime.Startup
 @ApplicationScoped
 public class NativeRequestMetrics {
 

@@ -106,7 +106,8 @@ public class QueueGaugeSampler extends EngineLoop {
                 seen.merge(new Series("ferry_link_queued_files", link), files, Long::sum);
                 String queue = QUEUES.get(state);
                 seen.merge(new Series("ferry_queue_files", List.of("queue", queue)), files, Long::sum);
-                seen.merge(new Series("ferry_queue_oldest_age_seconds", List.of("queue", queue)), Math.max(0, Math.round(r.getDouble(5))), Math::max);
+                Double waited = r.getDouble(5);
+                seen.merge(new Series("ferry_queue_oldest_age_seconds", List.of("queue", queue)), waited == null ? 0 : Math.max(0, Math.round(waited)), Math::max);
             }
         }
         for (Row r : pool.query(TARGETS).execute().await().atMost(StateChanges.WAIT)) {

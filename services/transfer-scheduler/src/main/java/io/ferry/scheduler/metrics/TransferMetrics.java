@@ -6,7 +6,9 @@ import io.ferry.scheduler.state.FileState;
 import io.ferry.scheduler.state.StateChanges;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,6 +29,8 @@ public class TransferMetrics {
     static final String TAKEOVERS = "ferry_lease_takeovers";
     /** The error_code of an attempt that had none. */
     static final String NO_ERROR = "none";
+    static final String REPLICA_DEAD = "replica_dead";
+    static final String LEASE_LAPSED = "lease_lapsed";
 
     @Inject
     MeterRegistry registry;
@@ -36,6 +40,12 @@ public class TransferMetrics {
     }
 
     private final ConcurrentHashMap<Key, Counter> counters = new ConcurrentHashMap<>();
+
+    /** Takeovers are rare: their series exist from the start, so that an increase from nothing shows. */
+    void onStart(@Observes StartupEvent e) {
+        counter(TAKEOVERS, REPLICA_DEAD, "", "");
+        counter(TAKEOVERS, LEASE_LAPSED, "", "");
+    }
 
     /** A copy that succeeded and was written; {@code archive}: the file goes on to ARCHIVING and has not ended yet. */
     public void copied(ClaimedFile f, long bytes, boolean archive) {
@@ -60,7 +70,7 @@ public class TransferMetrics {
             ended(f.vo(), end, 1);
         }
         if (guard == StateChanges.Guard.LEASE_LAPSED || guard == StateChanges.Guard.ABANDONED) {
-            counter(TAKEOVERS, guard == StateChanges.Guard.ABANDONED ? "replica_dead" : "lease_lapsed", "", "").increment();
+            counter(TAKEOVERS, guard == StateChanges.Guard.ABANDONED ? REPLICA_DEAD : LEASE_LAPSED, "", "").increment();
         }
         return true;
     }
