@@ -514,6 +514,9 @@ class StackIT {
     void everyMetricTheDashboardAndTheAlertsReadIsExportedBySomeService() throws Exception {
         java.util.Set<String> exported = new java.util.TreeSet<>();
         for (ServiceProcess s : stack.services()) {
+            if (!s.isAlive()) {
+                continue;  // tcp-profiles, stopped by an earlier test: none of the dashboard's metrics is its own
+            }
             HttpResponse<String> r = send("GET", s.url() + "/q/metrics", null, null, Map.of());
             assertEquals(200, r.statusCode(), s.spec().name());
             r.body().lines().filter(l -> !l.isBlank() && !l.startsWith("#")).map(l -> l.split("[{ ]", 2)[0]).forEach(exported::add);

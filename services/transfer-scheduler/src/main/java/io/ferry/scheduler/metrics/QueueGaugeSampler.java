@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The gauges of what is queued and running, read from PostgreSQL every {@code sample-interval} by one grouped query over
  * the open files (plus the optimizer's targets and the replicas' heartbeats), so that any replica reports the whole
- * deployment's queue. A series once seen stays, at 0 when its files are gone, so that alerts see the drop.
+ * deployment's queue. A series once seen stays, at 0 when its files are gone, so that alerts see the drop; every link
+ * the optimizer holds a target for has its series from the start.
  */
 @ApplicationScoped
 public class QueueGaugeSampler extends EngineLoop {
@@ -111,7 +112,11 @@ public class QueueGaugeSampler extends EngineLoop {
             }
         }
         for (Row r : pool.query(TARGETS).execute().await().atMost(StateChanges.WAIT)) {
-            seen.put(new Series("ferry_link_active_target", List.of("source_se", r.getString(0), "dest_se", r.getString(1))), r.getLong(2));
+            List<String> link = List.of("source_se", r.getString(0), "dest_se", r.getString(1));
+            seen.put(new Series("ferry_link_active_target", link), r.getLong(2));
+            // a link the optimizer knows has its active and queued series, at 0 while nothing is on it
+            seen.putIfAbsent(new Series("ferry_link_active_files", link), 0L);
+            seen.putIfAbsent(new Series("ferry_link_queued_files", link), 0L);
         }
         Row replicas = pool.preparedQuery(REPLICAS).execute(Tuple.of(scheduler.engine().heartbeatTimeout().toMillis() / 1000.0, identity.id()))
                 .await().atMost(StateChanges.WAIT).iterator().next();
