@@ -481,6 +481,88 @@ class ManifestsIT {
     }
 
 
+    /**
+     * The Grafana dashboard and the PrometheusRule are off by default; switched on they render as the sidecar and the
+     * Prometheus Operator expect, with the thresholds from values, lint cleanly, and the alerts read only Ferry's
+     * metrics (StackIT checks that the services export each).
+     */
+    @Test
+    void theDashboardAndTheAlertRulesAreOffByDefaultAndRenderWithTheirThresholdsWhenOn() throws Exception {
+        List<JsonNode> off = documents(template().call());
+        assertEquals(0, count(off, "PrometheusRule"));
+        assertTrue(kind(off, "ConfigMap").stream().noneMatch(d -> d.at("/metadata/labels").has("grafana_dashboard")));
+
+        Path values = Files.writeString(OUT.resolve("values-monitoring.yaml"), """
+                monitoring:
+                  grafanaDashboard:
+                    enabled: true
+                    annotations: {grafana_folder: Ferry}
+                  prometheusRule:
+                    enabled: true
+                    labels: {release: kube-prometheus-stack}
+                    thresholds: {linkSuccessRate: 0.9, heartbeatAgeSeconds: 45, outboxBacklog: 5000}
+                """);
+        // helm lint takes no values: a copy of the chart whose values switch both on
+        Path switchedOn = OUT.resolve("chart-with-monitoring");
+        DirectoryTrees.delete(switchedOn);
+        try (var files = Files.walk(CHART)) {
+            for (Path f : files.toList()) {
+                Path to = switchedOn.resolve(CHART.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to);
+                }
+            }
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode defaults = (com.fasterxml.jackson.databind.node.ObjectNode) YAML.readTree(CHART.resolve("values.yaml").toFile());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) defaults.at("/monitoring/grafanaDashboard")).put("enabled", true);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) defaults.at("/monitoring/prometheusRule")).put("enabled", true);
+        YAML.writeValue(switchedOn.resolve("values.yaml").toFile(), defaults);
+        LintResult lint = new Helm(switchedOn).lint().strict().call();
+        assertFalse(lint.isFailed(), String.join("\n", lint.getMessages()));
+        String rendered = template().withValuesFile(values).call();
+        List<JsonNode> on = documents(rendered);
+
+        List<JsonNode> dashboards = kind(on, "ConfigMap").stream().filter(d -> "1".equals(d.at("/metadata/labels/grafana_dashboard").asText())).toList();
+        assertEquals(1, dashboards.size());
+        assertEquals("Ferry", dashboards.get(0).at("/metadata/annotations/grafana_folder").asText());
+        JsonNode dashboard = new ObjectMapper().readTree(dashboards.get(0).at("/data/ferry.json").asText());
+        assertEquals(new ObjectMapper().readTree(Files.readString(CHART.resolve("dashboards/ferry.json"))), dashboard, "the file, as it is");
+        assertEquals("ferry-transfers", dashboard.path("uid").asText());
+        List<String> queries = MonitoringQueries.dashboardQueries();
+        assertTrue(queries.size() >= 20 && queries.stream().noneMatch(String::isBlank), queries.toString());
+        Path objects = Files.writeString(OUT.resolve("helm-monitoring-core.yaml"), YAML.writeValueAsString(dashboards.get(0)));
+        assertValid(objects);
+
+        List<JsonNode> rules = kind(on, "PrometheusRule");
+        assertEquals(1, rules.size());
+        JsonNode rule = rules.get(0);
+        assertEquals("monitoring.coreos.com/v1", rule.path("apiVersion").asText());
+        assertEquals("kube-prometheus-stack", rule.at("/metadata/labels/release").asText());
+        Map<String, JsonNode> alerts = new HashMap<>();
+        rule.at("/spec/groups/0/rules").forEach(r -> alerts.put(r.path("alert").asText(), r));
+        assertEquals(Set.of("FerryLinkSuccessRateLow", "FerryOutboxBacklogGrowing", "FerryFilesExpiringInQueue", "FerrySchedulerReplicaWithoutHeartbeat"),
+                alerts.keySet());
+        for (JsonNode a : alerts.values()) {
+            assertFalse(a.path("expr").asText().isBlank(), a.toString());
+            assertTrue(Set.of("warning", "critical").contains(a.at("/labels/severity").asText()), a.toString());
+            assertFalse(a.at("/annotations/summary").asText().isBlank(), a.toString());
+            assertFalse(a.path("expr").asText().contains("{{"), "no template left unrendered: " + a);
+        }
+        assertTrue(alerts.get("FerryLinkSuccessRateLow").path("expr").asText().contains(") < 0.9"), alerts.get("FerryLinkSuccessRateLow").toString());
+        assertTrue(alerts.get("FerrySchedulerReplicaWithoutHeartbeat").path("expr").asText().contains("> 45"));
+        assertTrue(alerts.get("FerryOutboxBacklogGrowing").path("expr").asText().contains("> 5000"));
+        // Prometheus's own template in the summary reaches Prometheus as written
+        assertTrue(alerts.get("FerryLinkSuccessRateLow").at("/annotations/summary").asText().contains("{{ $labels.source_se }}"));
+
+        Set<String> alertMetrics = MonitoringQueries.metricNames(MonitoringQueries.alertExpressions(on));
+        assertEquals(Set.of("ferry_link_attempts_total", "ferry_outbox_pending_records", "ferry_transfer_attempts_total", "ferry_scheduler_replicas",
+                "ferry_scheduler_heartbeat_age_seconds"), alertMetrics);
+        assertTrue(MonitoringQueries.metricNames(queries).stream().allMatch(n -> n.startsWith("ferry_") || n.startsWith("cache_")),
+                MonitoringQueries.metricNames(queries).toString());
+    }
+
     @Test
     void theValidatorRejectsABrokenManifest() throws Exception {
         Path broken = Files.writeString(OUT.resolve("broken.yaml"), """

@@ -126,6 +126,38 @@ class NativeProtocolTest {
         return Arrays.stream(res.getHandleValues()).filter(v -> !v.getTypeAsString().equals("HS_ADMIN")).map(v -> v.getIndex() + " " + v.getTypeAsString() + " " + v.getDataAsString()).toList();
     }
 
+    /** {@code ferry_native_requests_total} of one transport, operation and response code on /q/metrics. */
+    static double answered(String transport, String operation, String responseCode) {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith("ferry_native_requests_total{") && l.contains("transport=\"" + transport + "\"")
+                        && l.contains("operation=\"" + operation + "\"") && l.contains("response_code=\"" + responseCode + "\""))
+                .mapToDouble(l -> Double.parseDouble(l.replaceFirst("^[^ {]+(\\{.*?\\})? ", "").split(" ")[0])).sum();
+    }
+
+    @Test
+    void everyAnswerIsCountedByTransportOperationAndResponseCode() throws Exception {
+        String prefix = "20.500." + (System.nanoTime() % 1_000_000_000L);
+        given().auth().oauth2(HandleApiTest.admin()).contentType(ContentType.JSON).body("{\"admins\":[\"" + prefix + "/ADMIN\"]}")
+                .post("/api/prefixes/" + prefix).then().statusCode(200);
+        String h = prefix + "/counted";
+        given().auth().oauth2(HandleApiTest.admin()).contentType(ContentType.JSON)
+                .body(values("{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"https://data.example/c\"}}"))
+                .put("/api/handles/" + h).then().statusCode(200);
+        HandleResolver r = resolver();
+        SiteInfo site = bootstrapSite();
+        for (String transport : List.of("udp", "tcp")) {
+            int protocol = transport.equals("udp") ? Interface.SP_HDL_UDP : Interface.SP_HDL_TCP;
+            double found = answered(transport, "resolution", "success");
+            double missing = answered(transport, "resolution", "handle_not_found");
+            resolve(r, site, protocol, h, null, null);
+            resolve(r, site, protocol, h, new String[]{"URL"}, null);
+            assertEquals(AbstractMessage.RC_HANDLE_NOT_FOUND, send(r, new ResolutionRequest(Util.encodeString(prefix + "/none"), null, null, null),
+                    site, protocol).responseCode);
+            assertEquals(found + 2, answered(transport, "resolution", "success"), transport);
+            assertEquals(missing + 1, answered(transport, "resolution", "handle_not_found"), transport);
+        }
+    }
+
     @Test
     void cnriClientResolvesAndAdministersThroughTheNativeProtocol() throws Exception {
         String prefix = "20.500." + (System.nanoTime() % 1_000_000_000L);

@@ -76,6 +76,39 @@ class RecordIngestTest {
                 .post("/records").then().statusCode(200).body("accepted", equalTo(1));
     }
 
+    /** The sum of the series of {@code name} on /q/metrics whose line contains {@code label} (a {@code key="value"}). */
+    static double metric(String name, String label) {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> (l.startsWith(name + "{") || l.startsWith(name + " ")) && l.contains(label))
+                .mapToDouble(l -> Double.parseDouble(l.replaceFirst("^[^ {]+(\\{.*?\\})? ", "").split(" ")[0])).sum();
+    }
+
+    /** The ingest lag histogram's bucket of bound {@code le} seconds. */
+    static double lagBucket(double le) {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith("ferry_records_ingest_lag_seconds_bucket{")).filter(l -> {
+            String bound = l.replaceAll(".*le=\"([^\"]*)\".*", "$1");
+            return !bound.equals("+Inf") && Double.parseDouble(bound) == le;
+        }).mapToDouble(l -> Double.parseDouble(l.replaceFirst("^[^ {]+(\\{.*?\\})? ", "").split(" ")[0])).sum();
+    }
+
+    /** A batch whose oldest record ended half a minute ago: counted as accepted, its lag in the (15 s, 60 s] bucket. */
+    @Test
+    void ingestCountsRecordsAndPutsABatchsLagInItsBucket() {
+        double accepted = metric("ferry_records_ingested_total", "result=\"accepted\"");
+        double batches = metric("ferry_records_ingest_lag_seconds_count", "");
+        double upTo15 = lagBucket(15);
+        double upTo60 = lagBucket(60);
+        java.time.Instant end = java.time.Instant.now().minusSeconds(30).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        String batch = "[" + record("lag-1", end.minusSeconds(10).toString(), end.toString(), 1000) + ","
+                + record("lag-2", end.minusSeconds(5).toString(), end.plusSeconds(20).toString(), 1000) + "]";
+        given().auth().oauth2(writer()).contentType(ContentType.JSON).body(batch).post("/records").then().statusCode(200).body("accepted", equalTo(2));
+        org.junit.jupiter.api.Assertions.assertEquals(accepted + 2, metric("ferry_records_ingested_total", "result=\"accepted\""));
+        org.junit.jupiter.api.Assertions.assertEquals(batches + 1, metric("ferry_records_ingest_lag_seconds_count", ""));
+        org.junit.jupiter.api.Assertions.assertEquals(upTo15, lagBucket(15), "the oldest record's lag, 30 s, is above 15 s");
+        org.junit.jupiter.api.Assertions.assertEquals(upTo60 + 1, lagBucket(60));
+    }
+
     /** One record with {@code field} set to {@code json} (a JSON value), otherwise valid. */
     static String with(String id, String field, String json) {
         String r = record(id, "2026-11-01T10:00:22.000Z", "2026-11-01T10:00:32.000Z", 10485760);

@@ -78,7 +78,7 @@ class EngineTest {
             return Map.ofEntries(Map.entry("ferry.scheduler.engine.enabled", "true"), Map.entry("ferry.scheduler.engine.tick", "100ms"),
                     Map.entry("ferry.scheduler.engine.lease", "4s"), Map.entry("ferry.scheduler.optimizer.interval", "2s"),
                     Map.entry("ferry.scheduler.outbox.interval", "500ms"), Map.entry("ferry.scheduler.outbox.max-backoff", "1s"),
-                    Map.entry("ferry.scheduler.engine.stage-poll", "300ms"),
+                    Map.entry("ferry.scheduler.engine.stage-poll", "300ms"), Map.entry("ferry.scheduler.metrics.sample-interval", "200ms"),
                     Map.entry("ferry.scheduler.probes.poll", "200ms"), Map.entry("ferry.scheduler.probes.min-interval", "1s"),
                     Map.entry("ferry.scheduler.probes.max-file-size", "64M"),
                     Map.entry("ferry.scheduler.monitoring.stomp.enabled", "true"), Map.entry("ferry.scheduler.monitoring.stomp.host", "127.0.0.1"),
@@ -669,6 +669,74 @@ class EngineTest {
         return spans;
     }
 
+    /**
+     * The value of the series of {@code name} on /q/metrics whose labels include {@code labels} (name, value, ...), or
+     * null when there is none.
+     */
+    static Double metric(String name, String... labels) {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith(name + "{") || l.startsWith(name + " ")).filter(l -> {
+            for (int i = 0; i < labels.length; i += 2) {
+                if (!l.contains(labels[i] + "=\"" + labels[i + 1] + "\"")) {
+                    return false;
+                }
+            }
+            return true;
+        }).map(l -> Double.parseDouble(l.replaceFirst("^[^ {]+(\\{.*?\\})? ", "").split(" ")[0])).findFirst().orElse(null);
+    }
+
+    /**
+     * Held by a wait ban, the files show in the queue gauges (per VO, per link, the prepare queue and its oldest file's
+     * age); once moved, the counters have the job's files, bytes and failure by VO, error code and link, and the
+     * optimizer's target for the link is exported as the database holds it.
+     */
+    @Test
+    void metricsShowQueuedFilesThenCountTheJobsOutcomesBytesAndTheLinksTarget() throws Exception {
+        for (String se : List.of("MET-A", "MET-B")) {
+            Files.createDirectories(nginx.file("/" + se.toLowerCase()));
+            given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"MET-SITE\",\"baseUrls\":{\"http\":\""
+                    + nginx.url("/" + se.toLowerCase()) + "\"},\"access\":{\"open\":true}}").put("/endpoints/" + se).then()
+                    .statusCode(anyOf(equalTo(200), equalTo(201)));
+        }
+        List<String> files = new ArrayList<>();
+        long bytes = 0;
+        for (int i = 0; i < 3; i++) {
+            files.add(file("/met-a/f" + i, "/met-b/f" + i, write("/met-a/f" + i, 40_000 + i * 1000, 70 + i)));
+            bytes += 40_000 + i * 1000;
+        }
+        String adler = write("/met-a/bad", 30_000, 79);
+        files.add(file("/met-a/bad", "/met-b/bad", adler.equals("00000001") ? "00000002" : "00000001"));
+        String id;
+        try {
+            ban("se", "{\"storage\":\"MET-B\",\"status\":\"wait\",\"allow_submit\":true}").statusCode(200);
+            id = submit(vo("metrics"), files, "{\"verify_checksum\":\"both\",\"retry\":0}");
+            await().atMost(Duration.ofSeconds(10)).until(() -> Double.valueOf(4).equals(metric("ferry_files", "state", "SUBMITTED", "vo", "metrics")));
+            assertEquals(4.0, metric("ferry_link_queued_files", "source_se", "MET-A", "dest_se", "MET-B"));
+            assertTrue(metric("ferry_queue_files", "queue", "prepare") >= 4);
+            await().atMost(Duration.ofSeconds(10)).until(() -> metric("ferry_queue_oldest_age_seconds", "queue", "prepare") >= 1);
+        } finally {
+            given().auth().oauth2(admin()).queryParam("storage", "MET-B").delete("/ban/se").then().statusCode(204);
+        }
+        assertEquals("FINISHEDDIRTY", awaitJob(vo("metrics"), id, Duration.ofSeconds(30), "FINISHED", "FINISHEDDIRTY", "FAILED", "CANCELED"));
+        assertEquals(3.0, metric("ferry_files_ended_total", "state", "FINISHED", "vo", "metrics"));
+        assertEquals(1.0, metric("ferry_files_ended_total", "state", "FAILED", "vo", "metrics"));
+        assertEquals((double) bytes, metric("ferry_transfer_bytes_total", "vo", "metrics", "outcome", "FINISHED", "error_code", "none"));
+        assertEquals(3.0, metric("ferry_transfer_attempts_total", "vo", "metrics", "outcome", "FINISHED", "error_code", "none"));
+        assertEquals(1.0, metric("ferry_transfer_attempts_total", "vo", "metrics", "outcome", "FAILED", "error_code", "CHECKSUM_MISMATCH"));
+        assertEquals(3.0, metric("ferry_link_attempts_total", "source_se", "MET-A", "dest_se", "MET-B", "outcome", "FINISHED"));
+        assertEquals(1.0, metric("ferry_link_attempts_total", "source_se", "MET-A", "dest_se", "MET-B", "outcome", "FAILED"));
+        assertEquals((double) bytes, metric("ferry_link_bytes_total", "source_se", "MET-A", "dest_se", "MET-B", "outcome", "FINISHED"));
+        // the queue gauges go back to 0 rather than vanish
+        await().atMost(Duration.ofSeconds(10)).until(() -> Double.valueOf(0).equals(metric("ferry_files", "state", "SUBMITTED", "vo", "metrics")));
+        assertEquals(0.0, metric("ferry_link_queued_files", "source_se", "MET-A", "dest_se", "MET-B"));
+        await().atMost(Duration.ofSeconds(15)).until(() -> metric("ferry_link_active_target", "source_se", "MET-A", "dest_se", "MET-B") != null);
+        long target = pool.preparedQuery("SELECT active_target FROM link_state WHERE source_se = 'MET-A' AND dest_se = 'MET-B'").execute()
+                .await().atMost(Duration.ofSeconds(10)).iterator().next().getLong(0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> Double.valueOf(target).equals(metric("ferry_link_active_target", "source_se", "MET-A", "dest_se", "MET-B")));
+        assertTrue(metric("ferry_scheduler_replicas", "status", "live") >= 1);
+        assertTrue(metric("ferry_scheduler_heartbeat_age_seconds") < 5);
+    }
+
     static double outboxPending() {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         return metrics.lines().filter(l -> l.startsWith("ferry_outbox_pending_records")).mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
@@ -949,6 +1017,7 @@ class EngineTest {
 
     @Test
     void aReplicaThatStopsBeatingLosesItsCopyWithinSecondsNotALease() throws Exception {
+        Double takenBefore = metric("ferry_lease_takeovers_total", "reason", "replica_dead");
         long fileId = finishedFile("ghost");
         claimedAgainBy(fileId, "ghost/1/dead");
         pool.preparedQuery("INSERT INTO scheduler_replica (replica_id, name, beat_at) VALUES ('ghost/1/dead', 'ghost', now() - interval '6 seconds')")
@@ -958,6 +1027,7 @@ class EngineTest {
         String reasons = pool.preparedQuery("SELECT string_agg(error_code || ': ' || reason, '; ') FROM file_retry WHERE file_id = $1")
                 .execute(Tuple.of(fileId)).await().atMost(Duration.ofSeconds(10)).iterator().next().getString(0);
         assertTrue(reasons != null && reasons.contains("LEASE_EXPIRED: the scheduler replica moving it stopped beating"), reasons);
+        assertEquals((takenBefore == null ? 0 : takenBefore) + 1, metric("ferry_lease_takeovers_total", "reason", "replica_dead"));
         assertEquals(0, pool.preparedQuery("SELECT 1 FROM scheduler_replica WHERE replica_id = 'ghost/1/dead'").execute().await()
                 .atMost(Duration.ofSeconds(10)).size(), "the dead replica is forgotten once its files are back");
         assertTrue(pool.preparedQuery("SELECT 1 FROM scheduler_replica WHERE replica_id = $1 AND NOT dead").execute(Tuple.of(identity.id()))

@@ -33,6 +33,9 @@ public class NativeProtocolServer {
     @Inject
     NativeRequestHandler handler;
 
+    @Inject
+    io.ferry.resolver.metrics.NativeRequestMetrics metrics;
+
     private NetServer tcp;
     private UdpSockets udp;
 
@@ -45,7 +48,7 @@ public class NativeProtocolServer {
                 .connectHandler(this::serve);
         tcp.listen().toCompletionStage().toCompletableFuture().join();
         int sockets = config.udpSockets() > 0 ? config.udpSockets() : Runtime.getRuntime().availableProcessors();
-        udp = UdpSockets.bind(vertx, config.bind(), config.port(), sockets, handler);
+        udp = UdpSockets.bind(vertx, config.bind(), config.port(), sockets, handler, metrics);
         handler.advertise(tcpPort(), udpPort());
         LOG.infof("native Handle protocol on %s: TCP %d, UDP %d", config.bind(), tcpPort(), udpPort());
     }
@@ -100,6 +103,7 @@ public class NativeProtocolServer {
             // One request at a time per connection, so that answers leave in the order of their requests.
             parser.pause();
             handler.handle(req).subscribe().with(reply -> {
+                metrics.answered(io.ferry.resolver.metrics.NativeRequestMetrics.TCP, req.opCode(), reply.message());
                 socket.write(frame(e, reply));
                 parser.resume();
             });

@@ -44,7 +44,8 @@ final class UdpSockets {
     }
 
     /** Binds {@code count} sockets to {@code host}:{@code port} (0: a free port, the same for all). */
-    static UdpSockets bind(Vertx vertx, String host, int port, int count, NativeRequestHandler handler) {
+    static UdpSockets bind(Vertx vertx, String host, int port, int count, NativeRequestHandler handler,
+                           io.ferry.resolver.metrics.NativeRequestMetrics metrics) {
         UdpSockets sockets = new UdpSockets();
         VertxInternal vx = (VertxInternal) vertx;
         int bound = port;
@@ -58,7 +59,7 @@ final class UdpSockets {
             if (count > 1) {
                 reusePort(channel);
             }
-            channel.pipeline().addLast(new Answering(context, handler));
+            channel.pipeline().addLast(new Answering(context, handler, metrics));
             context.nettyEventLoop().register(channel).syncUninterruptibly();
             channel.bind(new InetSocketAddress(host, bound)).syncUninterruptibly();
             bound = ((InetSocketAddress) channel.localAddress()).getPort();
@@ -89,12 +90,14 @@ final class UdpSockets {
 
         private final ContextInternal context;
         private final NativeRequestHandler handler;
+        private final io.ferry.resolver.metrics.NativeRequestMetrics metrics;
         /** Inside channelRead0, on the event loop: an answer given now is flushed with its batch. */
         private boolean reading;
 
-        Answering(ContextInternal context, NativeRequestHandler handler) {
+        Answering(ContextInternal context, NativeRequestHandler handler, io.ferry.resolver.metrics.NativeRequestMetrics metrics) {
             this.context = context;
             this.handler = handler;
+            this.metrics = metrics;
         }
 
         @Override
@@ -107,6 +110,7 @@ final class UdpSockets {
             reading = true;
             try {
                 context.emit(req, r -> handler.handle(r).subscribe().with(reply -> {
+                    metrics.answered(io.ferry.resolver.metrics.NativeRequestMetrics.UDP, r.opCode(), reply.message());
                     send(ctx, req.envelope(), reply, sender);
                     // An answer that came later (from the database) is not part of a batch being read.
                     if (!reading || !ctx.executor().inEventLoop()) {

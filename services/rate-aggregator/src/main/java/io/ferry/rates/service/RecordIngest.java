@@ -26,6 +26,8 @@ import java.util.List;
 public class RecordIngest {
 
     public static final int MAX_ITEMS = 20_000;
+    /** The ingest lag histogram's bucket bounds. */
+    static final double[] LAG_BUCKETS_SECONDS = {1, 5, 15, 60, 300, 900, 3600};
 
     public record Rejected(int index, String id, List<Problem.FieldError> errors) {
     }
@@ -53,10 +55,11 @@ public class RecordIngest {
         this.rejectedCounter = registry.counter("ferry.records.ingested", "result", "rejected");
         this.duplicates = registry.counter("ferry.records.ingested", "result", "duplicate");
         // How long after a transfer ended its record arrived: the scheduler's outbox delay plus any backlog. One value
-        // per batch (its oldest record): a percentile histogram updated per record cost more than parsing it.
+        // per batch (its oldest record): a percentile histogram updated per record cost more than parsing it. A few
+        // fixed buckets, so that replicas add up and an alert can ask what share of batches came later than a minute.
         this.lag = io.micrometer.core.instrument.DistributionSummary.builder("ferry.records.ingest.lag")
                 .baseUnit("seconds").description("time from a transfer's end to the ingest of its batch, oldest record per batch")
-                .publishPercentiles(0.5, 0.99).register(registry);
+                .serviceLevelObjectives(LAG_BUCKETS_SECONDS).register(registry);
     }
 
     /** One item of a batch: a record to check, or the errors that already rule it out. */

@@ -92,6 +92,9 @@ public class StateChanges {
     @Inject
     SchedulingInputsCache inputs;
 
+    @Inject
+    io.ferry.scheduler.metrics.TransferMetrics metrics;
+
     /**
      * Source and destination checked: the file may start. From SUBMITTED this cannot change the job's state, so the
      * job row is not locked (prepares of one job run in parallel); from STAGING it can, and is.
@@ -121,14 +124,14 @@ public class StateChanges {
 
     /** An ARCHIVING file is on tape: FINISHED. */
     public boolean archived(ClaimedFile f) {
-        return change(f, Guard.ARCHIVING, "state = 'FINISHED', finish_time = clock_timestamp()", Tuple.tuple(), FileState.FINISHED.name(),
-                "on tape", (c, ok) -> Uni.createFrom().voidItem());
+        return metrics.archiveEnded(change(f, Guard.ARCHIVING, "state = 'FINISHED', finish_time = clock_timestamp()", Tuple.tuple(), FileState.FINISHED.name(),
+                "on tape", (c, ok) -> Uni.createFrom().voidItem()), f, FileState.FINISHED);
     }
 
     /** An ARCHIVING file will not reach tape (the SE says so, or archive_timeout passed): FAILED, phase ARCHIVING. */
     public boolean archiveFailed(ClaimedFile f, MoverException.Code code, String reason) {
-        return change(f, Guard.ARCHIVING, "state = 'FAILED', finish_time = clock_timestamp(), reason = $3, error_code = $4, error_phase = 'ARCHIVING'",
-                Tuple.of(reason, code.name()), FileState.FAILED.name(), reason, (c, ok) -> Uni.createFrom().voidItem());
+        return metrics.archiveEnded(change(f, Guard.ARCHIVING, "state = 'FAILED', finish_time = clock_timestamp(), reason = $3, error_code = $4, error_phase = 'ARCHIVING'",
+                Tuple.of(reason, code.name()), FileState.FAILED.name(), reason, (c, ok) -> Uni.createFrom().voidItem()), f, FileState.FAILED);
     }
 
     /**
@@ -253,6 +256,7 @@ public class StateChanges {
                     }
                     return chain;
                 })).await().atMost(WAIT);
+        batch.stream().filter(b -> applied.contains(b.file().fileId())).forEach(b -> metrics.copied(b.file(), b.bytes(), b.archive()));
         return batch.stream().map(b -> applied.contains(b.file().fileId())).toList();
     }
 
@@ -289,13 +293,13 @@ public class StateChanges {
         TransferRecords.Built record = records.build(f, attempt, t, new TransferRecords.Outcome(
                 e.code() == MoverException.Code.CANCELED ? "CANCELED" : "FAILED", bytes, streams, e.code().name(), e.phase(),
                 e.getMessage(), e.retryable()));
-        change(f, guard, set, args, (again ? FileState.SUBMITTED : FileState.FAILED).name(), reason, (c, ok) -> {
+        metrics.attemptFailed(change(f, guard, set, args, (again ? FileState.SUBMITTED : FileState.FAILED).name(), reason, (c, ok) -> {
             Uni<Void> history = again
                     ? c.preparedQuery("INSERT INTO file_retry (file_id, attempt, reason, error_code, error_phase) VALUES ($1, $2, $3, $4, $5) "
                     + "ON CONFLICT DO NOTHING").execute(Tuple.of(f.fileId(), attempt, e.getMessage(), e.code().name(), e.phase())).replaceWithVoid()
                     : Uni.createFrom().voidItem();
             return history.chain(x -> records.write(c, record));
-        });
+        }), f, guard, again, e, bytes);
     }
 
     /** Failures another source cannot mend. */
@@ -318,14 +322,14 @@ public class StateChanges {
         String why = e.getMessage() + "; trying the next source " + next;
         TransferRecords.Built record = records.build(f, attempt, t, new TransferRecords.Outcome("FAILED", bytes, streams, e.code().name(),
                 e.phase(), e.getMessage(), e.retryable()));
-        return change(f, guard, "state = 'SUBMITTED', next_attempt_at = now(), prepared_at = NULL, stage_request = NULL, source_size = NULL, "
+        return metrics.attemptFailed(change(f, guard, "state = 'SUBMITTED', next_attempt_at = now(), prepared_at = NULL, stage_request = NULL, source_size = NULL, "
                         + "source_url = $3, source_se = $4, alternatives = $5, reason = $6, error_code = $7, error_phase = $8, attempts = $9, "
                         + "lease_owner = NULL, lease_until = NULL",
                 Tuple.tuple().addString(next).addString(nextSe).addString(rest).addString(why).addString(e.code().name()).addString(e.phase())
                         .addInteger(attempt), FileState.SUBMITTED.name(), e.code() + ": " + why,
                 (c, ok) -> c.preparedQuery("INSERT INTO file_retry (file_id, attempt, reason, error_code, error_phase) VALUES ($1, $2, $3, $4, $5) "
                                 + "ON CONFLICT DO NOTHING").execute(Tuple.of(f.fileId(), attempt, why, e.code().name(), e.phase()))
-                        .chain(x -> records.write(c, record)));
+                        .chain(x -> records.write(c, record))), f, guard, true, e, bytes);
     }
 
     /**
@@ -358,6 +362,7 @@ public class StateChanges {
         TransferRecords.Built record = records.build(f, f.attempts(), t,
                 new TransferRecords.Outcome("CANCELED", bytes, streams, "CANCELED", "transfer", why, false));
         pool.withTransaction(c -> records.write(c, record)).await().atMost(WAIT);
+        metrics.attemptCanceled(f, bytes);
     }
 
     interface After {
@@ -454,7 +459,7 @@ public class StateChanges {
      * Asks {@code unknown} for the failure to raise when some of {@code fileIds} are not the job's (nothing changes).
      */
     public Uni<Void> cancel(UUID jobId, List<Long> fileIds, String reason, java.util.function.Function<List<Long>, RuntimeException> unknown) {
-        return pool.withTransaction(c -> c.preparedQuery("SELECT state, job_type = 'H' FROM job WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
+        return pool.withTransaction(c -> c.preparedQuery("SELECT state, job_type = 'H', vo FROM job WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
                 .chain(job -> c.preparedQuery("SELECT file_id, state FROM transfer_file WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
                         .chain(files -> {
                             String before = job.iterator().next().getString(0);
@@ -484,7 +489,9 @@ public class StateChanges {
                             if (!jobState.equals(before)) {
                                 write = write.chain(x -> JobStateWrites.set(c, jobId, after, after == JobState.CANCELED ? reason : null).replaceWithVoid());
                             }
-                            return write.chain(x -> events.publish(c, jobId, canceled, FileState.CANCELED.name(), jobState, reason));
+                            String vo = job.iterator().next().getString(2);
+                            return write.chain(x -> events.publish(c, jobId, canceled, FileState.CANCELED.name(), jobState, reason))
+                                    .invoke(() -> metrics.ended(vo, FileState.CANCELED, canceled.size()));
                         }))).replaceWithVoid();
     }
 }
