@@ -32,36 +32,6 @@ final class JobStateWrites {
         return JobStateRule.whileOpen(r.getBoolean(first + 1), r.getBoolean(first + 2), r.getBoolean(first + 3));
     }
 
-    /** What the rule needs of a job after a change, and the job's state when it was read. */
-    record Facts(String current, boolean anyOpen, boolean anyActive, boolean anyStaging, boolean anyDone) {
-
-        /** From a job state column followed by the {@link #PRESENCE} columns, starting at {@code first}. */
-        static Facts of(Row r, int first) {
-            return new Facts(r.getString(first), r.getBoolean(first + 1), r.getBoolean(first + 2), r.getBoolean(first + 3), r.getBoolean(first + 4));
-        }
-    }
-
-    /**
-     * A CTE body for the statement that makes a change: per job of the CTE {@code changes} (columns file_id, job_id
-     * and the file's new state), the job's state and the {@link #PRESENCE} facts (columns job_id, job_state, any_open,
-     * any_active, any_staging, any_done) as they are once the change applies.
-     * The statement's own snapshot still sees the changed files as they were, so the probes leave them out and count
-     * them by their new state; the statement then needs no probe of its own after it.
-     */
-    static String presenceAfter(String changes) {
-        return "SELECT j.job_id, j.state AS job_state, " + presentAfter(changes, FileState.OPEN) + " AS any_open, "
-                + presentAfter(changes, java.util.EnumSet.of(FileState.ACTIVE, FileState.ARCHIVING)) + " AS any_active, "
-                + presentAfter(changes, java.util.EnumSet.of(FileState.STAGING)) + " AS any_staging, " + presentAfter(changes, FileState.DONE)
-                + " AS any_done FROM job j WHERE j.job_id IN (SELECT job_id FROM " + changes + ")";
-    }
-
-    private static String presentAfter(String changes, java.util.Set<FileState> states) {
-        String in = FileState.sql(states);
-        return "(EXISTS (SELECT 1 FROM transfer_file t WHERE t.job_id = j.job_id AND t.state IN (" + in + ") AND NOT EXISTS (SELECT 1 FROM "
-                + changes + " x WHERE x.file_id = t.file_id)) OR EXISTS (SELECT 1 FROM " + changes + " x WHERE x.job_id = j.job_id AND x.state IN ("
-                + in + ")))";
-    }
-
     /**
      * The job's state after one of its files changed, in that change's transaction. While files are open: by the
      * rule, written only when it differs. When none is open: the final state, if the job row can be had without
@@ -69,27 +39,21 @@ final class JobStateWrites {
      */
     static Uni<String> afterFileChange(SqlClient c, UUID jobId) {
         return c.preparedQuery("SELECT j.state, " + PRESENCE + " FROM job j WHERE j.job_id = $1")
-                .execute(Tuple.of(jobId)).chain(rows -> afterFileChange(c, jobId, Facts.of(rows.iterator().next(), 0)));
-    }
-
-    /**
-     * Like {@link #afterFileChange(SqlClient, UUID)}, from facts the change's own statement read ({@link #presenceAfter}).
-     * Its snapshot may be older than a concurrent change of the job: a state written while files are open is guarded
-     * by the state it was derived from, and the final state is derived again under the job's row lock.
-     */
-    static Uni<String> afterFileChange(SqlClient c, UUID jobId, Facts facts) {
-        String current = facts.current();
-        if (JobState.valueOf(current).terminal()) {
-            return Uni.createFrom().item(current);
-        }
-        if (facts.anyOpen()) {
-            String state = JobStateRule.whileOpen(facts.anyActive(), facts.anyStaging(), facts.anyDone()).name();
-            return state.equals(current) ? Uni.createFrom().item(state)
-                    : c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state = $3").execute(Tuple.of(jobId, state, current))
-                    .replaceWith(state);
-        }
-        return c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(jobId))
-                .chain(locked -> locked.size() == 0 ? Uni.createFrom().item(current) : refresh(c, jobId));
+                .execute(Tuple.of(jobId)).chain(rows -> {
+                    Row r = rows.iterator().next();
+                    String current = r.getString(0);
+                    if (JobState.valueOf(current).terminal()) {
+                        return Uni.createFrom().item(current);
+                    }
+                    if (r.getBoolean(1)) {
+                        String state = whileOpen(r, 1).name();
+                        return state.equals(current) ? Uni.createFrom().item(state)
+                                : c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state = $3").execute(Tuple.of(jobId, state, current))
+                                .replaceWith(state);
+                    }
+                    return c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(jobId))
+                            .chain(locked -> locked.size() == 0 ? Uni.createFrom().item(current) : refresh(c, jobId));
+                });
     }
 
     /**

@@ -192,8 +192,8 @@ public class StateChanges {
     }
 
     /**
-     * Finished files (ARCHIVING those to archive), their records and the facts their jobs' states follow from in one
-     * statement, then each job's state and one event per job and state.
+     * Finished files in one statement (ARCHIVING those to archive), their records in another, then each job's state
+     * and one event per job and state.
      */
     private List<Boolean> writeFinished(List<Finished> batch) {
         Set<Long> applied = new HashSet<>();
@@ -216,13 +216,8 @@ public class StateChanges {
                         // a multihop job's next hop may start once this one finished; in the same statement, so the job's
                         // state below sees it open (NOT_USED files are only ever hops waiting for their turn)
                         + "next_hops AS (UPDATE transfer_file n SET state = 'SUBMITTED', next_attempt_at = now() FROM done d "
-                        + "WHERE n.job_id = d.job_id AND n.file_index = d.file_index + 1 AND n.state = 'NOT_USED' AND d.state = 'FINISHED' "
-                        + "RETURNING n.file_id, n.job_id, n.state), "
-                        // the job's state follows from facts read here, not by a probe of its own after the statement
-                        + "changes AS (SELECT file_id, job_id, state FROM done UNION ALL SELECT file_id, job_id, state FROM next_hops), "
-                        + "facts AS (" + JobStateWrites.presenceAfter("changes") + ") "
-                        + "SELECT d.file_id, d.job_id, d.state, p.job_state, p.any_open, p.any_active, p.any_staging, p.any_done "
-                        + "FROM done d JOIN facts p ON p.job_id = d.job_id")
+                        + "WHERE n.job_id = d.job_id AND n.file_index = d.file_index + 1 AND n.state = 'NOT_USED' AND d.state = 'FINISHED') "
+                        + "SELECT file_id, job_id, state FROM done")
                 .execute(Tuple.from(List.<Object>of(batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(Finished::bytes).toArray(Long[]::new),
                         batch.stream().map(Finished::streams).toArray(Integer[]::new),
@@ -235,18 +230,16 @@ public class StateChanges {
                 .chain(rows -> {
                     Map<UUID, List<Long>> byJob = byJob(rows, applied);
                     Set<Long> archiving = new HashSet<>();
-                    Map<UUID, JobStateWrites.Facts> facts = new java.util.HashMap<>();
                     rows.forEach(r -> {
                         if (FileState.ARCHIVING.name().equals(r.getString(2))) {
                             archiving.add(r.getLong(0));
                         }
-                        facts.put(r.getUUID(1), JobStateWrites.Facts.of(r, 3));
                     });
                     Uni<Void> chain = Uni.createFrom().voidItem();
                     for (Map.Entry<UUID, List<Long>> e : byJob.entrySet()) {
                         List<Long> finished = e.getValue().stream().filter(id -> !archiving.contains(id)).toList();
                         List<Long> archived = e.getValue().stream().filter(archiving::contains).toList();
-                        chain = chain.chain(x -> JobStateWrites.afterFileChange(c, e.getKey(), facts.get(e.getKey())))
+                        chain = chain.chain(x -> JobStateWrites.afterFileChange(c, e.getKey()))
                                 .chain(state -> (finished.isEmpty() ? Uni.createFrom().voidItem()
                                         : events.publish(c, e.getKey(), finished, FileState.FINISHED.name(), state, "finished"))
                                         .chain(x -> archived.isEmpty() ? Uni.createFrom().voidItem()
