@@ -244,6 +244,9 @@ class EngineTest {
         return given().auth().oauth2(token).get("/jobs/" + id + "/files").then().statusCode(200).extract().jsonPath();
     }
 
+    @Inject
+    io.ferry.scheduler.service.JobEvents jobEvents;
+
     @Test
     void aJobOfManyFilesArrivesByteIdenticalAndEveryAttemptIsRecorded() throws Exception {
         List<String> files = new ArrayList<>();
@@ -251,8 +254,21 @@ class EngineTest {
             String adler = write("/se-a/many/f" + i, 100_000 + i * 7919, i);
             files.add(file("/se-a/many/f" + i, "/se-b/many/run1/f" + i, adler));
         }
+        List<io.ferry.scheduler.service.JobEvents.FileEvent> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        io.smallrye.mutiny.subscription.Cancellable listening = jobEvents.all().subscribe().with(heard::add);
         String id = submit(vo("atlas"), files, "{\"verify_checksum\":\"both\",\"retry\":1}");
         awaitJob(vo("atlas"), id, Duration.ofSeconds(60), "FINISHED", "FINISHEDDIRTY", "FAILED");
+        // every file was announced prepared, started and finished; the job FINISHED with its last file
+        await().atMost(Duration.ofSeconds(5)).until(() -> heard.stream().anyMatch(e -> e.job_id().equals(id) && "FINISHED".equals(e.job_state())));
+        listening.cancel();
+        List<io.ferry.scheduler.service.JobEvents.FileEvent> ofJob = heard.stream().filter(e -> e.job_id().equals(id)).toList();
+        for (String state : List.of("READY", "ACTIVE", "FINISHED")) {
+            assertEquals(24, ofJob.stream().filter(e -> e.file_state().equals(state)).map(e -> e.file_id()).distinct().count(), state + ": " + ofJob);
+        }
+        assertTrue(ofJob.stream().filter(e -> e.file_state().equals("READY"))
+                .allMatch(e -> "prepared".equals(e.reason()) && List.of("SUBMITTED", "ACTIVE").contains(e.job_state()) && e.at() != null), ofJob.toString());
+        assertTrue(ofJob.stream().filter(e -> e.file_state().equals("FINISHED"))
+                .allMatch(e -> List.of("ACTIVE", "FINISHED").contains(e.job_state())), ofJob.toString());
         given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().body("job_state", equalTo("FINISHED")).body("job_finished", notNullValue());
         JsonPath done = files(vo("atlas"), id);
         assertEquals(24, done.getList("file_state").size());

@@ -117,9 +117,27 @@ public class JobEvents {
                 .map(rows -> rows.size() > 0);
     }
 
+    /**
+     * A query, for a CTE of the statement that makes a change, that NOTIFYs the change of the files the CTE {@code changed}
+     * returns (columns file_id, job_id and {@code jobState}, the job's state), one payload per job and chunk of file
+     * ids as {@link #publish} sends them; the parameters {@code $fileState}, {@code $reason} and {@code $at} (from
+     * {@link #now}) are text. Only a statement whose result reads this CTE sends it.
+     */
+    public static String notifyChanged(String changed, String jobState, int fileState, int reason, int at) {
+        return "SELECT pg_notify('" + CHANNEL + "', json_build_object('job_id', job_id::text, 'file_ids', array_agg(file_id ORDER BY file_id), "
+                + "'file_state', $" + fileState + "::text, 'job_state', " + jobState + ", 'reason', $" + reason + "::text, 'at', $" + at + "::text)::text) "
+                + "FROM (SELECT file_id, job_id, " + jobState + ", (row_number() OVER (PARTITION BY job_id ORDER BY file_id) - 1) / " + IDS_PER_NOTIFY
+                + " AS chunk FROM " + changed + ") AS c GROUP BY job_id, " + jobState + ", chunk";
+    }
+
+    /** The time an event carries, as {@link #notifyChanged} is given it. */
+    public static String now() {
+        return OffsetDateTime.now().toString();
+    }
+
     /** One NOTIFY payload per chunk of file ids (payloads are limited to 8000 bytes). */
     private List<String> payloads(UUID jobId, List<Long> fileIds, String fileState, String jobState, String reason) {
-        String at = OffsetDateTime.now().toString();
+        String at = now();
         List<String> out = new ArrayList<>();
         for (int i = 0; i < fileIds.size(); i += IDS_PER_NOTIFY) {
             List<Long> chunk = new ArrayList<>(fileIds.subList(i, Math.min(fileIds.size(), i + IDS_PER_NOTIFY)));

@@ -174,29 +174,23 @@ public class StateChanges {
         finishedWriter.stop();
     }
 
-    /** Prepared files (from SUBMITTED) become READY in one statement; one event per job. */
+    /** Prepared files (from SUBMITTED) become READY, with one event per job, in one statement. */
     private List<Boolean> writePrepared(List<Prepared> batch) {
         Set<Long> applied = new HashSet<>();
-        pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file f SET state = 'READY', prepared_at = now(), source_size = v.size, "
+        // the job's state as the update read it: becoming READY from SUBMITTED does not change it
+        pool.withTransaction(c -> c.preparedQuery("WITH prepared AS (UPDATE transfer_file f SET state = 'READY', prepared_at = now(), source_size = v.size, "
                         + "source_ranges = v.ranges, stage_request = NULL, lease_owner = NULL, lease_until = NULL "
                         + "FROM unnest($1::bigint[], $2::bigint[], $3::bool[], $5::bigint[]) AS v(id, size, ranges, epoch), job j "
                         + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND j.job_id = f.job_id AND f.file_id IN ("
-                        + FileQueue.lockedInOrder("state = 'SUBMITTED' AND lease_owner = $4") + ") RETURNING f.file_id, f.job_id, j.state")
-                .execute(Tuple.of(batch.stream().map(p -> p.file().fileId()).toArray(Long[]::new),
+                        + FileQueue.lockedInOrder("state = 'SUBMITTED' AND lease_owner = $4") + ") RETURNING f.file_id, f.job_id, j.state AS job_state), "
+                        + "notified AS (" + JobEvents.notifyChanged("prepared", "job_state", 6, 7, 8) + ") "
+                        + "SELECT file_id, job_id, (SELECT count(*) FROM notified) FROM prepared")
+                .execute(Tuple.from(List.<Object>of(batch.stream().map(p -> p.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(p -> p.stat().size()).toArray(Long[]::new),
                         batch.stream().map(p -> p.stat().ranges()).toArray(Boolean[]::new), identity.id(),
-                        batch.stream().map(p -> p.file().claimEpoch()).toArray(Long[]::new)))
-                .chain(rows -> {
-                    Map<UUID, List<Long>> byJob = byJob(rows, applied);
-                    // the job's state as the update read it: becoming READY from SUBMITTED does not change it
-                    Map<UUID, String> jobStates = new java.util.HashMap<>();
-                    rows.forEach(r -> jobStates.put(r.getUUID(1), r.getString(2)));
-                    Uni<Void> chain = Uni.createFrom().voidItem();
-                    for (Map.Entry<UUID, List<Long>> e : byJob.entrySet()) {
-                        chain = chain.chain(x -> events.publish(c, e.getKey(), e.getValue(), FileState.READY.name(), jobStates.get(e.getKey()), "prepared"));
-                    }
-                    return chain;
-                })).await().atMost(WAIT);
+                        batch.stream().map(p -> p.file().claimEpoch()).toArray(Long[]::new),
+                        FileState.READY.name(), "prepared", JobEvents.now())))
+                .invoke(rows -> byJob(rows, applied))).await().atMost(WAIT);
         return batch.stream().map(p -> applied.contains(p.file().fileId())).toList();
     }
 
