@@ -231,6 +231,34 @@ class ManifestsIT {
     }
 
     @Test
+    void theResolverSignsWithTheServerKeyFromItsSecretAndRefusesReplicasWithoutOne() throws IOException {
+        for (JsonNode d : documents(template().call())) {
+            assertFalse(d.toString().contains("FERRY_RESOLVER_NATIVE_SERVER_KEY_FILE"), "no key file unless a secret is named");
+        }
+        List<JsonNode> docs = documents(template().set("services.handleResolver.handleProtocol.serverKeySecret", "hs-site-key")
+                .set("services.handleResolver.replicas", "3").call());
+        int resolvers = 0;
+        for (JsonNode d : docs) {
+            if (!d.path("kind").asText().equals("Deployment")) {
+                continue;
+            }
+            String json = d.toString();
+            boolean resolver = d.at("/metadata/name").asText().equals("ferry-handle-resolver");
+            assertEquals(resolver, json.contains("{\"name\":\"FERRY_RESOLVER_NATIVE_SERVER_KEY_FILE\",\"value\":\"/etc/ferry/handle-server-key/server-key.pem\"}"), json);
+            assertEquals(resolver, json.contains("\"secretName\":\"hs-site-key\""), json);
+            if (resolver) {
+                resolvers++;
+                assertTrue(d.at("/spec/template/spec/containers/0").toString().contains("\"mountPath\":\"/etc/ferry/handle-server-key\""), json);
+            }
+        }
+        assertEquals(1, resolvers);
+        Exception noKey = assertThrows(Exception.class, () -> template().set("services.handleResolver.replicas", "2").call());
+        assertTrue(noKey.getMessage().contains("handleProtocol needs serverKeySecret"), noKey.getMessage());
+        Exception noKeyScaled = assertThrows(Exception.class, () -> template().set("services.handleResolver.hpa.enabled", "true").call());
+        assertTrue(noKeyScaled.getMessage().contains("handleProtocol needs serverKeySecret"), noKeyScaled.getMessage());
+    }
+
+    @Test
     void theSchedulerPublishesFts3MonitoringMessagesOnlyWhenABrokerIsConfigured() throws IOException {
         for (JsonNode d : documents(template().call())) {
             assertFalse(d.toString().contains("FERRY_SCHEDULER_MONITORING_STOMP"), "off by default");
