@@ -106,7 +106,8 @@ read -r udp_cpu udp_busy <<<"$(per_request $((t1 - t0)) "$(sed -n 's/.*(\([0-9]*
 gc_pauses() { tail -n +"$(($2 + 1))" "$1" | awk '/Pause/ && !/Concurrent/ { n++; v = $NF; sub(/ms/, "", v); if (v + 0 > m) m = v + 0 } END { printf "%d %.1f", n, m }'; }
 paced() { # name url-prefix rate
   local from; from=$(wc -l < "$work/resolver-gc.log")
-  "${on_client[@]}" java -Xlog:gc:file="$work/paced-$1-gc.log" -cp "$cp" io.ferry.bench.PacedLoad "$2" "$handles" "$(printf '%.0f' "$(echo "$3 / 2" | bc -l)")" "$secs" \
+  # A young generation large enough for the whole phase: the client's own collections would show as the server's tail.
+  "${on_client[@]}" java -Xms1g -Xmx1g -Xmn768m -Xlog:gc:file="$work/paced-$1-gc.log" -cp "$cp" io.ferry.bench.PacedLoad "$2" "$handles" "$(printf '%.0f' "$(echo "$3 / 2" | bc -l)")" "$secs" \
     > "$work/paced-$1.txt"
   read -r n longest <<<"$(gc_pauses "$work/resolver-gc.log" "$from")"
   read -r cn clongest <<<"$(gc_pauses "$work/paced-$1-gc.log" 0)"
