@@ -75,6 +75,8 @@ public final class ResolverBenchmark {
                 HttpResponse.BodyHandlers.ofString());
         Files.writeString(state.resolve("sample.json"), sample.body());
         System.out.println("RESOLVER " + base);
+        // The script reads the resolver's CPU time (/proc) around each phase and its JVM's command line.
+        System.out.println("PID      " + stack.service(ServiceSpec.RESOLVER).pid());
         System.out.println("SAMPLE   " + sample.body());
         System.out.flush();
         // Keep serving until the script is done with the load; it ends this process.

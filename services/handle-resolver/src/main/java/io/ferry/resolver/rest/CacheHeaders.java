@@ -25,7 +25,14 @@ public final class CacheHeaders {
     }
 
     public static String cacheControl(long ttlSeconds) {
-        return "no-transform, max-age=" + Math.min(Integer.MAX_VALUE, Math.max(0, ttlSeconds));
+        long maxAge = Math.min(Integer.MAX_VALUE, Math.max(0, ttlSeconds));
+        Formatted last = lastCacheControl;
+        if (last.from() == maxAge) {
+            return last.text();
+        }
+        String value = "no-transform, max-age=" + maxAge;
+        lastCacheControl = new Formatted(maxAge, value);
+        return value;
     }
 
     /** For an answer to a request with a token: only the caller's own cache may keep it. */
@@ -33,17 +40,21 @@ public final class CacheHeaders {
         return "private, " + cacheControl(ttlSeconds);
     }
 
-    /** The last date formatted, kept because consecutive answers mostly expire at the same second. */
-    private record Formatted(long epochSecond, String date) {
+    /**
+     * The last value formatted and what it was made from, kept because consecutive answers mostly expire at the same
+     * second and carry the same TTL (a cached answer is written per request, so this saves a string per request).
+     */
+    private record Formatted(long from, String text) {
     }
 
     private static volatile Formatted lastExpiry = new Formatted(Long.MIN_VALUE, "");
+    private static volatile Formatted lastCacheControl = new Formatted(Long.MIN_VALUE, "");
 
     public static String expires(long nowEpochSecond, long ttlSeconds) {
         long at = nowEpochSecond + Math.max(0, ttlSeconds);
         Formatted last = lastExpiry;
-        if (last.epochSecond() == at) {
-            return last.date();
+        if (last.from() == at) {
+            return last.text();
         }
         String date = HTTP_DATE.format(Instant.ofEpochSecond(at));
         lastExpiry = new Formatted(at, date);

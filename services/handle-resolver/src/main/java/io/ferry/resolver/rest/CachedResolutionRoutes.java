@@ -30,6 +30,9 @@ public class CachedResolutionRoutes {
     /** ProxyResource's path: a dotted numeric-led prefix, a slash, a suffix. */
     static final String PROXY = "/[0-9][0-9A-Za-z]*(?:\\.[0-9A-Za-z]+)*/.+";
     static final String JSON = "application/json;charset=UTF-8";
+    /** Header names and fixed values as Netty's ASCII strings, whose hash is computed once, not for every answer. */
+    static final CharSequence JSON_TYPE = HttpHeaders.createOptimized(JSON);
+    static final CharSequence VARY_VALUE = HttpHeaders.createOptimized(CacheHeaders.AUTHORIZATION);
     /** The JAX-RS templates of {@link HandleApiResource#resolve} and {@link ProxyResource#resolve}, as metrics tag them. */
     static final String API_TEMPLATE = "/api/handles/{prefix}/{suffix: .+}";
     static final String PROXY_TEMPLATE = "/{prefix: [0-9][0-9A-Za-z]*(\\.[0-9A-Za-z]+)*}/{suffix: .+}";
@@ -60,7 +63,7 @@ public class CachedResolutionRoutes {
         }
         template(ctx, API_TEMPLATE);
         HttpServerResponse r = ctx.response();
-        r.putHeader(HttpHeaders.CONTENT_TYPE, JSON);
+        r.putHeader(HttpHeaders.CONTENT_TYPE, JSON_TYPE);
         cacheHeaders(r, e);
         r.end(io.vertx.core.buffer.Buffer.buffer(e.body()));
     }
@@ -112,8 +115,8 @@ public class CachedResolutionRoutes {
     private void cacheHeaders(HttpServerResponse r, ResolutionCache.Entry e) {
         long now = System.currentTimeMillis() / 1000;
         long ttl = e.ttlSeconds(now);
-        r.putHeader(CacheHeaders.CACHE_CONTROL, CacheHeaders.cacheControl(ttl));
-        r.putHeader(CacheHeaders.EXPIRES, CacheHeaders.expires(now, ttl));
-        r.putHeader(CacheHeaders.VARY, CacheHeaders.AUTHORIZATION);
+        r.putHeader(HttpHeaders.CACHE_CONTROL, CacheHeaders.cacheControl(ttl));
+        r.putHeader(HttpHeaders.EXPIRES, CacheHeaders.expires(now, ttl));
+        r.putHeader(HttpHeaders.VARY, VARY_VALUE);
     }
 }
