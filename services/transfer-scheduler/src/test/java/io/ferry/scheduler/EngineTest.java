@@ -269,6 +269,16 @@ class EngineTest {
                 .allMatch(e -> "prepared".equals(e.reason()) && List.of("SUBMITTED", "ACTIVE").contains(e.job_state()) && e.at() != null), ofJob.toString());
         assertTrue(ofJob.stream().filter(e -> e.file_state().equals("FINISHED"))
                 .allMatch(e -> List.of("ACTIVE", "FINISHED").contains(e.job_state())), ofJob.toString());
+        // started files are announced with their claim (or after their job's write), before anything their copy reports
+        assertTrue(ofJob.stream().filter(e -> e.file_state().equals("ACTIVE"))
+                .allMatch(e -> "transfer started".equals(e.reason()) && "ACTIVE".equals(e.job_state()) && e.at() != null), ofJob.toString());
+        for (int i = 0; i < ofJob.size(); i++) {
+            io.ferry.scheduler.service.JobEvents.FileEvent e = ofJob.get(i);
+            if (e.file_state().equals("FINISHED")) {
+                assertTrue(ofJob.subList(0, i).stream().anyMatch(s -> s.file_id() == e.file_id() && s.file_state().equals("ACTIVE")),
+                        "ACTIVE before FINISHED: " + ofJob);
+            }
+        }
         given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().body("job_state", equalTo("FINISHED")).body("job_finished", notNullValue());
         JsonPath done = files(vo("atlas"), id);
         assertEquals(24, done.getList("file_state").size());

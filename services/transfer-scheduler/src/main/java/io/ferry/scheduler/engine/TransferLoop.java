@@ -145,7 +145,9 @@ public class TransferLoop extends EngineLoop {
             return;
         }
         passStartedNanos = System.nanoTime();
-        List<UUID> jobsToStart = new ArrayList<>();
+        // subscribers hear ACTIVE before anything a fast copy reports: a claim announces its files when their job is
+        // already ACTIVE, the others after their job's write below
+        Map<UUID, List<Long>> jobsToStart = new LinkedHashMap<>();
         Set<String> stillWaiting = new HashSet<>();
         boolean[] refill = {false};
         Map<ClaimedFile, Integer> claimed = Tx.run(pool, c -> {
@@ -167,7 +169,7 @@ public class TransferLoop extends EngineLoop {
                 if (ready == 0) {
                     continue;
                 }
-                int started = left <= 0 ? 0 : startOnLink(c, queues, in, outbound, inbound, left, out);
+                int started = left <= 0 ? 0 : startOnLink(c, queues, in, outbound, inbound, left, out, jobsToStart);
                 left -= started;
                 if (started < ready) {
                     stillWaiting.add(byLink.getKey());
@@ -176,14 +178,6 @@ public class TransferLoop extends EngineLoop {
                     refill[0] = true;
                 }
             }
-            Map<UUID, List<Long>> byJob = byJob(out.keySet());
-            // subscribers hear ACTIVE before anything a fast copy reports; a job already ACTIVE needs no write, so its
-            // announcement goes with the claim
-            byJob.forEach((job, ids) -> {
-                if (!outcomes.startedWhileJobActive(c, job, ids, STARTED).await().atMost(StateChanges.WAIT)) {
-                    jobsToStart.add(job);
-                }
-            });
             return out;
         });
         linksWithReadyWaiting.retainAll(stillWaiting);
@@ -196,8 +190,7 @@ public class TransferLoop extends EngineLoop {
             // the prepared pool shrank: refill it now, not at the next tick, or a fast link drains it and idles
             wakeups.preparedPoolShrank();
         }
-        Map<UUID, List<Long>> byJob = byJob(claimed.keySet());
-        jobsToStart.forEach(job -> outcomes.started(job, byJob.get(job), STARTED));
+        jobsToStart.forEach((job, ids) -> outcomes.started(job, ids, STARTED));
         claimed.forEach((f, linkStreams) -> {
             inFlight.incrementAndGet();
             workers.submit(() -> {
@@ -225,7 +218,8 @@ public class TransferLoop extends EngineLoop {
      * queues by weight; answers how many files it claimed.
      */
     private int startOnLink(io.vertx.mutiny.sqlclient.SqlConnection c, List<QueueSnapshot> queues, SchedulingInputs in,
-                            Map<String, Integer> outbound, Map<String, Integer> inbound, int left, Map<ClaimedFile, Integer> out) {
+                            Map<String, Integer> outbound, Map<String, Integer> inbound, int left, Map<ClaimedFile, Integer> out,
+                            Map<UUID, List<Long>> jobsToStart) {
         QueueSnapshot first = queues.get(0);
         SchedulingInputs.Link link = in.link(first.sourceSe(), first.destSe(), config.engine().defaultMinActive(),
                 config.engine().defaultMaxActive());
@@ -245,8 +239,10 @@ public class TransferLoop extends EngineLoop {
         int started = 0;
         Map<QueueSnapshot, Integer> plan = Scheduling.plan(free, queues, in, QueueSnapshot::active, QueueSnapshot::ready);
         for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
-            List<ClaimedFile> files = queue.claimForTransfer(c, p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
-                    config.engine().pinLifetime()).await().atMost(StateChanges.WAIT);
+            StateChanges.Claim claim = outcomes.claimStarted(c, p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
+                    config.engine().pinLifetime(), STARTED).await().atMost(StateChanges.WAIT);
+            claim.jobsToStart().forEach((job, ids) -> jobsToStart.computeIfAbsent(job, k -> new ArrayList<>()).addAll(ids));
+            List<ClaimedFile> files = claim.files();
             for (ClaimedFile f : files) {
                 out.put(f, link.nostreams() == null ? 0 : link.nostreams());
             }
@@ -280,12 +276,6 @@ public class TransferLoop extends EngineLoop {
         if (link == null || !linksWithReadyWaiting.contains(SchedulingInputs.key(link.sourceSe(), link.destSe()))) {
             wake();
         }
-    }
-
-    private static Map<UUID, List<Long>> byJob(Set<ClaimedFile> files) {
-        Map<UUID, List<Long>> byJob = new LinkedHashMap<>();
-        files.forEach(f -> byJob.computeIfAbsent(f.jobId(), k -> new ArrayList<>()).add(f.fileId()));
-        return byJob;
     }
 
     /** Moves the file and writes its outcome; answers a {@link System#nanoTime} no earlier than the outcome's commit. */

@@ -15,7 +15,8 @@
  *     ({@code state.StateChanges.prepared});</li>
  * <li><b>claim</b> — {@link io.ferry.scheduler.engine.TransferLoop}: within the link's target (set by
  *     {@link io.ferry.scheduler.engine.OptimizerLoop}) and the SEs' limits, claims READY files
- *     ({@code repository.FileQueue.claimForTransfer}), and they are ACTIVE ({@code state.StateChanges.started});</li>
+ *     ({@code state.StateChanges.claimStarted}, the claim SQL {@code repository.FileQueue.transferClaim}), and they are
+ *     ACTIVE (announced with the claim, or by {@code state.StateChanges.started} when the job's row must change);</li>
  * <li><b>move</b> — still {@link io.ferry.scheduler.engine.TransferLoop#move}: streams from
  *     {@link io.ferry.scheduler.engine.StreamAdvice}, the request from {@link io.ferry.scheduler.engine.CopyRequests}
  *     with what the file presents to each SE from {@link io.ferry.scheduler.engine.FileCredentials} (as in prepare;

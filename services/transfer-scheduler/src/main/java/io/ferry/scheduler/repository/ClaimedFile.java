@@ -25,6 +25,8 @@ public record ClaimedFile(long fileId, UUID jobId, int attempts, String vo, Stri
             + "(j.overwrite OR j.overwrite_hop AND EXISTS (SELECT 1 FROM transfer_file h WHERE h.job_id = f.job_id AND h.file_index = f.file_index + 1)), "
             + "j.retry, j.retry_delay, j.timeout, j.nostreams, f.alternatives, f.claim_epoch, "
             + "j.has_tokens";
+    /** How many columns {@link #COLUMNS} are (a statement may return more after them). */
+    public static final int COLUMN_COUNT = 28;
 
     public static ClaimedFile of(Row r) {
         return new ClaimedFile(r.getLong(0), r.getUUID(1), r.getInteger(2), r.getString(3), r.getString(4), r.getString(5),

@@ -116,21 +116,33 @@ public class FileQueue {
                 .execute(Tuple.of(n, owner, seconds(lease))).map(FileQueue::files);
     }
 
-    /** Starts up to n prepared files of one queue: ACTIVE, one more attempt, leased to {@code owner}. */
-    public Uni<List<ClaimedFile>> claimForTransfer(SqlClient c, QueueSnapshot q, int n, String owner, Duration lease, Duration pin) {
-        return claim(c, "state = 'ACTIVE', lease_owner = $6, lease_until = now() + make_interval(secs => $7), start_time = clock_timestamp(), "
-                        + "attempts = f.attempts + 1",
-                "state = 'READY' AND prepared_at > now() - make_interval(secs => $8)", Tuple.tuple().addString(q.sourceSe())
-                        .addString(q.destSe()).addString(q.vo()).addString(q.activity()).addInteger(n).addString(owner)
-                        .addDouble(seconds(lease)).addDouble(seconds(pin)));
+    /**
+     * The claim that starts up to n prepared files of one queue ({@link #transferClaimArgs}, $1–$8): ACTIVE, one more
+     * attempt, leased to the owner. It returns {@link ClaimedFile#COLUMNS} and then {@code job_state}, the job's state
+     * as the claim read it, for a statement that wraps it as a CTE to announce the files
+     * ({@code state.StateChanges.claimStarted}).
+     */
+    public static String transferClaim() {
+        return claimStatement("state = 'ACTIVE', lease_owner = $6, lease_until = now() + make_interval(secs => $7), start_time = clock_timestamp(), "
+                + "attempts = f.attempts + 1", "state = 'READY' AND prepared_at > now() - make_interval(secs => $8)", ", j.state AS job_state");
+    }
+
+    /** The parameters of {@link #transferClaim}. */
+    public static Tuple transferClaimArgs(QueueSnapshot q, int n, String owner, Duration lease, Duration pin) {
+        return Tuple.tuple().addString(q.sourceSe()).addString(q.destSe()).addString(q.vo()).addString(q.activity()).addInteger(n)
+                .addString(owner).addDouble(seconds(lease)).addDouble(seconds(pin));
     }
 
     private static Uni<List<ClaimedFile>> claim(SqlClient c, String set, String where, Tuple args) {
-        return c.preparedQuery("UPDATE transfer_file f SET " + NEW_EPOCH + set + " FROM job j WHERE j.job_id = f.job_id AND f.file_id IN ("
-                        + "SELECT file_id FROM transfer_file WHERE source_se = $1 AND dest_se = $2 AND vo = $3 AND activity = $4 AND "
-                        // a banned SE's files stay queued (FTS3's bans); the queue's link is fixed, so this is one probe per claim
-                        + where + " AND NOT " + Bans.banned("$1", "$2", "$3", null) + " ORDER BY priority DESC, file_id LIMIT $5 FOR UPDATE SKIP LOCKED) RETURNING " + ClaimedFile.COLUMNS)
-                .execute(args).map(FileQueue::files);
+        return c.preparedQuery(claimStatement(set, where, "")).execute(args).map(FileQueue::files);
+    }
+
+    private static String claimStatement(String set, String where, String alsoReturning) {
+        return "UPDATE transfer_file f SET " + NEW_EPOCH + set + " FROM job j WHERE j.job_id = f.job_id AND f.file_id IN ("
+                + "SELECT file_id FROM transfer_file WHERE source_se = $1 AND dest_se = $2 AND vo = $3 AND activity = $4 AND "
+                // a banned SE's files stay queued (FTS3's bans); the queue's link is fixed, so this is one probe per claim
+                + where + " AND NOT " + Bans.banned("$1", "$2", "$3", null) + " ORDER BY priority DESC, file_id LIMIT $5 FOR UPDATE SKIP LOCKED) RETURNING "
+                + ClaimedFile.COLUMNS + alsoReturning;
     }
 
     /**

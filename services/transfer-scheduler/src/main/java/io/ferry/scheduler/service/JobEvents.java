@@ -106,18 +106,6 @@ public class JobEvents {
     }
 
     /**
-     * Like {@link #publish(io.vertx.mutiny.sqlclient.SqlClient, UUID, List, String, String, String)}, in one statement,
-     * but only if the job's row meets {@code jobCondition} (SQL over {@code job}); answers whether it published.
-     */
-    public Uni<Boolean> publishIfJob(io.vertx.mutiny.sqlclient.SqlClient c, UUID jobId, String jobCondition, List<Long> fileIds, String fileState,
-                                     String jobState, String reason) {
-        return c.preparedQuery("SELECT pg_notify($1, p.payload) FROM job, unnest($3::text[]) WITH ORDINALITY AS p(payload, n) "
-                        + "WHERE job.job_id = $2 AND " + jobCondition + " ORDER BY p.n")
-                .execute(io.vertx.mutiny.sqlclient.Tuple.of(CHANNEL, jobId, payloads(jobId, fileIds, fileState, jobState, reason).toArray(String[]::new)))
-                .map(rows -> rows.size() > 0);
-    }
-
-    /**
      * A query, for a CTE of the statement that makes a change, that NOTIFYs the change of the files the CTE {@code changed}
      * returns (columns file_id, job_id and {@code jobState}, the job's state), one payload per job and chunk of file
      * ids as {@link #publish} sends them; the parameters {@code $fileState}, {@code $reason} and {@code $at} (from

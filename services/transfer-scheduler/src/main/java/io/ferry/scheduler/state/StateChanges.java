@@ -11,6 +11,7 @@ import io.ferry.movers.MoverException;
 import io.ferry.movers.SourceStat;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
+import io.ferry.scheduler.repository.QueueSnapshot;
 import io.ferry.scheduler.repository.Tx;
 import io.ferry.scheduler.service.JobEvents;
 import io.smallrye.mutiny.Uni;
@@ -403,14 +404,34 @@ public class StateChanges {
     }
 
     /**
-     * In the claim's transaction: announces the claimed files ACTIVE if their job needs no write for it (it is past
-     * SUBMITTED and STAGING), in one statement; false when the job's row must change first: then {@link #started}
-     * after the claim committed.
+     * A claim of {@code n} prepared files of one queue ({@code repository.FileQueue.transferClaim}), and in the same
+     * statement the ACTIVE event of those whose job needs no write for it (it is past SUBMITTED and STAGING); the
+     * others' jobs must change first: {@link #started} after the claim committed.
      */
-    public Uni<Boolean> startedWhileJobActive(SqlClient c, UUID jobId, List<Long> fileIds, String reason) {
-        String active = JobStateRule.whileOpen(true, false, false).name();
-        return events.publishIfJob(c, jobId, "state NOT IN (" + JobState.sql(java.util.EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")",
-                fileIds, FileState.ACTIVE.name(), active, reason);
+    public Uni<Claim> claimStarted(SqlClient c, QueueSnapshot q, int n, String owner, Duration lease, Duration pin, String reason) {
+        String jobWritten = "claimed.job_state NOT IN (" + JobState.sql(java.util.EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")";
+        return c.preparedQuery("WITH claimed AS (" + FileQueue.transferClaim() + "), "
+                        + "announced AS (SELECT file_id, job_id, $9::text AS job_state FROM claimed WHERE " + jobWritten + "), "
+                        + "notified AS (" + JobEvents.notifyChanged("announced", "job_state", 10, 11, 12) + ") "
+                        + "SELECT claimed.*, " + jobWritten + ", (SELECT count(*) FROM notified) FROM claimed")
+                .execute(FileQueue.transferClaimArgs(q, n, owner, lease, pin).addString(JobStateRule.whileOpen(true, false, false).name())
+                        .addString(FileState.ACTIVE.name()).addString(reason).addString(JobEvents.now()))
+                .map(rows -> {
+                    List<ClaimedFile> files = new ArrayList<>();
+                    Map<UUID, List<Long>> jobsToStart = new LinkedHashMap<>();
+                    for (Row r : rows) {
+                        ClaimedFile f = ClaimedFile.of(r);
+                        files.add(f);
+                        if (!r.getBoolean(ClaimedFile.COLUMN_COUNT + 1)) {
+                            jobsToStart.computeIfAbsent(f.jobId(), k -> new ArrayList<>()).add(f.fileId());
+                        }
+                    }
+                    return new Claim(files, jobsToStart);
+                });
+    }
+
+    /** The files a claim started, and by job those whose ACTIVE event waits for their job's write ({@link #started}). */
+    public record Claim(List<ClaimedFile> files, Map<UUID, List<Long>> jobsToStart) {
     }
 
     /** Jobs not over although none of their files is open: their last change could not settle them (at most 500). */
