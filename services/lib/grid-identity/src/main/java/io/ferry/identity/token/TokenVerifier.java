@@ -50,7 +50,17 @@ public final class TokenVerifier {
     /** WLCG Common JWT Profile: the groups claim. */
     public static final String WLCG_GROUPS = "wlcg.groups";
 
+    /** Tokens kept at most: a full cache is emptied, so memory stays bounded whatever callers send. */
+    static final int VERIFIED_MAX = 10_000;
+
     private final List<Issuer> issuers;
+    /**
+     * Tokens whose signature verified, with what it verified against: a client that polls with the same token (FTS3's
+     * CLI, Rucio's poller, a watch loop) pays for parsing and the signature once, not on every request. Lifetime and
+     * audience are still checked on every use, and the key must still be one the issuer publishes, so a key the issuer
+     * withdrew stops its tokens as soon as the issuer's key cache refreshes. Only tokens that passed every check are kept.
+     */
+    private final java.util.Map<String, Verified> verified = new java.util.concurrent.ConcurrentHashMap<>();
     private final AccessRules rules;
     private final Duration clockSkew;
     private final Clock clock;
@@ -72,15 +82,30 @@ public final class TokenVerifier {
         return new TokenVerifier(trusted.stream().map(t -> new Issuer(t, keys.apply(t))).toList(), rules, clockSkew, clock);
     }
 
+    /** A token's claims, its issuer and the key its signature verified with. */
+    private record Verified(JWTClaimsSet claims, Issuer issuer, String kid, JWK key) {
+    }
+
     /** The caller a token stands for, or a {@link Refusal.RefusedException} saying why not. */
     public GridCaller verify(String token) {
+        Verified known = token == null ? null : verified.get(token);
+        if (known != null && known.issuer().keys().candidates(known.kid()).contains(known.key())) {
+            checkLifetime(known.claims());
+            checkAudience(known.claims(), known.issuer().settings());
+            return caller(known.claims(), known.issuer().settings());
+        }
         SignedJWT jwt = parse(token);
         JWTClaimsSet claims = claims(jwt);
         Issuer issuer = issuerOf(claims.getIssuer());
-        verifySignature(jwt, issuer);
+        JWK key = verifySignature(jwt, issuer);
         checkLifetime(claims);
         checkAudience(claims, issuer.settings());
-        return caller(claims, issuer.settings());
+        GridCaller caller = caller(claims, issuer.settings());
+        if (verified.size() >= VERIFIED_MAX) {
+            verified.clear();
+        }
+        verified.put(token, new Verified(claims, issuer, jwt.getHeader().getKeyID(), key));
+        return caller;
     }
 
     private static SignedJWT parse(String token) {
@@ -124,7 +149,8 @@ public final class TokenVerifier {
                 Refusal.of(Code.TOKEN_UNKNOWN_ISSUER, "issuer '" + echo(iss) + "' is not trusted").exception());
     }
 
-    private static void verifySignature(SignedJWT jwt, Issuer issuer) {
+    /** The issuer's key the token's signature verifies with, or a refusal. */
+    private static JWK verifySignature(SignedJWT jwt, Issuer issuer) {
         String kid = jwt.getHeader().getKeyID();
         List<JWK> candidates = issuer.keys().candidates(kid);
         if (candidates.isEmpty()) {
@@ -140,7 +166,7 @@ public final class TokenVerifier {
             JWSVerifier verifier = verifierFor(key, alg);
             try {
                 if (verifier != null && jwt.verify(verifier)) {
-                    return;
+                    return key;
                 }
             } catch (JOSEException e) {
                 // A key of the right type that cannot check this signature (wrong curve): try the next.

@@ -176,6 +176,42 @@ class TokenVerifierTest {
     }
 
     @Test
+    void aTokenVerifiedBeforeIsStillRefusedOnceItExpires() {
+        Instant issued = Instant.now();
+        Instant[] now = {issued};
+        Clock moving = new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now[0];
+            }
+        };
+        TokenVerifier polled = TokenVerifier.of(List.of(new TrustedIssuer(IAM, iam.jwks(), Set.of(SELF), new TrustedIssuer.VoRule.FromGroups(),
+                Optional.empty(), false)), t -> new IssuerKeys(t.keys(), Duration.ofHours(10), Duration.ZERO, HttpClient.newHttpClient(),
+                Clock.systemUTC()), RULES, Duration.ofSeconds(60), moving);
+        String token = Tokens.sign(iamKey, Tokens.claims(IAM, SELF).issueTime(Date.from(issued)).notBeforeTime(Date.from(issued))
+                .expirationTime(Date.from(issued.plus(Duration.ofMinutes(5)))).build());
+
+        GridCaller first = polled.verify(token);
+        assertEquals(first, polled.verify(token), "the second use of a token answers the same caller");
+        int fetched = iam.jwksRequests();
+        now[0] = issued.plus(Duration.ofMinutes(10));
+
+        Refusal.RefusedException e = assertThrows(Refusal.RefusedException.class, () -> polled.verify(token));
+        assertEquals(Code.TOKEN_EXPIRED, e.refusal().code());
+        assertEquals(fetched, iam.jwksRequests(), "the issuer's keys were not fetched again");
+    }
+
+    @Test
     void tokensNotYetValidAreRefused() {
         Instant later = Instant.now().plus(Duration.ofHours(1));
         String token = Tokens.sign(iamKey, Tokens.claims(IAM, SELF).notBeforeTime(Date.from(later))
