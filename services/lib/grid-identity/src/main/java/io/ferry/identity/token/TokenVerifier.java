@@ -29,8 +29,10 @@ import java.util.Collection;
 import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -60,7 +62,7 @@ public final class TokenVerifier {
      * audience are still checked on every use, and the key must still be one the issuer publishes, so a key the issuer
      * withdrew stops its tokens as soon as the issuer's key cache refreshes. Only tokens that passed every check are kept.
      */
-    private final java.util.Map<String, Verified> verified = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Verified> verified = new ConcurrentHashMap<>();
     private final AccessRules rules;
     private final Duration clockSkew;
     private final Clock clock;
@@ -82,30 +84,38 @@ public final class TokenVerifier {
         return new TokenVerifier(trusted.stream().map(t -> new Issuer(t, keys.apply(t))).toList(), rules, clockSkew, clock);
     }
 
-    /** A token's claims, its issuer and the key its signature verified with. */
-    private record Verified(JWTClaimsSet claims, Issuer issuer, String kid, JWK key) {
+    /** A token whose signature verified: its claims, its issuer and the key it verified with. */
+    private record Signed(JWTClaimsSet claims, Issuer issuer, String kid, JWK key) {
+    }
+
+    /** A token that passed every check, and the caller it stands for. */
+    private record Verified(Signed token, GridCaller caller) {
     }
 
     /** The caller a token stands for, or a {@link Refusal.RefusedException} saying why not. */
     public GridCaller verify(String token) {
         Verified known = token == null ? null : verified.get(token);
-        if (known != null && known.issuer().keys().candidates(known.kid()).contains(known.key())) {
-            checkLifetime(known.claims());
-            checkAudience(known.claims(), known.issuer().settings());
-            return caller(known.claims(), known.issuer().settings());
+        boolean fresh = known == null || !known.token().issuer().keys().candidates(known.token().kid()).contains(known.token().key());
+        Signed signed = fresh ? verifySignature(token) : known.token();
+        checkLifetime(signed.claims());
+        checkAudience(signed.claims(), signed.issuer().settings());
+        if (!fresh) {
+            return known.caller();
         }
-        SignedJWT jwt = parse(token);
-        JWTClaimsSet claims = claims(jwt);
-        Issuer issuer = issuerOf(claims.getIssuer());
-        JWK key = verifySignature(jwt, issuer);
-        checkLifetime(claims);
-        checkAudience(claims, issuer.settings());
-        GridCaller caller = caller(claims, issuer.settings());
+        GridCaller caller = caller(signed.claims(), signed.issuer().settings());
         if (verified.size() >= VERIFIED_MAX) {
             verified.clear();
         }
-        verified.put(token, new Verified(claims, issuer, jwt.getHeader().getKeyID(), key));
+        verified.put(token, new Verified(signed, caller));
         return caller;
+    }
+
+    /** Shape, algorithm, issuer, key and signature of a token not verified before (or whose key is gone since). */
+    private Signed verifySignature(String token) {
+        SignedJWT jwt = parse(token);
+        JWTClaimsSet claims = claims(jwt);
+        Issuer issuer = issuerOf(claims.getIssuer());
+        return new Signed(claims, issuer, jwt.getHeader().getKeyID(), verifySignature(jwt, issuer));
     }
 
     private static SignedJWT parse(String token) {
