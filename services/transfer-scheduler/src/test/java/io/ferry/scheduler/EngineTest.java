@@ -971,6 +971,18 @@ class EngineTest {
     @Inject
     Pool pool;
 
+    @Test
+    void aStatementAsLongAsTheEnginesCtesIsPlannedOncePerConnection() {
+        // Vert.x keeps only statements under 2,048 characters prepared; StatementCachingPool lifts that, or PostgreSQL
+        // parses and plans the engine's claim and record statements on every execution
+        String sql = "SELECT $1::int + 1 /* " + "x".repeat(9_000) + " */";
+        long prepared = pool.withConnection(c -> c.preparedQuery(sql).execute(Tuple.of(1))
+                .chain(x -> c.preparedQuery(sql).execute(Tuple.of(2)))
+                .chain(x -> c.preparedQuery("SELECT count(*) FROM pg_prepared_statements WHERE statement = $1").execute(Tuple.of(sql)))
+                .map(rows -> rows.iterator().next().getLong(0))).await().atMost(Duration.ofSeconds(10));
+        assertEquals(1, prepared, "the long statement is kept prepared on its connection");
+    }
+
     @Inject
     EngineIdentity identity;
 

@@ -6,7 +6,6 @@ import io.ferry.movers.MoverException;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.service.JobEvents;
-import io.ferry.scheduler.state.FileState;
 import io.ferry.scheduler.state.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -47,7 +46,7 @@ public class LeaseKeeper extends EngineLoop {
 
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
-            cancellations = events.all().select().where(ev -> FileState.CANCELED.name().equals(ev.file_state())).subscribe()
+            cancellations = events.canceled().subscribe()
                     .with(ev -> running.abort(ev.file_id(), MoverException.Code.CANCELED, "canceled: " + ev.reason()));
             start("lease-keeper");
         }

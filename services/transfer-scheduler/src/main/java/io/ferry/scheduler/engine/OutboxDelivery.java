@@ -59,6 +59,14 @@ public class OutboxDelivery extends EngineLoop {
 
     /** Above this many waiting records the gauge shows the planner's estimate: counting millions every second would cost more. */
     static final int EXACT_COUNT_UP_TO = 100_000;
+    /**
+     * While records wait (delivery paused, or more than a batch left), they are counted at most this often (or once per
+     * delivery pause, if shorter): during an outage the outbox grows to many thousands, and counting them on every pass
+     * read every one of them each second.
+     */
+    static final Duration COUNT_EVERY = Duration.ofSeconds(10);
+
+    private long nextCountNanos = System.nanoTime();
 
     private final AtomicLong pending = new AtomicLong();
     private final DeliveryPause pause = new DeliveryPause();
@@ -87,7 +95,9 @@ public class OutboxDelivery extends EngineLoop {
     @Override
     protected void pass() {
         boolean more = pause.due();
+        boolean drained = false;
         while (more) {
+            int[] taken = {0};
             more = Tx.run(pool, c -> {
                 List<String> ids = new ArrayList<>();
                 List<String> payloads = new ArrayList<>();
@@ -96,6 +106,7 @@ public class OutboxDelivery extends EngineLoop {
                     ids.add(r.getString(0));
                     payloads.add(r.getString(1));
                 }
+                taken[0] = ids.size();
                 if (ids.isEmpty()) {
                     return false;
                 }
@@ -110,11 +121,24 @@ public class OutboxDelivery extends EngineLoop {
                     }
                     return ids.size() == config.outbox().batch();
                 }
+                taken[0] = -1;
                 paused(error, ids.size());
                 return false;
             });
+            drained = taken[0] >= 0 && taken[0] < config.outbox().batch();
         }
-        // counted while delivery pauses too: the gauge is how operators watch an outage
+        if (drained) {
+            // the last batch took every due record: nothing waits but what committed since
+            pending.set(0);
+            nextCountNanos = System.nanoTime();
+        } else if (System.nanoTime() - nextCountNanos >= 0) {
+            countPending();
+        }
+    }
+
+    /** Counts the waiting records, exactly up to {@link #EXACT_COUNT_UP_TO}; the gauge is how operators watch an outage. */
+    private void countPending() {
+        nextCountNanos = System.nanoTime() + Math.min(COUNT_EVERY.toNanos(), config.outbox().maxBackoff().toNanos());
         pending.set(pool.query("SELECT count(*) FROM (SELECT 1 FROM record_outbox LIMIT " + (EXACT_COUNT_UP_TO + 1) + ") r")
                 .execute().await().atMost(StateChanges.WAIT).iterator().next().getLong(0));
         if (pending.get() > EXACT_COUNT_UP_TO) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.pglisten.PgChannelListener;
 import io.ferry.scheduler.config.EventStreamConfig;
+import io.ferry.scheduler.state.FileState;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -66,8 +67,11 @@ public class JobEvents {
     @Inject
     EventStreamConfig streams;
 
-    /** Every event, for the engine. */
+    /** Every event, for whoever follows all jobs. */
     private final BroadcastProcessor<FileEvent> events = BroadcastProcessor.create();
+    private final AtomicInteger allSubscribers = new AtomicInteger();
+    /** Cancellations only, for the engine (it stops the copies of canceled files). */
+    private final BroadcastProcessor<FileEvent> cancellations = BroadcastProcessor.create();
     /** Event streams' listeners by job id: an event reaches only those of its job. */
     private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
     private final AtomicInteger listenerCount = new AtomicInteger();
@@ -134,9 +138,15 @@ public class JobEvents {
         return out;
     }
 
-    /** Live events of every job (the engine listens for cancellations of the files it runs). */
+    /** Live events of every job. */
     public Multi<FileEvent> all() {
-        return events.toHotStream();
+        return events.toHotStream().onSubscription().invoke(allSubscribers::incrementAndGet)
+                .onTermination().invoke(allSubscribers::decrementAndGet);
+    }
+
+    /** Live cancellations of files of every job (the engine stops the copies it runs of them). */
+    public Multi<FileEvent> canceled() {
+        return cancellations.toHotStream();
     }
 
     /**
@@ -259,12 +269,24 @@ public class JobEvents {
     }
 
     private void deliver(String payload) {
+        // Most changes are heard by no one (no open event stream, not a cancellation): those are not parsed, which
+        // while small files stream through is most of them. A payload naming CANCELED anywhere is parsed to be sure.
+        boolean toAll = allSubscribers.get() > 0;
+        if (!toAll && listenerCount.get() == 0 && !payload.contains(FileState.CANCELED.name())) {
+            return;
+        }
         try {
             Change c = json.readValue(payload, Change.class);
             Set<Listener> following = listeners.getOrDefault(c.job_id(), Set.of());
+            boolean canceled = FileState.CANCELED.name().equals(c.file_state());
             for (Long fileId : c.file_ids()) {
                 FileEvent e = new FileEvent(c.job_id(), fileId, c.file_state(), c.job_state(), c.reason(), c.at());
-                events.onNext(e);
+                if (toAll) {
+                    events.onNext(e);
+                }
+                if (canceled) {
+                    cancellations.onNext(e);
+                }
                 following.forEach(l -> l.sink.accept(e));
             }
         } catch (JsonProcessingException e) {
