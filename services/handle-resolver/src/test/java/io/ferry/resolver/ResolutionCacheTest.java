@@ -4,8 +4,10 @@ import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.PostgresServer;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -135,6 +137,40 @@ class ResolutionCacheTest {
             assertEquals(1, uris.size(), status + ": " + uris);
             assertTrue(metrics.lines().noneMatch(l -> l.startsWith("http_server_requests") && l.contains("Same-")), metrics);
         }
+    }
+
+    @Inject
+    InMemorySpanExporter spans;
+
+    /** Whether a finished span has an attribute (the URL path, the route) that names {@code handle}. */
+    private java.util.List<io.opentelemetry.sdk.trace.data.SpanData> spansNaming(String handle) {
+        return spans.getFinishedSpanItems().stream()
+                .filter(s -> s.getAttributes().asMap().values().stream().anyMatch(v -> String.valueOf(v).contains(handle))).toList();
+    }
+
+    @Test
+    void aCachedAnswerIsTracedOnlyInsideItsCallersTrace() throws Exception {
+        String h = PREFIX + "/Traced-" + System.nanoTime();
+        String absent = PREFIX + "/Absent-" + System.nanoTime();
+        create(h, "https://data.ral.example/traced");
+        awaitCached(h);
+        Thread.sleep(300);
+        spans.reset();
+        String traceId = String.format("%032x", System.nanoTime() | 1L << 60);
+        // public lookups from memory with no trace context: answered, counted, not traced
+        given().get("/api/handles/" + h).then().statusCode(200);
+        given().redirects().follow(false).get("/" + h).then().statusCode(302);
+        // the same lookup inside a caller's trace continues it
+        given().header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01").get("/api/handles/" + h).then().statusCode(200);
+        // a lookup the database answers is traced as before
+        given().get("/api/handles/" + absent).then().statusCode(404);
+        eventually("the caller's trace and the miss are exported", () -> !spansNaming(absent).isEmpty()
+                && spansNaming(h).stream().anyMatch(s -> s.getTraceId().equals(traceId)));
+        Thread.sleep(300);
+        java.util.List<io.opentelemetry.sdk.trace.data.SpanData> ofCached = spansNaming(h);
+        assertEquals(1, ofCached.size(), ofCached.toString());
+        assertEquals(traceId, ofCached.get(0).getTraceId());
+        assertEquals("00f067aa0ba902b7", ofCached.get(0).getParentSpanId());
     }
 
     @Test

@@ -35,5 +35,12 @@ public interface ResolverConfig {
         /** Fill the cache from the database at start and after bulk changes, instead of only on first use. */
         @WithDefault("true")
         boolean preload();
+
+        /**
+         * Whether a resolution answered from memory starts a trace of its own. Off, such an answer is traced only when
+         * its caller sends a traceparent (rest.CachedAnswerTracing says why); everything else is traced either way.
+         */
+        @WithDefault("false")
+        boolean traceAllAnswers();
     }
 }

@@ -2,6 +2,8 @@ package io.ferry.resolver.rest;
 
 import io.ferry.resolver.service.ResolutionCache;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.impl.HttpServerRequestInternal;
 import io.vertx.ext.web.Router;
@@ -29,6 +31,8 @@ public class CachedResolutionRoutes {
     static final String API = "/api/handles/";
     /** ProxyResource's path: a dotted numeric-led prefix, a slash, a suffix. */
     static final String PROXY = "/[0-9][0-9A-Za-z]*(?:\\.[0-9A-Za-z]+)*/.+";
+    /** The request-context key under which CachedAnswerTracing leaves the answer it found. */
+    static final String FOUND_ANSWER = "ferry.cached-answer";
     static final String JSON = "application/json;charset=UTF-8";
     /** Header names and fixed values as Netty's ASCII strings, whose hash is computed once, not for every answer. */
     static final CharSequence JSON_TYPE = HttpHeaders.createOptimized(JSON);
@@ -49,14 +53,92 @@ public class CachedResolutionRoutes {
             return;
         }
         router.get(API + "*").order(ORDER).handler(this::api);
-        router.getWithRegex(PROXY).order(ORDER).handler(this::proxy);
+        // every GET, matched by proxyPath: a regular expression per request cost more than the lookup it guards
+        router.get().order(ORDER).handler(this::proxy);
+    }
+
+    boolean enabled() {
+        return cache.enabled();
+    }
+
+    /**
+     * The cached answer these routes give {@code request}, or null when it goes on to JAX-RS (CachedAnswerTracing
+     * asks before routing; the answer it found is kept in the request's context for the route).
+     */
+    ResolutionCache.Entry answerOf(HttpServerRequest request) {
+        if (request.method() != HttpMethod.GET || !cache.enabled()) {
+            return null;
+        }
+        String path = request.path();
+        if (path.startsWith(API)) {
+            return apiAnswer(request);
+        }
+        return proxyPath(path) ? proxyAnswer(request) : null;
+    }
+
+    /** Whether {@code path} matches {@link #PROXY}: '/', a digit, letters and digits in dot-separated parts, '/', more. */
+    static boolean proxyPath(String path) {
+        int n = path.length();
+        if (n < 4 || path.charAt(0) != '/' || path.charAt(1) < '0' || path.charAt(1) > '9') {
+            return false;
+        }
+        boolean afterDot = false;
+        for (int i = 2; i < n; i++) {
+            char c = path.charAt(i);
+            if (c == '/') {
+                return !afterDot && i < n - 1 && noLineBreak(path, i + 1);
+            }
+            if (c == '.') {
+                if (afterDot) {
+                    return false;
+                }
+                afterDot = true;
+            } else if (c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+                afterDot = false;
+            } else {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** The regular expression's '.' matches anything but a line break. */
+    private static boolean noLineBreak(String path, int from) {
+        for (int i = from; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The cached answer of a plain {@code GET /api/handles/{handle}}, or null. */
+    private ResolutionCache.Entry apiAnswer(HttpServerRequest request) {
+        String handle = plainHandle(request, API.length() - 1);
+        // The cache holds the public view: a caller with a token may read more, and is answered by HandleApiResource.
+        boolean anonymous = request.getHeader(HttpHeaders.AUTHORIZATION) == null;
+        return handle == null || !anonymous || !accepts(request, "application/json") ? null : cache.get(handle);
+    }
+
+    /** The cached redirect of a plain proxy {@code GET /{handle}}, or null. */
+    private ResolutionCache.Entry proxyAnswer(HttpServerRequest request) {
+        String handle = plainHandle(request, 0);
+        ResolutionCache.Entry e = handle == null || !(accepts(request, "text/html") || accepts(request, "application/json")) ? null : cache.get(handle);
+        return e == null || e.redirect() == null ? null : e;
+    }
+
+    /** The answer CachedAnswerTracing found for this request, else the one looked up now. */
+    private ResolutionCache.Entry answer(RoutingContext ctx, boolean api) {
+        Object found = ((HttpServerRequestInternal) ctx.request()).context().getLocal(FOUND_ANSWER);
+        if (found instanceof ResolutionCache.Entry e) {
+            return e;
+        }
+        return api ? apiAnswer(ctx.request()) : proxyAnswer(ctx.request());
     }
 
     void api(RoutingContext ctx) {
-        String handle = plainHandle(ctx, API.length() - 1);
-        // The cache holds the public view: a caller with a token may read more, and is answered by HandleApiResource.
-        boolean anonymous = ctx.request().getHeader(HttpHeaders.AUTHORIZATION) == null;
-        ResolutionCache.Entry e = handle == null || !anonymous || !accepts(ctx, "application/json") ? null : cache.get(handle);
+        ResolutionCache.Entry e = answer(ctx, true);
         if (e == null) {
             ctx.next();
             return;
@@ -69,9 +151,8 @@ public class CachedResolutionRoutes {
     }
 
     void proxy(RoutingContext ctx) {
-        String handle = plainHandle(ctx, 0);
-        ResolutionCache.Entry e = handle == null || !(accepts(ctx, "text/html") || accepts(ctx, "application/json")) ? null : cache.get(handle);
-        if (e == null || e.redirect() == null) {
+        ResolutionCache.Entry e = proxyPath(ctx.request().path()) ? answer(ctx, false) : null;
+        if (e == null) {
             ctx.next();
             return;
         }
@@ -87,13 +168,13 @@ public class CachedResolutionRoutes {
     }
 
     /** The handle after {@code offset} + '/', when the request is one the cache can answer exactly; else null. */
-    static String plainHandle(RoutingContext ctx, int offset) {
+    static String plainHandle(HttpServerRequest request, int offset) {
         // A request with a body (which the filters after this route check) or a query goes the whole way.
-        if (ctx.request().query() != null || ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH) != null
-                || ctx.request().getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
+        if (request.query() != null || request.getHeader(HttpHeaders.CONTENT_LENGTH) != null
+                || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
             return null;
         }
-        String path = ctx.request().path();
+        String path = request.path();
         // Escapes and dot segments are decoded and normalized by JAX-RS routing: leave those requests to it, and
         // "/api/handles" itself (the listing, which this route also matches).
         if (path.length() <= offset + 1 || path.indexOf('%') >= 0 || path.contains("/./") || path.contains("/../") || path.contains("//")) {
@@ -105,8 +186,8 @@ public class CachedResolutionRoutes {
     }
 
     /** No Accept header, a wildcard, or the media type itself (ignoring parameters and q-values). */
-    static boolean accepts(RoutingContext ctx, String type) {
-        String accept = ctx.request().getHeader(HttpHeaders.ACCEPT);
+    static boolean accepts(HttpServerRequest request, String type) {
+        String accept = request.getHeader(HttpHeaders.ACCEPT);
         return accept == null || accept.isEmpty() || accept.contains("*/*") || accept.contains(type)
                 || accept.contains(type.substring(0, type.indexOf('/') + 1) + "*");
     }
