@@ -52,9 +52,8 @@ public class CachedResolutionRoutes {
         if (!cache.enabled()) {
             return;
         }
-        router.get(API + "*").order(ORDER).handler(this::api);
-        // every GET, matched by proxyPath: a regular expression per request cost more than the lookup it guards
-        router.get().order(ORDER).handler(this::proxy);
+        // one route for every GET, sorted by answerOf: a regular expression per request cost more than the lookup
+        router.get().order(ORDER).handler(this::answer);
     }
 
     boolean enabled() {
@@ -128,21 +127,20 @@ public class CachedResolutionRoutes {
         return e == null || e.redirect() == null ? null : e;
     }
 
-    /** The answer CachedAnswerTracing found for this request, else the one looked up now. */
-    private ResolutionCache.Entry answer(RoutingContext ctx, boolean api) {
+    /** Answers from the cache (the entry CachedAnswerTracing found, else the one looked up now), or passes on to JAX-RS. */
+    void answer(RoutingContext ctx) {
         Object found = ((HttpServerRequestInternal) ctx.request()).context().getLocal(FOUND_ANSWER);
-        if (found instanceof ResolutionCache.Entry e) {
-            return e;
-        }
-        return api ? apiAnswer(ctx.request()) : proxyAnswer(ctx.request());
-    }
-
-    void api(RoutingContext ctx) {
-        ResolutionCache.Entry e = answer(ctx, true);
+        ResolutionCache.Entry e = found instanceof ResolutionCache.Entry entry ? entry : answerOf(ctx.request());
         if (e == null) {
             ctx.next();
-            return;
+        } else if (ctx.request().path().startsWith(API)) {
+            api(ctx, e);
+        } else {
+            proxy(ctx, e);
         }
+    }
+
+    private void api(RoutingContext ctx, ResolutionCache.Entry e) {
         template(ctx, API_TEMPLATE);
         HttpServerResponse r = ctx.response();
         r.putHeader(HttpHeaders.CONTENT_TYPE, JSON_TYPE);
@@ -150,12 +148,7 @@ public class CachedResolutionRoutes {
         r.end(io.vertx.core.buffer.Buffer.buffer(e.body()));
     }
 
-    void proxy(RoutingContext ctx) {
-        ResolutionCache.Entry e = proxyPath(ctx.request().path()) ? answer(ctx, false) : null;
-        if (e == null) {
-            ctx.next();
-            return;
-        }
+    private void proxy(RoutingContext ctx, ResolutionCache.Entry e) {
         template(ctx, PROXY_TEMPLATE);
         HttpServerResponse r = ctx.response().setStatusCode(302);
         r.putHeader(HttpHeaders.LOCATION, e.redirect());

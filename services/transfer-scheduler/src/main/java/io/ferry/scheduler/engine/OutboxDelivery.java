@@ -14,6 +14,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -67,6 +68,8 @@ public class OutboxDelivery extends EngineLoop {
     static final Duration COUNT_EVERY = Duration.ofSeconds(10);
 
     private long nextCountNanos = System.nanoTime();
+    /** What {@link #deliverBatch} answers when the aggregator did not take the batch. */
+    private static final int PAUSED = -1;
 
     private final AtomicLong pending = new AtomicLong();
     private final DeliveryPause pause = new DeliveryPause();
@@ -94,46 +97,47 @@ public class OutboxDelivery extends EngineLoop {
 
     @Override
     protected void pass() {
-        boolean more = pause.due();
-        boolean drained = false;
-        while (more) {
-            int[] taken = {0};
-            more = Tx.run(pool, c -> {
-                List<String> ids = new ArrayList<>();
-                List<String> payloads = new ArrayList<>();
-                for (Row r : c.preparedQuery("SELECT record_id, payload FROM record_outbox WHERE next_attempt_at <= now() "
-                        + "ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(config.outbox().batch())).await().atMost(StateChanges.WAIT)) {
-                    ids.add(r.getString(0));
-                    payloads.add(r.getString(1));
-                }
-                taken[0] = ids.size();
-                if (ids.isEmpty()) {
-                    return false;
-                }
-                String error = send("[" + String.join(",", payloads) + "]", ids);
-                if (error == null) {
-                    c.preparedQuery("DELETE FROM record_outbox WHERE record_id = ANY($1)").execute(Tuple.of(ids.toArray(new String[0])))
-                            .await().atMost(StateChanges.WAIT);
-                    delivered.increment(ids.size());
-                    int failures = pause.succeeded();
-                    if (failures > 0) {
-                        LOG.infof("rate-aggregator takes transfer records again (after %d failed tries)", failures);
-                    }
-                    return ids.size() == config.outbox().batch();
-                }
-                taken[0] = -1;
-                paused(error, ids.size());
-                return false;
-            });
-            drained = taken[0] >= 0 && taken[0] < config.outbox().batch();
+        // PAUSED when a batch failed; a full batch means more may wait
+        int sent = PAUSED;
+        if (pause.due()) {
+            do {
+                sent = Tx.run(pool, this::deliverBatch);
+            } while (sent == config.outbox().batch());
         }
-        if (drained) {
+        if (sent != PAUSED) {
             // the last batch took every due record: nothing waits but what committed since
             pending.set(0);
             nextCountNanos = System.nanoTime();
         } else if (System.nanoTime() - nextCountNanos >= 0) {
             countPending();
         }
+    }
+
+    /** Sends the oldest batch and deletes it once the aggregator took it: the records sent, or {@link #PAUSED}. */
+    private int deliverBatch(SqlConnection c) {
+        List<String> ids = new ArrayList<>();
+        List<String> payloads = new ArrayList<>();
+        for (Row r : c.preparedQuery("SELECT record_id, payload FROM record_outbox WHERE next_attempt_at <= now() "
+                + "ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(config.outbox().batch())).await().atMost(StateChanges.WAIT)) {
+            ids.add(r.getString(0));
+            payloads.add(r.getString(1));
+        }
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        String error = send("[" + String.join(",", payloads) + "]", ids);
+        if (error != null) {
+            paused(error, ids.size());
+            return PAUSED;
+        }
+        c.preparedQuery("DELETE FROM record_outbox WHERE record_id = ANY($1)").execute(Tuple.of(ids.toArray(new String[0])))
+                .await().atMost(StateChanges.WAIT);
+        delivered.increment(ids.size());
+        int failures = pause.succeeded();
+        if (failures > 0) {
+            LOG.infof("rate-aggregator takes transfer records again (after %d failed tries)", failures);
+        }
+        return ids.size();
     }
 
     /** Counts the waiting records, exactly up to {@link #EXACT_COUNT_UP_TO}; the gauge is how operators watch an outage. */
