@@ -505,21 +505,23 @@ public final class TransferBenchmark {
         }
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(stack.postgres().jdbcUrl("ferry_scheduler"), stack.postgres().user(),
                 stack.postgres().password()); java.sql.Statement st = c.createStatement();
-             java.sql.ResultSet r = st.executeQuery("SELECT calls, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 150) "
+             java.sql.ResultSet r = st.executeQuery("SELECT calls, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 150), total_plan_time "
                      + "FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'ferry_scheduler' ORDER BY calls DESC")) {
             long calls = 0;
             double ms = 0;
+            double planMs = 0;
             StringBuilder top = new StringBuilder();
             int n = 0;
             while (r.next()) {
                 calls += r.getLong(1);
                 ms += r.getDouble(2);
+                planMs += r.getDouble(5);
                 if (n++ < 25) {
-                    top.append(String.format(Locale.ROOT, "(b)   %6.3f/file %7.3f ms/file rows %6.2f/file  %s%n", r.getLong(1) / (double) files,
-                            r.getDouble(2) / files, r.getLong(3) / (double) files, r.getString(4)));
+                    top.append(String.format(Locale.ROOT, "(b)   %6.3f/file %7.3f ms/file plan %6.3f rows %6.2f/file  %s%n", r.getLong(1) / (double) files,
+                            r.getDouble(2) / files, r.getDouble(5) / files, r.getLong(3) / (double) files, r.getString(4)));
                 }
             }
-            System.out.printf(Locale.ROOT, "(b) statements during the last job: %.2f per file, %.3f ms execution per file%n%s", calls / (double) files, ms / files, top);
+            System.out.printf(Locale.ROOT, "(b) statements during the last job: %.2f per file, %.3f ms execution and %.3f ms planning per file%n%s", calls / (double) files, ms / files, planMs / files, top);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ferry.scheduler;
 
+import io.ferry.scheduler.repository.EngineConnections;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.NginxWebDav;
@@ -981,6 +982,30 @@ class EngineTest {
                 .chain(x -> c.preparedQuery("SELECT count(*) FROM pg_prepared_statements WHERE statement = $1").execute(Tuple.of(sql)))
                 .map(rows -> rows.iterator().next().getLong(0))).await().atMost(Duration.ofSeconds(10));
         assertEquals(1, prepared, "the long statement is kept prepared on its connection");
+    }
+
+    @Inject
+    @EngineConnections
+    Pool enginePool;
+
+    @Test
+    void theEnginesStatementsArePlannedOnceAndTheOthersKeepPostgresChoice() {
+        // on the engine's connections a statement is planned once; elsewhere as PostgreSQL chooses, which for a
+        // statement like this one on a full table (a custom plan knows the array's length) is anew on every execution
+        String sql = "SELECT count(*) FROM transfer_file f, unnest($1::bigint[]) AS v(id) WHERE f.file_id = v.id AND f.state = $2";
+        String plans = "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1";
+        java.util.function.Function<Pool, String> eightRuns = p -> p.withConnection(c -> {
+            io.smallrye.mutiny.Uni<?> runs = io.smallrye.mutiny.Uni.createFrom().voidItem();
+            for (int i = 0; i < 8; i++) {
+                long n = i;
+                runs = runs.chain(x -> c.preparedQuery(sql).execute(Tuple.of(new Long[]{n, n + 1}, "FINISHED")));
+            }
+            return runs.chain(x -> c.preparedQuery(plans).execute(Tuple.of(sql)))
+                    .map(rows -> rows.iterator().next().getLong(0) + " generic, " + rows.iterator().next().getLong(1) + " custom");
+        }).await().atMost(Duration.ofSeconds(10));
+        assertEquals("8 generic, 0 custom", eightRuns.apply(enginePool), "the engine's connections plan a statement once");
+        // PostgreSQL's choice: custom plans for the first five executions at least, then whichever looks cheaper
+        assertTrue(eightRuns.apply(pool).matches("[0-3] generic, [5-8] custom"), "the default pool keeps PostgreSQL's choice");
     }
 
     @Inject

@@ -109,6 +109,9 @@ public final class PostgresServer implements AutoCloseable {
         // diagnostics, e.g. FERRY_PG_PRELOAD=pg_stat_statements: transfer-bench.sh then prints the statements per file
         if (System.getenv("FERRY_PG_PRELOAD") != null) {
             builder.setServerConfig("shared_preload_libraries", System.getenv("FERRY_PG_PRELOAD"));
+            if (System.getenv("FERRY_PG_PRELOAD").contains("pg_stat_statements")) {
+                builder.setServerConfig("pg_stat_statements.track_planning", "on");
+            }
         }
         boolean setPassword = passwordIsNew;
         embedded = builder

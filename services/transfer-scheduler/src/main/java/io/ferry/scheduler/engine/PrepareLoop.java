@@ -1,5 +1,6 @@
 package io.ferry.scheduler.engine;
 
+import io.ferry.scheduler.repository.EngineConnections;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.movers.CopyRequest;
@@ -43,6 +44,7 @@ public class PrepareLoop extends EngineLoop {
     SchedulerConfig config;
 
     @Inject
+    @EngineConnections
     Pool pool;
 
     @Inject

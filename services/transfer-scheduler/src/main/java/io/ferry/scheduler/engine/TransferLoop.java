@@ -1,5 +1,6 @@
 package io.ferry.scheduler.engine;
 
+import io.ferry.scheduler.repository.EngineConnections;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.movers.CopyRequest;
@@ -55,6 +56,7 @@ public class TransferLoop extends EngineLoop {
     SchedulerConfig config;
 
     @Inject
+    @EngineConnections
     Pool pool;
 
     @Inject

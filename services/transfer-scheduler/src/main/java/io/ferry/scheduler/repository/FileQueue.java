@@ -49,6 +49,11 @@ public class FileQueue {
     @Inject
     Pool pool;
 
+    /** For the prepare claim, planned once per connection: nothing in it depends on the values ({@link EngineConnections}). */
+    @Inject
+    @EngineConnections
+    Pool claims;
+
     /**
      * Per (link, VO, activity): waiting (counted up to {@code waitingCap}), preparing, ready, active and staging
      * counts. A pass claims at most its free prepare slots, and the fair share needs a queue's waiting files only up
@@ -103,7 +108,7 @@ public class FileQueue {
 
     /** Takes up to n waiting files of one queue for preparing, highest priority first. */
     public Uni<List<ClaimedFile>> claimForPrepare(QueueSnapshot q, int n, String owner, Duration lease) {
-        return claim(pool, "lease_owner = $6, lease_until = now() + make_interval(secs => $7), prepare_started_at = now()",
+        return claim(claims, "lease_owner = $6, lease_until = now() + make_interval(secs => $7), prepare_started_at = now()",
                 "state = 'SUBMITTED' AND " + DUE, Tuple.tuple().addString(q.sourceSe()).addString(q.destSe()).addString(q.vo())
                         .addString(q.activity()).addInteger(n).addString(owner).addDouble(seconds(lease)));
     }

@@ -178,8 +178,9 @@ public class StateChanges {
     /** Prepared files (from SUBMITTED) become READY, with one event per job, in one statement. */
     private List<Boolean> writePrepared(List<Prepared> batch) {
         Set<Long> applied = new HashSet<>();
-        // the job's state as the update read it: becoming READY from SUBMITTED does not change it
-        pool.withTransaction(c -> c.preparedQuery("WITH prepared AS (UPDATE transfer_file f SET state = 'READY', prepared_at = now(), source_size = v.size, "
+        // the job's state as the update read it: becoming READY from SUBMITTED does not change it. One statement, so
+        // no transaction around it: BEGIN and COMMIT were two of the round trips per batch
+        pool.preparedQuery("WITH prepared AS (UPDATE transfer_file f SET state = 'READY', prepared_at = now(), source_size = v.size, "
                         + "source_ranges = v.ranges, stage_request = NULL, lease_owner = NULL, lease_until = NULL "
                         + "FROM unnest($1::bigint[], $2::bigint[], $3::bool[], $5::bigint[]) AS v(id, size, ranges, epoch), job j "
                         + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND j.job_id = f.job_id AND f.file_id IN ("
@@ -191,7 +192,7 @@ public class StateChanges {
                         batch.stream().map(p -> p.stat().ranges()).toArray(Boolean[]::new), identity.id(),
                         batch.stream().map(p -> p.file().claimEpoch()).toArray(Long[]::new),
                         FileState.READY.name(), "prepared", JobEvents.now())))
-                .invoke(rows -> byJob(rows, applied))).await().atMost(WAIT);
+                .invoke(rows -> byJob(rows, applied)).await().atMost(WAIT);
         return batch.stream().map(p -> applied.contains(p.file().fileId())).toList();
     }
 
