@@ -1,12 +1,12 @@
 package io.ferry.scheduler;
 
-import io.ferry.scheduler.repository.EngineConnections;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.NginxWebDav;
 import io.ferry.dev.TestCertificates;
 import io.ferry.dev.XrootdServer;
 import io.ferry.movers.MoverException;
+import io.ferry.scheduler.repository.EngineConnections;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.repository.QueueSnapshot;

@@ -1,6 +1,5 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.repository.EngineConnections;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.movers.CopyRequest;
@@ -9,6 +8,7 @@ import io.ferry.movers.MoverException;
 import io.ferry.movers.SourceStat;
 import io.ferry.movers.StorageCredentials;
 import io.ferry.scheduler.repository.ClaimedFile;
+import io.ferry.scheduler.repository.EngineConnections;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.repository.QueueSnapshot;
 import io.ferry.scheduler.repository.SchedulingInputs;
@@ -44,8 +44,12 @@ public class PrepareLoop extends EngineLoop {
     SchedulerConfig config;
 
     @Inject
-    @EngineConnections
     Pool pool;
+
+    /** The queue's statements (counts, claims): on the engine's connections, planned once. */
+    @Inject
+    @EngineConnections
+    Pool queueStatements;
 
     @Inject
     FileQueue queue;
@@ -120,7 +124,7 @@ public class PrepareLoop extends EngineLoop {
         Duration lease = config.engine().lease();
         // a pass claims at most its free slots, so no queue's waiting files need counting beyond them
         int cap = free;
-        List<QueueSnapshot> snapshot = pool.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime(), cap)).await().atMost(StateChanges.WAIT);
+        List<QueueSnapshot> snapshot = queueStatements.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime(), cap)).await().atMost(StateChanges.WAIT);
         if (snapshot.stream().anyMatch(q -> q.staging() > 0)) {
             // only then: with nothing to poll, the poll's claim would still cost the database a statement every pass
             for (ClaimedFile f : queue.claimStagingPolls(Math.min(free, 100), identity.id(), lease).await().atMost(StateChanges.WAIT)) {

@@ -1,6 +1,5 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.repository.EngineConnections;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.movers.CopyRequest;
@@ -11,6 +10,7 @@ import io.ferry.movers.SourceStat;
 import io.ferry.movers.StorageCredential;
 import io.ferry.movers.TransferProgress;
 import io.ferry.scheduler.repository.ClaimedFile;
+import io.ferry.scheduler.repository.EngineConnections;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.repository.QueueSnapshot;
 import io.ferry.scheduler.repository.SchedulingInputs;
@@ -56,8 +56,12 @@ public class TransferLoop extends EngineLoop {
     SchedulerConfig config;
 
     @Inject
-    @EngineConnections
     Pool pool;
+
+    /** The queue's statements (counts, claims): on the engine's connections, planned once. */
+    @Inject
+    @EngineConnections
+    Pool queueStatements;
 
     @Inject
     DestinationReport destinationReport;
@@ -152,7 +156,7 @@ public class TransferLoop extends EngineLoop {
         Map<UUID, List<Long>> jobsToStart = new LinkedHashMap<>();
         Set<String> stillWaiting = new HashSet<>();
         boolean[] refill = {false};
-        Map<ClaimedFile, Integer> claimed = Tx.run(pool, c -> {
+        Map<ClaimedFile, Integer> claimed = Tx.run(queueStatements, c -> {
             c.preparedQuery("SELECT pg_advisory_xact_lock($1)").execute(io.vertx.mutiny.sqlclient.Tuple.of(SCHEDULING_LOCK))
                     .await().atMost(StateChanges.WAIT);
             List<QueueSnapshot> snapshot = queue.startable(c, config.engine().pinLifetime()).await().atMost(StateChanges.WAIT);
