@@ -5,7 +5,9 @@ import io.ferry.scheduler.state.StateChanges;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -15,9 +17,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
- * Gathers the same kind of state change from many threads and writes them in one transaction: for small files a
- * transaction per file costs more than moving the file. A caller waits until its change is committed (or refused by
- * its guard), so nothing is acknowledged before it is durable.
+ * Gathers the same kind of state change from many threads and writes them together: for small files a transaction
+ * per file costs more than moving the file. The changes waiting at once are written in one go per unit (all of them,
+ * or those of one job each: see the constructors), each unit retried on its own, so a unit already written is never
+ * written again. A caller waits until its change is committed (or refused by its guard), so nothing is acknowledged
+ * before it is durable.
  */
 public final class BatchWriter<T> {
 
@@ -30,12 +34,22 @@ public final class BatchWriter<T> {
     private final LinkedBlockingQueue<Item<T>> queue = new LinkedBlockingQueue<>();
     private final int maxBatch;
     private final Function<List<T>, List<Boolean>> write;
+    private final Function<T, ?> unitOf;
     private final Thread thread;
     private volatile long lastWrittenNanos = System.nanoTime();
 
     /** @param write writes one batch in one transaction; answers, per item, whether it applied */
     public BatchWriter(String name, int maxBatch, Function<List<T>, List<Boolean>> write) {
+        this(name, maxBatch, value -> Boolean.TRUE, write);
+    }
+
+    /**
+     * @param unitOf the unit a change belongs to: the waiting changes of one unit are written together
+     * @param write  writes the changes of one unit in one transaction; answers, per item, whether it applied
+     */
+    public BatchWriter(String name, int maxBatch, Function<T, ?> unitOf, Function<List<T>, List<Boolean>> write) {
         this.maxBatch = maxBatch;
+        this.unitOf = unitOf;
         this.write = write;
         this.thread = new Thread(this::loop, name);
         thread.setDaemon(true);
@@ -79,18 +93,22 @@ public final class BatchWriter<T> {
             } catch (InterruptedException e) {
                 return;
             }
-            try {
-                List<Boolean> applied = writeRetryingTransient(batch.stream().map(Item::value).toList());
-                lastWrittenNanos = System.nanoTime();
-                for (int i = 0; i < batch.size(); i++) {
-                    batch.get(i).done().complete(applied.get(i));
+            Map<Object, List<Item<T>>> units = new LinkedHashMap<>();
+            batch.forEach(item -> units.computeIfAbsent(unitOf.apply(item.value()), k -> new ArrayList<>()).add(item));
+            for (List<Item<T>> unit : units.values()) {
+                try {
+                    List<Boolean> applied = writeRetryingTransient(unit.stream().map(Item::value).toList());
+                    lastWrittenNanos = System.nanoTime();
+                    for (int i = 0; i < unit.size(); i++) {
+                        unit.get(i).done().complete(applied.get(i));
+                    }
+                } catch (RuntimeException e) {
+                    LOG.debugf("a batch of %d change(s) failed: %s", unit.size(), e.toString());
+                    unit.forEach(item -> item.done().completeExceptionally(e));
+                } catch (InterruptedException e) {
+                    batch.forEach(item -> item.done().completeExceptionally(e));
+                    return;
                 }
-            } catch (RuntimeException e) {
-                LOG.debugf("a batch of %d change(s) failed: %s", batch.size(), e.toString());
-                batch.forEach(item -> item.done().completeExceptionally(e));
-            } catch (InterruptedException e) {
-                batch.forEach(item -> item.done().completeExceptionally(e));
-                return;
             }
             batch.clear();
         }

@@ -156,9 +156,7 @@ public class TransferLoop extends EngineLoop {
         Map<UUID, List<Long>> jobsToStart = new LinkedHashMap<>();
         Set<String> stillWaiting = new HashSet<>();
         boolean[] refill = {false};
-        Map<ClaimedFile, Integer> claimed = Tx.run(queueStatements, c -> {
-            c.preparedQuery("SELECT pg_advisory_xact_lock($1)").execute(io.vertx.mutiny.sqlclient.Tuple.of(SCHEDULING_LOCK))
-                    .await().atMost(StateChanges.WAIT);
+        Map<ClaimedFile, Integer> claimed = Tx.runLocked(queueStatements, SCHEDULING_LOCK, c -> {
             List<QueueSnapshot> snapshot = queue.startable(c, config.engine().pinLifetime()).await().atMost(StateChanges.WAIT);
             SchedulingInputs in = inputs.get(Scheduling.sesOf(snapshot));
             Map<String, Integer> outbound = new HashMap<>();

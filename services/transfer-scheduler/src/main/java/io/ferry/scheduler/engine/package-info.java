@@ -26,7 +26,8 @@
  * <li><b>verify</b> — inside the mover: size and checksum as the job's {@code state.ChecksumMode} asks;</li>
  * <li><b>record</b> — {@code state.StateChanges.finished} / {@code failed}: the file's new state, its retry history,
  *     the job's state by {@code state.JobStateRule}, the transfer record ({@link io.ferry.scheduler.engine.TransferRecords})
- *     and the event, in one transaction (batched by {@link io.ferry.scheduler.engine.BatchWriter});</li>
+ *     and the event, atomically per job (batched by {@link io.ferry.scheduler.engine.BatchWriter}; a finished batch
+ *     is one statement, only a job's last files take a second transaction for its final state);</li>
  * <li><b>deliver</b> — {@link io.ferry.scheduler.engine.OutboxDelivery}: the records to rate-aggregator.</li>
  * </ol>
  * Beside the path: {@link io.ferry.scheduler.engine.QueueExpiry} (lapsed leases, stale pins, max time in queue) and

@@ -116,10 +116,19 @@ public class JobEvents {
      * {@link #now}) are text. Only a statement whose result reads this CTE sends it.
      */
     public static String notifyChanged(String changed, String jobState, int fileState, int reason, int at) {
+        return notifyChanged(changed, jobState, "$" + fileState + "::text", "$" + reason + "::text", at);
+    }
+
+    /**
+     * As {@link #notifyChanged(String, String, int, int, int)}, with the file state and the reason taken from columns
+     * (or expressions) of {@code changed}: one payload per job, file state, reason and chunk.
+     */
+    public static String notifyChanged(String changed, String jobState, String fileState, String reason, int at) {
         return "SELECT pg_notify('" + CHANNEL + "', json_build_object('job_id', job_id::text, 'file_ids', array_agg(file_id ORDER BY file_id), "
-                + "'file_state', $" + fileState + "::text, 'job_state', " + jobState + ", 'reason', $" + reason + "::text, 'at', $" + at + "::text)::text) "
-                + "FROM (SELECT file_id, job_id, " + jobState + ", (row_number() OVER (PARTITION BY job_id ORDER BY file_id) - 1) / " + IDS_PER_NOTIFY
-                + " AS chunk FROM " + changed + ") AS c GROUP BY job_id, " + jobState + ", chunk";
+                + "'file_state', file_state, 'job_state', job_state, 'reason', reason, 'at', $" + at + "::text)::text) "
+                + "FROM (SELECT file_id, job_id, " + jobState + " AS job_state, " + fileState + " AS file_state, " + reason + " AS reason, "
+                + "(row_number() OVER (PARTITION BY job_id, " + fileState + " ORDER BY file_id) - 1) / " + IDS_PER_NOTIFY
+                + " AS chunk FROM " + changed + ") AS c GROUP BY job_id, job_state, file_state, reason, chunk";
     }
 
     /** The time an event carries, as {@link #notifyChanged} is given it. */

@@ -33,6 +33,53 @@ final class JobStateWrites {
     }
 
     /**
+     * {@link JobStateRule#whileOpen} as a table, for a statement that gathered the facts itself: entry
+     * {@code 1 + active * 4 + staging * 2 + done} (SQL arrays count from 1) is the rule's answer.
+     */
+    static String[] whileOpenTable() {
+        String[] table = new String[8];
+        for (int i = 0; i < 8; i++) {
+            table[i] = JobStateRule.whileOpen((i & 4) != 0, (i & 2) != 0, (i & 1) != 0).name();
+        }
+        return table;
+    }
+
+    /**
+     * A query, for a CTE of the statement that changes files of one job ({@code $job}), answering the job's state
+     * after the change as one row: {@code current} (the job row's), {@code over} (current is final), {@code open}
+     * (files are still to do) and {@code next}, the rule's answer while files are open ({@link #whileOpenTable} in
+     * {@code $rule}; current otherwise). A statement's CTEs do not see each other's changes, so the changed files are
+     * taken with their new state from {@code changed} (columns file_id, state) and left out of the index probes of the
+     * others, which stay probes by job id whatever the job's size. No row when nothing changed (every guard refused):
+     * the job is then left as it is, and no probe runs.
+     */
+    static String decidedAfter(String changed, int job, int rule) {
+        String others = "SELECT 1 FROM transfer_file t WHERE t.job_id = $" + job + " AND t.file_id NOT IN (SELECT file_id FROM " + changed + ") AND t.state ";
+        String mine = "SELECT 1 FROM " + changed + " WHERE state ";
+        String open = "IN (" + FileState.sql(FileState.OPEN) + ")";
+        String active = "IN ('" + FileState.ACTIVE + "', '" + FileState.ARCHIVING + "')";
+        String staging = "= '" + FileState.STAGING + "'";
+        String done = "IN (" + FileState.sql(FileState.DONE) + ")";
+        return "SELECT current, over, open, CASE WHEN over OR NOT open THEN current "
+                + "ELSE ($" + rule + "::text[])[1 + active::int * 4 + staging::int * 2 + done::int] END AS next FROM ("
+                + "SELECT j.state AS current, j.state IN (" + JobState.sql(JobState.TERMINAL) + ") AS over, "
+                + "EXISTS (" + mine + open + ") OR EXISTS (" + others + open + ") AS open, "
+                + "EXISTS (" + mine + active + ") OR EXISTS (" + others + active + ") AS active, "
+                + "EXISTS (" + mine + staging + ") OR EXISTS (" + others + staging + ") AS staging, "
+                + "EXISTS (" + mine + done + ") OR EXISTS (" + others + done + ") AS done "
+                + "FROM job j WHERE j.job_id = $" + job + " AND EXISTS (SELECT 1 FROM " + changed + ")) AS facts";
+    }
+
+    /**
+     * An update, for a CTE after {@link #decidedAfter}'s {@code decided}, writing the rule's answer while files are
+     * open when it differs from the job row's (and the row did not change meanwhile).
+     */
+    static String writeDecided(String decided, int job) {
+        return "UPDATE job j SET state = d.next FROM " + decided + " d WHERE j.job_id = $" + job
+                + " AND d.open AND NOT d.over AND d.next <> d.current AND j.state = d.current RETURNING j.job_id";
+    }
+
+    /**
      * The job's state after one of its files changed, in that change's transaction. While files are open: by the
      * rule, written only when it differs. When none is open: the final state, if the job row can be had without
      * waiting; otherwise it stays for the settler ({@link StateChanges#settle}).
@@ -51,9 +98,17 @@ final class JobStateWrites {
                                 : c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state = $3").execute(Tuple.of(jobId, state, current))
                                 .replaceWith(state);
                     }
-                    return c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(jobId))
-                            .chain(locked -> locked.size() == 0 ? Uni.createFrom().item(current) : refresh(c, jobId));
+                    return whenNoneOpen(c, jobId, current);
                 });
+    }
+
+    /**
+     * The job's state once none of its files is open: the final state, if the job row can be had without waiting;
+     * otherwise {@code current}, and the job stays for the settler ({@link StateChanges#settle}).
+     */
+    static Uni<String> whenNoneOpen(SqlClient c, UUID jobId, String current) {
+        return c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(jobId))
+                .chain(locked -> locked.size() == 0 ? Uni.createFrom().item(current) : refresh(c, jobId));
     }
 
     /**

@@ -23,6 +23,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +37,8 @@ import java.util.UUID;
 /**
  * The one writer of file and job states — the engine's changes and a user's cancel alike — each in one transaction
  * with what must go with it: the job's state ({@link JobStateRule}), the retry history, the transfer record in the
- * outbox and the NOTIFY for event subscribers. (Claims, which only take queued files, are the queue's:
+ * outbox and the NOTIFY for event subscribers (only a job's last finished files take a second one, for the job's
+ * final state and their event). (Claims, which only take queued files, are the queue's:
  * {@code repository.FileQueue}.)
  * Files of one job finish in parallel without waiting for each other: while a job has open files its state is
  * derived from a few index probes, and only the change that closes its last file takes the job row (never waiting
@@ -46,6 +48,8 @@ import java.util.UUID;
  */
 @ApplicationScoped
 public class StateChanges {
+
+    private static final Logger LOG = Logger.getLogger(StateChanges.class);
 
     public static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -166,7 +170,7 @@ public class StateChanges {
     @PostConstruct
     void writers() {
         preparedWriter = new BatchWriter<>("prepared-writer", 500, this::writePrepared);
-        finishedWriter = new BatchWriter<>("finished-writer", 500, this::writeFinished);
+        finishedWriter = new BatchWriter<>("finished-writer", 500, b -> b.file().jobId(), this::writeFinished);
     }
 
     @PreDestroy
@@ -197,32 +201,40 @@ public class StateChanges {
     }
 
     /**
-     * Finished files in one statement (ARCHIVING those to archive), their records in another, then each job's state
-     * and one event per job and state.
+     * Finished files of one job (ARCHIVING those to archive), in one statement without a transaction around it: the
+     * files' update, their transfer records, a multihop job's next hop, the job's state by the rule and one event per
+     * file state. Only the job's last files (none left open) take a second transaction, for the job's final state
+     * and their event: it locks the job row, and the statement must not wait for a cancel holding it.
      */
     private List<Boolean> writeFinished(List<Finished> batch) {
-        Set<Long> applied = new HashSet<>();
+        UUID job = batch.get(0).file().jobId();
         // Built here, on the writer's thread: building reads the SE directory, which may have to query (and wait for)
         // the database, and the continuations below run on the event loop, where nothing may wait.
-        Map<Long, TransferRecords.Built> builtByFile = new java.util.HashMap<>();
-        for (Finished b : batch) {
-            builtByFile.put(b.file().fileId(), records.build(b.file(), b.file().attempts(), b.times(),
-                    TransferRecords.Outcome.finished(b.bytes(), b.streams())));
-        }
-        List<TransferRecords.Built> built = batch.stream().map(b -> builtByFile.get(b.file().fileId())).toList();
-        // the records go with the update, in one statement: only the files it changed get one
-        pool.withTransaction(c -> c.preparedQuery("WITH done AS (UPDATE transfer_file f SET state = CASE WHEN v.archive THEN 'ARCHIVING' ELSE 'FINISHED' END, "
+        List<TransferRecords.Built> built = batch.stream().map(b -> records.build(b.file(), b.file().attempts(), b.times(),
+                TransferRecords.Outcome.finished(b.bytes(), b.streams()))).toList();
+        Set<Long> applied = new HashSet<>();
+        List<Long> closing = new ArrayList<>();
+        String[] current = {null};
+        pool.preparedQuery("WITH done AS (UPDATE transfer_file f SET state = CASE WHEN v.archive THEN 'ARCHIVING' ELSE 'FINISHED' END, "
                         + "finish_time = clock_timestamp(), next_attempt_at = CASE WHEN v.archive THEN now() ELSE f.next_attempt_at END, "
                         + "bytes_transferred = v.bytes, streams = v.streams, throughput = v.throughput, reason = NULL, error_code = NULL, "
                         + "error_phase = NULL, lease_owner = NULL, lease_until = NULL "
                         + "FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::float8[], $6::bigint[], $10::bool[]) AS v(id, bytes, streams, throughput, epoch, archive) "
                         + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND f.file_id IN (" + FileQueue.lockedInOrder("state = 'ACTIVE' AND lease_owner = $5")
                         + ") RETURNING f.file_id, f.job_id, f.file_index, f.state), recorded AS (" + TransferRecords.insertForChanged("done", 7) + "), "
-                        // a multihop job's next hop may start once this one finished; in the same statement, so the job's
-                        // state below sees it open (NOT_USED files are only ever hops waiting for their turn)
+                        // a multihop job's next hop may start once this one finished (NOT_USED files are only ever hops
+                        // waiting for their turn): the job stays open
                         + "next_hops AS (UPDATE transfer_file n SET state = 'SUBMITTED', next_attempt_at = now() FROM done d "
-                        + "WHERE n.job_id = d.job_id AND n.file_index = d.file_index + 1 AND n.state = 'NOT_USED' AND d.state = 'FINISHED') "
-                        + "SELECT file_id, job_id, state FROM done")
+                        + "WHERE n.job_id = d.job_id AND n.file_index = d.file_index + 1 AND n.state = 'NOT_USED' AND d.state = 'FINISHED' "
+                        + "RETURNING n.file_id, n.state), "
+                        + "changed AS (SELECT file_id, state FROM done UNION ALL SELECT file_id, state FROM next_hops), "
+                        + "decided AS (" + JobStateWrites.decidedAfter("changed", 11, 12) + "), "
+                        + "job_written AS (" + JobStateWrites.writeDecided("decided", 11) + "), "
+                        + "announced AS (SELECT d.file_id, d.job_id, d.state, x.next FROM done d, decided x WHERE x.open OR x.over), "
+                        + "notified AS (" + JobEvents.notifyChanged("announced", "next", "state",
+                        "CASE WHEN state = 'ARCHIVING' THEN $15::text ELSE $14::text END", 13) + ") "
+                        + "SELECT d.file_id, d.job_id, d.state, coalesce(x.open OR x.over, TRUE), x.current, (SELECT count(*) FROM notified), "
+                        + "(SELECT count(*) FROM job_written) FROM done d LEFT JOIN decided x ON TRUE")
                 .execute(Tuple.from(List.<Object>of(batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(Finished::bytes).toArray(Long[]::new),
                         batch.stream().map(Finished::streams).toArray(Integer[]::new),
@@ -231,29 +243,33 @@ public class StateChanges {
                         batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         built.stream().map(TransferRecords.Built::id).toArray(String[]::new),
                         built.stream().map(TransferRecords.Built::payload).toArray(String[]::new),
-                        batch.stream().map(Finished::archive).toArray(Boolean[]::new))))
-                .chain(rows -> {
-                    Map<UUID, List<Long>> byJob = byJob(rows, applied);
-                    Set<Long> archiving = new HashSet<>();
-                    rows.forEach(r -> {
-                        if (FileState.ARCHIVING.name().equals(r.getString(2))) {
-                            archiving.add(r.getLong(0));
-                        }
-                    });
-                    Uni<Void> chain = Uni.createFrom().voidItem();
-                    for (Map.Entry<UUID, List<Long>> e : byJob.entrySet()) {
-                        List<Long> finished = e.getValue().stream().filter(id -> !archiving.contains(id)).toList();
-                        List<Long> archived = e.getValue().stream().filter(archiving::contains).toList();
-                        chain = chain.chain(x -> JobStateWrites.afterFileChange(c, e.getKey()))
-                                .chain(state -> (finished.isEmpty() ? Uni.createFrom().voidItem()
-                                        : events.publish(c, e.getKey(), finished, FileState.FINISHED.name(), state, "finished"))
-                                        .chain(x -> archived.isEmpty() ? Uni.createFrom().voidItem()
-                                                : events.publish(c, e.getKey(), archived, FileState.ARCHIVING.name(), state, "copied; archiving")));
+                        batch.stream().map(Finished::archive).toArray(Boolean[]::new), job, JobStateWrites.whileOpenTable(),
+                        JobEvents.now(), "finished", "copied; archiving")))
+                .invoke(rows -> rows.forEach(r -> {
+                    applied.add(r.getLong(0));
+                    if (!r.getBoolean(3)) {
+                        closing.add(r.getLong(0));
+                        current[0] = r.getString(4);
                     }
-                    return chain;
                 })).await().atMost(WAIT);
+        if (!closing.isEmpty()) {
+            closeJob(job, current[0], closing);
+        }
         batch.stream().filter(b -> applied.contains(b.file().fileId())).forEach(b -> metrics.copied(b.file(), b.bytes(), b.archive()));
         return batch.stream().map(b -> applied.contains(b.file().fileId())).toList();
+    }
+
+    /**
+     * The job's last open files finished (committed): its final state, when its row can be had now, and their event.
+     * A failure here changes nothing of the files; the settler ({@link #settle}) ends the job later.
+     */
+    private void closeJob(UUID job, String current, List<Long> finished) {
+        try {
+            pool.withTransaction(c -> JobStateWrites.whenNoneOpen(c, job, current)
+                    .chain(state -> events.publish(c, job, finished, FileState.FINISHED.name(), state, "finished"))).await().atMost(WAIT);
+        } catch (RuntimeException e) {
+            LOG.debugf("job %s: its final state is left to the settler (%s)", job, e.toString());
+        }
     }
 
     private static Map<UUID, List<Long>> byJob(io.vertx.mutiny.sqlclient.RowSet<Row> rows, Set<Long> applied) {
