@@ -10,6 +10,7 @@ import io.ferry.scheduler.repository.EngineConnections;
 import io.ferry.scheduler.repository.ClaimedFile;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.repository.QueueSnapshot;
+import io.ferry.scheduler.repository.Tx;
 import io.ferry.scheduler.engine.AttemptTimes;
 import io.ferry.scheduler.engine.EngineIdentity;
 import io.ferry.scheduler.state.StateChanges;
@@ -50,6 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -1006,6 +1008,25 @@ class EngineTest {
         assertEquals("8 generic, 0 custom", eightRuns.apply(enginePool), "the engine's connections plan a statement once");
         // PostgreSQL's choice: custom plans for the first five executions at least, then whichever looks cheaper
         assertTrue(eightRuns.apply(pool).matches("[0-3] generic, [5-8] custom"), "the default pool keeps PostgreSQL's choice");
+    }
+
+    @Test
+    void aLockedTransactionEndsOnEveryWayOutLeavingNoLockOnThePooledConnection() {
+        long key = 0x7E57L; // not the scheduling pass's: the engine keeps running beside this test
+        String held = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = " + key;
+        String aborted = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction (aborted)'";
+        java.util.function.Function<String, Long> count = sql -> pool.query(sql).execute().await().atMost(Duration.ofSeconds(10)).iterator().next().getLong(0);
+        // a failing statement of the work, and a Java error in it (not a RuntimeException), both after the lock was taken
+        assertThrows(RuntimeException.class, () -> Tx.runLocked(enginePool, key, c -> c.query("SELECT 1 / 0").execute().await().atMost(Duration.ofSeconds(10))));
+        AssertionError gaveUp = assertThrows(AssertionError.class, () -> Tx.runLocked(enginePool, key, c -> {
+            assertEquals(1L, count.apply(held), "the work runs holding the lock");
+            throw new AssertionError("the work gave up");
+        }));
+        assertEquals("the work gave up", gaveUp.getMessage());
+        assertEquals(0L, count.apply(held), "the lock went with the transaction");
+        assertEquals(0L, count.apply(aborted), "no connection was given back inside an aborted transaction");
+        assertEquals(List.of(1), Tx.runLocked(enginePool, key, c -> List.of(c.query("SELECT 1").execute().await().atMost(Duration.ofSeconds(10)).size())),
+                "the pool's connections take the lock again");
     }
 
     @Inject

@@ -261,7 +261,8 @@ public class StateChanges {
 
     /**
      * The job's last open files finished (committed): its final state, when its row can be had now, and their event.
-     * A failure here changes nothing of the files; the settler ({@link #settle}) ends the job later.
+     * A failure here changes nothing of the files: the settler ({@link #settle}) ends the job later, and the files'
+     * event still goes out, with the job's state as the statement left it.
      */
     private void closeJob(UUID job, String current, List<Long> finished) {
         try {
@@ -269,6 +270,11 @@ public class StateChanges {
                     .chain(state -> events.publish(c, job, finished, FileState.FINISHED.name(), state, "finished"))).await().atMost(WAIT);
         } catch (RuntimeException e) {
             LOG.debugf("job %s: its final state is left to the settler (%s)", job, e.toString());
+            try {
+                events.publish(pool, job, finished, FileState.FINISHED.name(), current, "finished").await().atMost(WAIT);
+            } catch (RuntimeException again) {
+                LOG.warnf("job %s: the FINISHED event of %d file(s) was not sent (%s)", job, finished.size(), again.toString());
+            }
         }
     }
 
