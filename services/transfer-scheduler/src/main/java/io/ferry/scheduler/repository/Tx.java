@@ -19,8 +19,7 @@ public final class Tx {
     }
 
     public static <T> T run(Pool pool, Function<SqlConnection, T> work) {
-        SqlConnection c = pool.getConnection().await().atMost(WAIT);
-        try {
+        return onConnection(pool, c -> {
             Transaction tx = c.begin().await().atMost(WAIT);
             try {
                 T result = work.apply(c);
@@ -30,9 +29,7 @@ public final class Tx {
                 tx.rollback().await().atMost(WAIT);
                 throw e;
             }
-        } finally {
-            c.close().await().atMost(WAIT);
-        }
+        });
     }
 
     /**
@@ -46,14 +43,13 @@ public final class Tx {
      * keeps the lock or an open transaction.
      */
     public static <T> T runLocked(Pool pool, long key, Function<SqlConnection, T> work) {
-        SqlConnection c = pool.getConnection().await().atMost(WAIT);
-        try {
-            T result;
+        return onConnection(pool, c -> {
             try {
                 c.query("BEGIN; SET LOCAL lock_timeout = '" + LOCK_TIMEOUT + "'; SET LOCAL idle_in_transaction_session_timeout = '"
                         + IDLE_TIMEOUT + "'; SELECT pg_advisory_xact_lock(" + key + ")").execute().await().atMost(WAIT);
-                result = work.apply(c);
+                T result = work.apply(c);
                 c.query("COMMIT").execute().await().atMost(WAIT);
+                return result;
             } catch (Throwable e) {
                 try {
                     c.query("ROLLBACK").execute().await().atMost(WAIT);
@@ -62,7 +58,14 @@ public final class Tx {
                 }
                 throw e;
             }
-            return result;
+        });
+    }
+
+    /** {@code work} on a connection of the pool, given back to it afterwards. */
+    private static <T> T onConnection(Pool pool, Function<SqlConnection, T> work) {
+        SqlConnection c = pool.getConnection().await().atMost(WAIT);
+        try {
+            return work.apply(c);
         } finally {
             c.close().await().atMost(WAIT);
         }

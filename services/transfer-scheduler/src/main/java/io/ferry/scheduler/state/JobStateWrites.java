@@ -15,14 +15,26 @@ import java.util.UUID;
  */
 final class JobStateWrites {
 
+    /** The file states the rule asks about while files are open, as SQL conditions on a state column. */
+    private static final String OPEN = "IN (" + FileState.sql(FileState.OPEN) + ")";
+    private static final String ACTIVE = "IN ('" + FileState.ACTIVE + "', '" + FileState.ARCHIVING + "')";
+    private static final String STAGING = "= '" + FileState.STAGING + "'";
+    private static final String DONE = "IN (" + FileState.sql(FileState.DONE) + ")";
+
     /**
      * What the rule needs while files are open, one index probe each whatever the job's size: any file open, active,
      * staging, done ($1 = job id).
      */
-    static final String PRESENCE = "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN (" + FileState.sql(FileState.OPEN) + ")), "
-            + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN ('" + FileState.ACTIVE + "', '" + FileState.ARCHIVING + "')), "
-            + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state = '" + FileState.STAGING + "'), "
-            + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state IN (" + FileState.sql(FileState.DONE) + "))";
+    static final String PRESENCE = "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state " + OPEN + "), "
+            + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state " + ACTIVE + "), "
+            + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state " + STAGING + "), "
+            + "EXISTS (SELECT 1 FROM transfer_file WHERE job_id = $1 AND state " + DONE + ")";
+
+    /**
+     * {@link JobStateRule#whileOpen} as a table, for a statement that gathered the facts itself: entry
+     * {@code 1 + active * 4 + staging * 2 + done} (SQL arrays count from 1) is the rule's answer.
+     */
+    static final String[] WHILE_OPEN_TABLE = whileOpenTable();
 
     private JobStateWrites() {
     }
@@ -32,11 +44,7 @@ final class JobStateWrites {
         return JobStateRule.whileOpen(r.getBoolean(first + 1), r.getBoolean(first + 2), r.getBoolean(first + 3));
     }
 
-    /**
-     * {@link JobStateRule#whileOpen} as a table, for a statement that gathered the facts itself: entry
-     * {@code 1 + active * 4 + staging * 2 + done} (SQL arrays count from 1) is the rule's answer.
-     */
-    static String[] whileOpenTable() {
+    private static String[] whileOpenTable() {
         String[] table = new String[8];
         for (int i = 0; i < 8; i++) {
             table[i] = JobStateRule.whileOpen((i & 4) != 0, (i & 2) != 0, (i & 1) != 0).name();
@@ -47,7 +55,7 @@ final class JobStateWrites {
     /**
      * A query, for a CTE of the statement that changes files of one job ({@code $job}), answering the job's state
      * after the change as one row: {@code current} (the job row's), {@code over} (current is final), {@code open}
-     * (files are still to do) and {@code next}, the rule's answer while files are open ({@link #whileOpenTable} in
+     * (files are still to do) and {@code next}, the rule's answer while files are open ({@link #WHILE_OPEN_TABLE} in
      * {@code $rule}; current otherwise). A statement's CTEs do not see each other's changes, so the changed files are
      * taken with their new state from {@code changed} (columns file_id, state) and left out of the index probes of the
      * others, which stay probes by job id whatever the job's size. No row when nothing changed (every guard refused):
@@ -55,18 +63,11 @@ final class JobStateWrites {
      */
     static String decidedAfter(String changed, int job, int rule) {
         String others = "SELECT 1 FROM transfer_file t WHERE t.job_id = $" + job + " AND t.file_id NOT IN (SELECT file_id FROM " + changed + ") AND t.state ";
-        String mine = "SELECT 1 FROM " + changed + " WHERE state ";
-        String open = "IN (" + FileState.sql(FileState.OPEN) + ")";
-        String active = "IN ('" + FileState.ACTIVE + "', '" + FileState.ARCHIVING + "')";
-        String staging = "= '" + FileState.STAGING + "'";
-        String done = "IN (" + FileState.sql(FileState.DONE) + ")";
+        java.util.function.UnaryOperator<String> any = state -> "(EXISTS (SELECT 1 FROM " + changed + " WHERE state " + state + ") OR EXISTS (" + others + state + "))";
         return "SELECT current, over, open, CASE WHEN over OR NOT open THEN current "
                 + "ELSE ($" + rule + "::text[])[1 + active::int * 4 + staging::int * 2 + done::int] END AS next FROM ("
                 + "SELECT j.state AS current, j.state IN (" + JobState.sql(JobState.TERMINAL) + ") AS over, "
-                + "EXISTS (" + mine + open + ") OR EXISTS (" + others + open + ") AS open, "
-                + "EXISTS (" + mine + active + ") OR EXISTS (" + others + active + ") AS active, "
-                + "EXISTS (" + mine + staging + ") OR EXISTS (" + others + staging + ") AS staging, "
-                + "EXISTS (" + mine + done + ") OR EXISTS (" + others + done + ") AS done "
+                + any.apply(OPEN) + " AS open, " + any.apply(ACTIVE) + " AS active, " + any.apply(STAGING) + " AS staging, " + any.apply(DONE) + " AS done "
                 + "FROM job j WHERE j.job_id = $" + job + " AND EXISTS (SELECT 1 FROM " + changed + ")) AS facts";
     }
 

@@ -233,8 +233,8 @@ public class StateChanges {
                         + "announced AS (SELECT d.file_id, d.job_id, d.state, x.next FROM done d, decided x WHERE x.open OR x.over), "
                         + "notified AS (" + JobEvents.notifyChanged("announced", "next", "state",
                         "CASE WHEN state = 'ARCHIVING' THEN $15::text ELSE $14::text END", 13) + ") "
-                        + "SELECT d.file_id, d.job_id, d.state, coalesce(x.open OR x.over, TRUE), x.current, (SELECT count(*) FROM notified), "
-                        + "(SELECT count(*) FROM job_written) FROM done d LEFT JOIN decided x ON TRUE")
+                        + "SELECT d.file_id, d.job_id, d.state, coalesce(x.open OR x.over, TRUE), x.current, (SELECT count(*) FROM notified) "
+                        + "FROM done d LEFT JOIN decided x ON TRUE")
                 .execute(Tuple.from(List.<Object>of(batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(Finished::bytes).toArray(Long[]::new),
                         batch.stream().map(Finished::streams).toArray(Integer[]::new),
@@ -243,7 +243,7 @@ public class StateChanges {
                         batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         built.stream().map(TransferRecords.Built::id).toArray(String[]::new),
                         built.stream().map(TransferRecords.Built::payload).toArray(String[]::new),
-                        batch.stream().map(Finished::archive).toArray(Boolean[]::new), job, JobStateWrites.whileOpenTable(),
+                        batch.stream().map(Finished::archive).toArray(Boolean[]::new), job, JobStateWrites.WHILE_OPEN_TABLE,
                         JobEvents.now(), "finished", "copied; archiving")))
                 .invoke(rows -> rows.forEach(r -> {
                     applied.add(r.getLong(0));
