@@ -114,6 +114,26 @@ class HandleApiTest {
     }
 
     @Test
+    void aHandleWithItsSlashEscapedIsTheSameHandle() {
+        // clients that quote the whole handle (urllib's quote(h, safe='')) send 10.5072%2Fx; CNRI decodes the path
+        String suffix = "escaped-" + System.nanoTime();
+        String h = PREFIX + "/" + suffix;
+        String escaped = PREFIX + "%2F" + suffix;
+        given().urlEncodingEnabled(false).auth().oauth2(admin()).contentType(ContentType.JSON).body(url(h, "https://a.example/esc", 3600))
+                .put("/api/handles/" + escaped + "?overwrite=false").then().statusCode(201).body("handle", equalTo(h));
+        given().get("/api/handles/" + h).then().statusCode(200).body("values[0].data.value", equalTo("https://a.example/esc"));
+        given().urlEncodingEnabled(false).get("/api/handles/" + escaped + "?index=1").then().statusCode(200)
+                .body("handle", equalTo(h)).body("values.size()", equalTo(1));
+        // not a way around the write rules: alice may not delete it, escaped or not
+        given().urlEncodingEnabled(false).auth().oauth2(user("alice")).delete("/api/handles/" + escaped).then().statusCode(403);
+        // a prefix alone names no handle, whichever method
+        given().get("/api/handles/" + PREFIX).then().statusCode(400).body("responseCode", equalTo(102));
+        given().auth().oauth2(admin()).delete("/api/handles/" + PREFIX).then().statusCode(400).body("responseCode", equalTo(102));
+        given().urlEncodingEnabled(false).auth().oauth2(admin()).delete("/api/handles/" + escaped).then().statusCode(200);
+        given().get("/api/handles/" + h).then().statusCode(404);
+    }
+
+    @Test
     void ttlsSetCacheControlAndExpires() {
         String h = PREFIX + "/ttl-" + System.nanoTime();
         String expiry = Instant.now().plus(2, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS).toString();

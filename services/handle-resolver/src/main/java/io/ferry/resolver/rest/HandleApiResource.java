@@ -44,8 +44,25 @@ public class HandleApiResource {
                                  @QueryParam("type") List<String> types, @QueryParam("index") List<String> indices,
                                  @QueryParam("publicOnly") String publicOnly, @QueryParam("auth") String authoritative,
                                  @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization) {
+        return resolved(prefix + "/" + suffix, types, indices, publicOnly, authorization);
+    }
+
+    /**
+     * A handle sent as one path segment, its slash escaped ({@code /api/handles/10.5072%2Fwalk1}, as clients that
+     * quote the whole handle send it): CNRI's server takes the decoded path after {@code /api/handles/} as the handle,
+     * so this is the same request as {@code /api/handles/10.5072/walk1}. Without a slash it names no handle (102).
+     */
+    @GET
+    @Path("handles/{handle}")
+    public Uni<Response> resolveOneSegment(@PathParam("handle") String handle,
+                                           @QueryParam("type") List<String> types, @QueryParam("index") List<String> indices,
+                                           @QueryParam("publicOnly") String publicOnly, @QueryParam("auth") String authoritative,
+                                           @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization) {
+        return resolved(withSlash(handle), types, indices, publicOnly, authorization);
+    }
+
+    private Uni<Response> resolved(String handle, List<String> types, List<String> indices, String publicOnly, String authorization) {
         // Every answer here is authoritative (the store is the primary), so ?auth changes nothing.
-        String handle = prefix + "/" + suffix;
         return handles.resolve(handle, types, indices(handle, indices), publicOnly == null ? null : HandleApiFormat.truthy(publicOnly))
                 .map(a -> cached(Response.status(a.status()).entity(a.body()), a.ttlSeconds(), authorization != null));
     }
@@ -56,8 +73,11 @@ public class HandleApiResource {
     public Uni<Response> put(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix, String body,
                              @QueryParam("index") List<String> indices, @QueryParam("overwrite") @DefaultValue("true") boolean overwrite,
                              @QueryParam("mintNewSuffix") @DefaultValue("false") boolean mint) {
-        String handle = suffix.isEmpty() ? prefix : prefix + "/" + suffix;
-        if (suffix.isEmpty() && !mint) {
+        return written(suffix.isEmpty() ? prefix : prefix + "/" + suffix, body, indices, overwrite, mint);
+    }
+
+    private Uni<Response> written(String handle, String body, List<String> indices, boolean overwrite, boolean mint) {
+        if (handle.indexOf('/') < 0 && !mint) {
             throw HandleException.invalidHandle(handle);
         }
         boolean various = indices.size() == 1 && "various".equals(indices.get(0));
@@ -68,8 +88,13 @@ public class HandleApiResource {
     @PUT
     @Path("handles/{prefix}")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> mint(@PathParam("prefix") String prefix, String body,
+    public Uni<Response> mint(@PathParam("prefix") String prefix, String body, @QueryParam("index") List<String> indices,
+                              @QueryParam("overwrite") @DefaultValue("true") boolean overwrite,
                               @QueryParam("mintNewSuffix") @DefaultValue("false") boolean mint) {
+        if (prefix.indexOf('/') >= 0) {
+            // the whole handle in one segment, its slash escaped (see resolveOneSegment)
+            return written(prefix, body, indices, overwrite, mint);
+        }
         if (!mint) {
             throw HandleException.invalidHandle(prefix);
         }
@@ -80,8 +105,26 @@ public class HandleApiResource {
     @Path("handles/{prefix}/{suffix: .+}")
     public Uni<Response> delete(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix,
                                 @QueryParam("index") List<String> indices) {
-        String handle = prefix + "/" + suffix;
+        return deleted(prefix + "/" + suffix, indices);
+    }
+
+    /** As {@link #delete}, the handle in one segment, its slash escaped (see {@link #resolveOneSegment}). */
+    @DELETE
+    @Path("handles/{handle}")
+    public Uni<Response> deleteOneSegment(@PathParam("handle") String handle, @QueryParam("index") List<String> indices) {
+        return deleted(withSlash(handle), indices);
+    }
+
+    private Uni<Response> deleted(String handle, List<String> indices) {
         return handles.delete(handle, indices(handle, indices)).map(a -> Response.status(a.status()).entity(a.body()).build());
+    }
+
+    /** A one-segment handle must have held an escaped slash: a prefix alone is no handle. */
+    private static String withSlash(String handle) {
+        if (handle.indexOf('/') < 0) {
+            throw HandleException.invalidHandle(handle);
+        }
+        return handle;
     }
 
     /**
