@@ -124,6 +124,9 @@ class HandleApiTest {
         given().get("/api/handles/" + h).then().statusCode(200).body("values[0].data.value", equalTo("https://a.example/esc"));
         given().urlEncodingEnabled(false).get("/api/handles/" + escaped + "?index=1").then().statusCode(200)
                 .body("handle", equalTo(h)).body("values.size()", equalTo(1));
+        // and the proxy, as doi.org takes /10.5072%2Fx
+        given().urlEncodingEnabled(false).redirects().follow(false).get("/" + escaped).then().statusCode(302)
+                .header("Location", equalTo("https://a.example/esc"));
         // not a way around the write rules: alice may not delete it, escaped or not
         given().urlEncodingEnabled(false).auth().oauth2(user("alice")).delete("/api/handles/" + escaped).then().statusCode(403);
         // a prefix alone names no handle, whichever method
