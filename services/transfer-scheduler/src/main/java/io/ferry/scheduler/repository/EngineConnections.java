@@ -9,7 +9,7 @@ import java.lang.annotation.Target;
 
 /**
  * The pool the engine's queue statements run on: the transfer pass (its count of startable files and its claims), the
- * prepare loop's snapshot and its claims. Its connections plan each prepared statement once
+ * prepare loop's snapshot, its claims and the update of the files it prepared. Its connections plan each prepared statement once
  * ({@link StatementCachingPool#enginePool}); everything else uses the default pool.
  */
 @Qualifier

@@ -10,6 +10,7 @@ import io.ferry.scheduler.model.RetryPolicy;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.SourceStat;
 import io.ferry.scheduler.repository.ClaimedFile;
+import io.ferry.scheduler.repository.EngineConnections;
 import io.ferry.scheduler.repository.FileQueue;
 import io.ferry.scheduler.repository.QueueSnapshot;
 import io.ferry.scheduler.repository.Tx;
@@ -81,6 +82,11 @@ public class StateChanges {
 
     @Inject
     Pool pool;
+
+    /** For the prepared files' update, planned once per connection (see {@link #writePrepared}). */
+    @Inject
+    @EngineConnections
+    Pool planOnce;
 
     @Inject
     JobEvents events;
@@ -183,12 +189,16 @@ public class StateChanges {
     private List<Boolean> writePrepared(List<Prepared> batch) {
         Set<Long> applied = new HashSet<>();
         // the job's state as the update read it: becoming READY from SUBMITTED does not change it. One statement, so
-        // no transaction around it: BEGIN and COMMIT were two of the round trips per batch
-        pool.preparedQuery("WITH prepared AS (UPDATE transfer_file f SET state = 'READY', prepared_at = now(), source_size = v.size, "
+        // no transaction around it: BEGIN and COMMIT were two of the round trips per batch. Planned once per
+        // connection: PostgreSQL's own choice planned it anew on every execution (0.26 ms per small file). Its lock
+        // condition names state and owner as expressions no index covers, so that one plan finds the rows by the ids'
+        // primary key whatever the statistics said when it was made: with the plain condition it scanned every
+        // queued file of the link by state.
+        planOnce.preparedQuery("WITH prepared AS (UPDATE transfer_file f SET state = 'READY', prepared_at = now(), source_size = v.size, "
                         + "source_ranges = v.ranges, stage_request = NULL, lease_owner = NULL, lease_until = NULL "
                         + "FROM unnest($1::bigint[], $2::bigint[], $3::bool[], $5::bigint[]) AS v(id, size, ranges, epoch), job j "
                         + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND j.job_id = f.job_id AND f.file_id IN ("
-                        + FileQueue.lockedInOrder("state = 'SUBMITTED' AND lease_owner = $4") + ") RETURNING f.file_id, f.job_id, j.state AS job_state), "
+                        + FileQueue.lockedInOrder("(state || '') = 'SUBMITTED' AND (lease_owner || '') = $4") + ") RETURNING f.file_id, f.job_id, j.state AS job_state), "
                         + "notified AS (" + JobEvents.notifyChanged("prepared", "job_state", 6, 7, 8) + ") "
                         + "SELECT file_id, job_id, (SELECT count(*) FROM notified) FROM prepared")
                 .execute(Tuple.from(List.<Object>of(batch.stream().map(p -> p.file().fileId()).toArray(Long[]::new),
