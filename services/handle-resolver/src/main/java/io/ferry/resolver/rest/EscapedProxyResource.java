@@ -28,6 +28,6 @@ public class EscapedProxyResource {
     public Uni<Response> resolve(@PathParam("handle") String handle, @QueryParam("noredirect") String noRedirect,
                                  @QueryParam("urlappend") String urlAppend, @QueryParam("locatt") String locatt,
                                  @HeaderParam("Accept") String accept, @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
-        return ProxyResource.answer(proxy, handle, noRedirect != null || uri.getQueryParameters().containsKey("noredirect"), urlAppend, locatt, accept);
+        return ProxyResource.answer(proxy, handle, noRedirect, urlAppend, locatt, accept, uri);
     }
 }

@@ -30,13 +30,15 @@ public class ProxyResource {
                                  @QueryParam("noredirect") String noRedirect, @QueryParam("urlappend") String urlAppend,
                                  @QueryParam("locatt") String locatt, @HeaderParam("Accept") String accept,
                                  @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
-        return answer(proxy, prefix + "/" + suffix, noRedirect != null || uri.getQueryParameters().containsKey("noredirect"), urlAppend, locatt, accept);
+        return answer(proxy, prefix + "/" + suffix, noRedirect, urlAppend, locatt, accept, uri);
     }
 
     /** The proxy's answer for {@code handle}: a redirect, the values (HTML or JSON), or why there is none. */
-    static Uni<Response> answer(ProxyResolver proxy, String handle, boolean noRedirect, String urlAppend, String locatt, String accept) {
+    static Uni<Response> answer(ProxyResolver proxy, String handle, String noRedirect, String urlAppend, String locatt, String accept,
+                                jakarta.ws.rs.core.UriInfo uri) {
         boolean json = accept != null && accept.contains(MediaType.APPLICATION_JSON) && !accept.contains(MediaType.TEXT_HTML);
-        return proxy.decide(handle, noRedirect, urlAppend, locatt).map(d -> switch (d.kind()) {
+        boolean values = noRedirect != null || uri.getQueryParameters().containsKey("noredirect");
+        return proxy.decide(handle, values, urlAppend, locatt).map(d -> switch (d.kind()) {
             case REDIRECT -> HandleApiResource.cached(Response.status(302).location(URI.create(d.location())), d.ttlSeconds());
             case ALIAS -> HandleApiResource.cached(Response.status(301).location(URI.create(d.location())), d.ttlSeconds());
             case VALUES, NO_URL -> json

@@ -30,6 +30,9 @@ public class FileQueue {
      * changes many files of a batch takes its rows through this, so two of them can wait for each other but never
      * deadlock (the lease renewal and the two outcome writers each locking their rows in whatever order their plan
      * visited them did deadlock, and PostgreSQL failed a batch of prepared files to break it).
+     * <p>A statement planned once for all values ({@link EngineConnections}) must write {@code condition} with its
+     * columns as expressions no index covers ({@code (state || '') = 'SUBMITTED'}): the one plan then reaches the rows
+     * by the ids' primary key, while a plain {@code state = …} lets it scan a queue index by state instead.
      */
     public static String lockedInOrder(String condition) {
         return "SELECT file_id FROM transfer_file WHERE file_id = ANY($1) AND " + condition + " ORDER BY file_id FOR UPDATE";

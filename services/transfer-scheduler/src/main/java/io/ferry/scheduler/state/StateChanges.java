@@ -190,10 +190,8 @@ public class StateChanges {
         Set<Long> applied = new HashSet<>();
         // the job's state as the update read it: becoming READY from SUBMITTED does not change it. One statement, so
         // no transaction around it: BEGIN and COMMIT were two of the round trips per batch. Planned once per
-        // connection: PostgreSQL's own choice planned it anew on every execution (0.26 ms per small file). Its lock
-        // condition names state and owner as expressions no index covers, so that one plan finds the rows by the ids'
-        // primary key whatever the statistics said when it was made: with the plain condition it scanned every
-        // queued file of the link by state.
+        // connection, through the ids' primary key: left to PostgreSQL, it was either planned on every execution or
+        // given a generic plan that scanned the link's queued files by state (see FileQueue.lockedInOrder).
         planOnce.preparedQuery("WITH prepared AS (UPDATE transfer_file f SET state = 'READY', prepared_at = now(), source_size = v.size, "
                         + "source_ranges = v.ranges, stage_request = NULL, lease_owner = NULL, lease_until = NULL "
                         + "FROM unnest($1::bigint[], $2::bigint[], $3::bool[], $5::bigint[]) AS v(id, size, ranges, epoch), job j "
