@@ -1,6 +1,6 @@
 package io.ferry.scheduler;
 
-import io.ferry.scheduler.rest.Fts3ClientPaths;
+import io.ferry.scheduler.fts3.Fts3ClientPaths;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 

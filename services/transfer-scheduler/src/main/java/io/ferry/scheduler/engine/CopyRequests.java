@@ -2,9 +2,9 @@ package io.ferry.scheduler.engine;
 
 import io.ferry.movers.CopyRequest;
 import io.ferry.movers.StorageCredentials;
-import io.ferry.scheduler.repository.ClaimedFile;
-import io.ferry.scheduler.repository.SchedulingInputs;
-import io.ferry.scheduler.service.StorageBoundary;
+import io.ferry.scheduler.queue.ClaimedFile;
+import io.ferry.scheduler.storage.SchedulingInputs;
+import io.ferry.scheduler.storage.StorageBoundary;
 
 import java.net.URI;
 

@@ -2,7 +2,8 @@ package io.ferry.scheduler.engine;
 
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
-import io.ferry.scheduler.state.StateChanges;
+import io.ferry.scheduler.transitions.EngineWakeups;
+import io.ferry.scheduler.transitions.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -2,10 +2,10 @@ package io.ferry.scheduler.engine;
 
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
-import io.ferry.scheduler.model.LinkOptimizer;
-import io.ferry.scheduler.repository.SchedulingInputs;
-import io.ferry.scheduler.repository.Tx;
-import io.ferry.scheduler.state.StateChanges;
+import io.ferry.scheduler.db.Tx;
+import io.ferry.scheduler.links.LinkOptimizer;
+import io.ferry.scheduler.storage.SchedulingInputs;
+import io.ferry.scheduler.transitions.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -1,11 +1,13 @@
 package io.ferry.scheduler.engine;
 
 import io.ferry.engineloop.EngineLoop;
-import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.movers.MoverException;
-import io.ferry.scheduler.repository.ClaimedFile;
-import io.ferry.scheduler.repository.FileQueue;
-import io.ferry.scheduler.state.StateChanges;
+import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.queue.AttemptTimes;
+import io.ferry.scheduler.queue.ClaimedFile;
+import io.ferry.scheduler.transitions.EngineWakeups;
+import io.ferry.scheduler.transitions.FileQueue;
+import io.ferry.scheduler.transitions.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -45,7 +47,7 @@ public class QueueExpiry extends EngineLoop {
     EngineWakeups wakeups;
 
     @Inject
-    io.ferry.scheduler.service.BanService bans;
+    io.ferry.scheduler.storage.bans.BanService bans;
 
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {

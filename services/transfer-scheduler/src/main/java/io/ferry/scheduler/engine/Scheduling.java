@@ -1,8 +1,7 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.model.FairShare;
-import io.ferry.scheduler.repository.QueueSnapshot;
-import io.ferry.scheduler.repository.SchedulingInputs;
+import io.ferry.scheduler.queue.QueueSnapshot;
+import io.ferry.scheduler.storage.SchedulingInputs;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,2 +1,2 @@
-/** Prometheus meters of the transfers: counters the engine's state changes feed, gauges sampled from PostgreSQL. */
+/** The gauges of what is queued and running, sampled from PostgreSQL (the counters of what happened are fed by {@code transitions}). */
 package io.ferry.scheduler.metrics;

@@ -1,7 +1,7 @@
 package io.ferry.scheduler.engine;
 
-import io.ferry.scheduler.repository.QueueSnapshot;
-import io.ferry.scheduler.repository.SchedulingInputs;
+import io.ferry.scheduler.queue.QueueSnapshot;
+import io.ferry.scheduler.storage.SchedulingInputs;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

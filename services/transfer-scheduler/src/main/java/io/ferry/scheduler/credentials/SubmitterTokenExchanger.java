@@ -1,0 +1,57 @@
+package io.ferry.scheduler.credentials;
+
+import io.ferry.engineloop.EngineLoop;
+import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.transitions.EngineWakeups;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+
+/**
+ * Exchanges the token each job was submitted with for a long-lived one soon after submission (woken when a job is
+ * stored), so that files queued behind other work still find a usable credential once the submitter's short-lived
+ * token has expired; and again once an issuer's backoff has passed ({@link SubmitterTokens#exchangeDue}).
+ */
+@ApplicationScoped
+public class SubmitterTokenExchanger extends EngineLoop {
+
+    @Inject
+    SchedulerConfig config;
+
+    @Inject
+    SubmitterTokens tokens;
+
+    @Inject
+    EngineWakeups wakeups;
+
+    void onStart(@Observes StartupEvent e) {
+        if (config.engine().enabled() && !config.storageTokens().exchange().isEmpty()) {
+            wakeups.on(EngineWakeups.Event.JOB_SUBMITTED, this::wake);
+            start("submitter-token-exchange");
+        }
+    }
+
+    void onStop(@Observes ShutdownEvent e) {
+        stop();
+    }
+
+    /** A backoff is waited out to within this period. */
+    @Override
+    protected Duration period() {
+        return config.storageTokens().issuerBackoff();
+    }
+
+    @Override
+    protected void pass() {
+        // a full batch: more may be due at once
+        while (tokens.exchangeDue() > 0) {
+            if (Thread.currentThread().isInterrupted()) {
+                return;
+            }
+        }
+    }
+}

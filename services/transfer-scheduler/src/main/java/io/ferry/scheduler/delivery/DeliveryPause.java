@@ -1,0 +1,33 @@
+package io.ferry.scheduler.delivery;
+
+import java.time.Duration;
+
+/**
+ * The pause of a delivery loop whose receiver is away: after a failure the next try waits the interval, doubled per
+ * failure in a row, at most the max backoff. The pause is the loop's, not each item's: nothing is rewritten per try.
+ */
+final class DeliveryPause {
+
+    private int failures;
+    private long pausedUntilNanos;
+
+    /** Whether a try may be made now. */
+    boolean due() {
+        return failures == 0 || System.nanoTime() >= pausedUntilNanos;
+    }
+
+    /** Counts a failure and starts the pause; returns the failures in a row. */
+    int failed(Duration interval, Duration maxBackoff) {
+        failures++;
+        long pause = Math.min(maxBackoff.toNanos(), interval.toNanos() << Math.min(20, failures - 1));
+        pausedUntilNanos = System.nanoTime() + pause;
+        return failures;
+    }
+
+    /** Ends the pause; returns the failures in a row before this success. */
+    int succeeded() {
+        int before = failures;
+        failures = 0;
+        return before;
+    }
+}

@@ -1,0 +1,167 @@
+package io.ferry.scheduler.delivery;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.engineloop.EngineLoop;
+import io.ferry.scheduler.config.MonitoringStompConfig;
+import io.ferry.scheduler.db.Tx;
+import io.ferry.scheduler.transitions.StateChanges;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Publishes FTS3's completion messages to the STOMP broker: the outbox's second reader. Each transfer record is copied
+ * to {@code monitoring_outbox} when written (V19's trigger, only while this is enabled); this loop sends the waiting
+ * ones oldest first, waits for the broker's receipts, and deletes them in the transaction that locked them. While the
+ * broker is away they stay and delivery pauses as a whole (DeliveryPause), so none is lost; a batch whose receipts did
+ * not all come is sent again whole (at least once, as FTS3's own). Consumers tell repeats apart by {@code tr_id}.
+ */
+@ApplicationScoped
+public class MonitoringDelivery extends EngineLoop {
+
+    private static final Logger LOG = Logger.getLogger(MonitoringDelivery.class);
+
+    @Inject
+    MonitoringStompConfig config;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    MeterRegistry metrics;
+
+    @ConfigProperty(name = "quarkus.http.port", defaultValue = "8081")
+    int httpPort;
+
+    private final DeliveryPause pause = new DeliveryPause();
+    private final AtomicLong pending = new AtomicLong();
+    private StompPublisher publisher;
+    private String endpoint;
+    private Counter published;
+
+    void onStart(@Observes StartupEvent e) {
+        // every replica writes the switch: the trigger keeps messages only while a broker is configured
+        pool.preparedQuery("UPDATE monitoring_stomp SET enabled = $1").execute(Tuple.of(config.enabled())).await().atMost(StateChanges.WAIT);
+        if (!config.enabled()) {
+            return;
+        }
+        Gauge.builder("ferry_monitoring_pending_messages", pending, AtomicLong::get)
+                .description("FTS3 monitoring messages not yet taken by the STOMP broker").register(metrics);
+        published = Counter.builder("ferry_monitoring_published_messages_total").register(metrics);
+        endpoint = config.endpoint().orElseGet(() -> "https://" + hostName() + ":" + httpPort);
+        publisher = new StompPublisher(vertx, config);
+        start("monitoring-stomp");
+    }
+
+    void onStop(@Observes ShutdownEvent e) {
+        stop();
+        if (publisher != null) {
+            publisher.close();
+        }
+    }
+
+    @Override
+    protected Duration period() {
+        return config.interval();
+    }
+
+    @Override
+    protected void pass() {
+        boolean more = pause.due();
+        while (more) {
+            more = Tx.run(pool, c -> {
+                List<Long> seqs = new ArrayList<>();
+                List<StompPublisher.Message> messages = new ArrayList<>();
+                Instant now = Instant.now();
+                for (Row r : c.preparedQuery(WAITING).execute(Tuple.of(config.batch())).await().atMost(StateChanges.WAIT)) {
+                    seqs.add(r.getLong("seq"));
+                    messages.add(message(r, now));
+                }
+                if (seqs.isEmpty()) {
+                    return false;
+                }
+                String error = publisher.publish(messages);
+                if (error != null) {
+                    int failures = pause.failed(config.interval(), config.maxBackoff());
+                    if (failures == 1) {
+                        LOG.infof("FTS3 monitoring messages wait in the outbox: %s (trying again with growing pauses, at most %s)", error, config.maxBackoff());
+                    } else {
+                        LOG.debugf("%d monitoring message(s) not published (%d failures in a row): %s", seqs.size(), failures, error);
+                    }
+                    return false;
+                }
+                c.preparedQuery("DELETE FROM monitoring_outbox WHERE seq = ANY($1)").execute(Tuple.of(seqs.toArray(new Long[0])))
+                        .await().atMost(StateChanges.WAIT);
+                published.increment(seqs.size());
+                int failures = pause.succeeded();
+                if (failures > 0) {
+                    LOG.infof("the STOMP broker takes FTS3 monitoring messages again (after %d failed tries)", failures);
+                }
+                return seqs.size() == config.batch();
+            });
+        }
+        pending.set(pool.query("SELECT count(*) FROM monitoring_outbox").execute().await().atMost(StateChanges.WAIT).iterator().next().getLong(0));
+    }
+
+    /** The waiting messages, oldest first, with what of their job and file the record does not carry (gone: nulls). */
+    private static final String WAITING = "SELECT m.seq, m.payload, j.user_dn, j.state AS job_state, j.retry, j.timeout, j.job_metadata, "
+            + "f.file_metadata, f.alternatives IS NOT NULL AND f.alternatives <> '[]' AS replicas, j.job_type = 'H' AS multihop, "
+            + "last.file_index = f.file_index AS last_hop, last.dest_url AS final_destination "
+            + "FROM monitoring_outbox m "
+            + "LEFT JOIN transfer_file f ON f.file_id = (m.payload::jsonb ->> 'file_id')::bigint "
+            + "LEFT JOIN job j ON j.job_id = f.job_id "
+            + "LEFT JOIN LATERAL (SELECT l.file_index, l.dest_url FROM transfer_file l WHERE l.job_id = f.job_id "
+            + "ORDER BY l.file_index DESC LIMIT 1) last ON true "
+            + "ORDER BY m.seq LIMIT $1 FOR UPDATE OF m SKIP LOCKED";
+
+    private StompPublisher.Message message(Row r, Instant now) {
+        try {
+            Fts3CompletionMessage.Job job = r.getString("user_dn") == null ? null
+                    : new Fts3CompletionMessage.Job(r.getString("user_dn"), r.getString("job_state"), r.getInteger("retry"), r.getInteger("timeout"),
+                            r.getString("job_metadata"), r.getString("file_metadata"), Boolean.TRUE.equals(r.getBoolean("replicas")),
+                            Boolean.TRUE.equals(r.getBoolean("multihop")), !Boolean.TRUE.equals(r.getBoolean("multihop")) || Boolean.TRUE.equals(r.getBoolean("last_hop")),
+                            r.getString("final_destination"));
+            var body = Fts3CompletionMessage.build(json, json.readTree(r.getString("payload")), job, endpoint, now);
+            String text = json.writeValueAsString(body) + (config.eot() ? "\u0004" : "");
+            // FTS3 sets the VO as a header: consumers filter on it without parsing the body
+            return new StompPublisher.Message(config.destinationPrefix() + config.completeDestination(),
+                    Map.of("vo", body.path("vo").asText(), "content-type", "text/plain"), text.getBytes(StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("unreadable transfer record in the monitoring outbox", e);
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getCanonicalHostName();
+        } catch (Exception e) {
+            return "localhost";
+        }
+    }
+}

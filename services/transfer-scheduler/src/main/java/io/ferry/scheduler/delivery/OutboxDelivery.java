@@ -1,0 +1,187 @@
+package io.ferry.scheduler.delivery;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.engineloop.EngineLoop;
+import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Tx;
+import io.ferry.scheduler.transitions.StateChanges;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Delivers the outbox to rate-aggregator's {@code POST /records} in batches, oldest first. A delivered batch is
+ * deleted in the transaction that sent it; while the aggregator is away (or refuses the token) the records stay and
+ * delivery pauses, longer after each failure (up to {@code outbox.max-backoff}), so none is lost, and the record ids
+ * make a repeated delivery harmless. The pause is the loop's, not each record's: marking every waiting record after
+ * every failed try rewrote the whole batch each time, without end during a long outage. Records the aggregator rejects as invalid are logged and dropped: sending them
+ * again cannot help.
+ */
+@ApplicationScoped
+public class OutboxDelivery extends EngineLoop {
+
+    private static final Logger LOG = Logger.getLogger(OutboxDelivery.class);
+
+    @Inject
+    SchedulerConfig config;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    @RestClient
+    AggregatorClient aggregator;
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    MeterRegistry metrics;
+
+    /** Above this many waiting records the gauge shows the planner's estimate: counting millions every second would cost more. */
+    static final int EXACT_COUNT_UP_TO = 100_000;
+    /**
+     * While records wait (delivery paused, or more than a batch left), they are counted at most this often (or once per
+     * delivery pause, if shorter): during an outage the outbox grows to many thousands, and counting them on every pass
+     * read every one of them each second.
+     */
+    static final Duration COUNT_EVERY = Duration.ofSeconds(10);
+
+    private long nextCountNanos = System.nanoTime();
+    /** What {@link #deliverBatch} answers when the aggregator did not take the batch. */
+    private static final int PAUSED = -1;
+
+    private final AtomicLong pending = new AtomicLong();
+    private final DeliveryPause pause = new DeliveryPause();
+    private Counter delivered;
+    private Counter rejected;
+
+    void onStart(@Observes StartupEvent e) {
+        Gauge.builder("ferry_outbox_pending_records", pending, AtomicLong::get)
+                .description("transfer records not yet delivered to rate-aggregator").register(metrics);
+        delivered = Counter.builder("ferry_outbox_delivered_records_total").register(metrics);
+        rejected = Counter.builder("ferry_outbox_rejected_records_total").description("records rate-aggregator refused as invalid").register(metrics);
+        if (config.engine().enabled()) {
+            start("outbox");
+        }
+    }
+
+    void onStop(@Observes ShutdownEvent e) {
+        stop();
+    }
+
+    @Override
+    protected Duration period() {
+        return config.outbox().interval();
+    }
+
+    @Override
+    protected void pass() {
+        // PAUSED when a batch failed; a full batch means more may wait
+        int sent = PAUSED;
+        if (pause.due()) {
+            do {
+                sent = Tx.run(pool, this::deliverBatch);
+            } while (sent == config.outbox().batch());
+        }
+        if (sent != PAUSED) {
+            // the last batch took every due record: nothing waits but what committed since
+            pending.set(0);
+            nextCountNanos = System.nanoTime();
+        } else if (System.nanoTime() - nextCountNanos >= 0) {
+            countPending();
+        }
+    }
+
+    /** Sends the oldest batch and deletes it once the aggregator took it: the records sent, or {@link #PAUSED}. */
+    private int deliverBatch(SqlConnection c) {
+        List<String> ids = new ArrayList<>();
+        List<String> payloads = new ArrayList<>();
+        for (Row r : c.preparedQuery("SELECT record_id, payload FROM record_outbox WHERE next_attempt_at <= now() "
+                + "ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(config.outbox().batch())).await().atMost(StateChanges.WAIT)) {
+            ids.add(r.getString(0));
+            payloads.add(r.getString(1));
+        }
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        String error = send("[" + String.join(",", payloads) + "]", ids);
+        if (error != null) {
+            paused(error, ids.size());
+            return PAUSED;
+        }
+        c.preparedQuery("DELETE FROM record_outbox WHERE record_id = ANY($1)").execute(Tuple.of(ids.toArray(new String[0])))
+                .await().atMost(StateChanges.WAIT);
+        delivered.increment(ids.size());
+        int failures = pause.succeeded();
+        if (failures > 0) {
+            LOG.infof("rate-aggregator takes transfer records again (after %d failed tries)", failures);
+        }
+        return ids.size();
+    }
+
+    /** Counts the waiting records, exactly up to {@link #EXACT_COUNT_UP_TO}; the gauge is how operators watch an outage. */
+    private void countPending() {
+        nextCountNanos = System.nanoTime() + Math.min(COUNT_EVERY.toNanos(), config.outbox().maxBackoff().toNanos());
+        pending.set(pool.query("SELECT count(*) FROM (SELECT 1 FROM record_outbox LIMIT " + (EXACT_COUNT_UP_TO + 1) + ") r")
+                .execute().await().atMost(StateChanges.WAIT).iterator().next().getLong(0));
+        if (pending.get() > EXACT_COUNT_UP_TO) {
+            pending.set(pool.query("SELECT greatest(reltuples::bigint, " + EXACT_COUNT_UP_TO + ") FROM pg_class WHERE oid = 'record_outbox'::regclass")
+                    .execute().await().atMost(StateChanges.WAIT).iterator().next().getLong(0));
+        }
+    }
+
+    /** Delivery failed: the next try waits (DeliveryPause). */
+    private void paused(String error, int batch) {
+        int failures = pause.failed(config.outbox().interval(), config.outbox().maxBackoff());
+        if (failures == 1) {
+            LOG.infof("transfer records wait in the outbox: %s (trying again with growing pauses, at most %s)", error, config.outbox().maxBackoff());
+        } else {
+            LOG.debugf("%d transfer record(s) not delivered (%d failures in a row): %s", batch, failures, error);
+        }
+    }
+
+    /** Null when the aggregator took the batch (invalid items included: they are dropped), else why not. */
+    private String send(String batch, List<String> ids) {
+        try {
+            Response r = aggregator.ingest(batch).await().atMost(Duration.ofSeconds(30));
+            if (r.getStatus() == 207) {
+                JsonNode body = json.readTree(r.readEntity(String.class));
+                for (JsonNode rej : body.path("rejected")) {
+                    LOG.warnf("rate-aggregator rejected transfer record %s: %s", rej.path("id").asText(), rej.path("errors"));
+                    rejected.increment();
+                }
+            }
+            return null;
+        } catch (WebApplicationException e) {
+            int status = e.getResponse().getStatus();
+            if (status == 400 || status == 422) {
+                LOG.warnf("rate-aggregator rejected %d transfer record(s) as invalid: %s", ids.size(), e.getResponse().readEntity(String.class));
+                rejected.increment(ids.size());
+                return null;
+            }
+            return "rate-aggregator answered HTTP " + status;
+        } catch (Exception e) {
+            return "rate-aggregator unreachable: " + e;
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.ferry.scheduler.jobs;
+
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.ferry.scheduler.fts3.Fts3Time;
+import io.ferry.scheduler.queue.Job;
+import io.ferry.scheduler.queue.TransferFile;
+
+import java.util.UUID;
+
+/**
+ * Jobs and files as FTS3's REST API names their fields, so FTS3 clients read them unchanged; times in FTS3's form
+ * ({@link Fts3Time}).
+ */
+public final class JobViews {
+
+    private JobViews() {
+    }
+
+    public record JobView(UUID job_id, String job_state, String vo_name, String user_dn, String submit_time,
+                          String job_finished, int priority, String reason, String source_se, String dest_se,
+                          String verify_checksum, boolean overwrite_flag, int retry, int retry_delay, Integer max_time_in_queue,
+                          Integer nostreams, @JsonRawValue String job_metadata, String cred_id, String job_type) {
+        public static JobView of(Job j) {
+            return new JobView(j.jobId, j.state, j.vo, j.userDn, Fts3Time.format(j.submittedAt), Fts3Time.format(j.finishedAt),
+                    j.priority, j.reason, j.sourceSe, j.destSe, j.verifyChecksum, j.overwrite, j.retry, j.retryDelay, j.maxTimeInQueue,
+                    j.nostreams, j.jobMetadata, j.credId, j.jobType);
+        }
+    }
+
+    /**
+     * {@code staging_start} and {@code staging_finished} are FTS3's bring-online times, which Rucio reads from every
+     * file: when the stage request was accepted and when the file came online; null for files never staged (as FTS3's).
+     */
+    public record FileView(long file_id, UUID job_id, int file_index, String file_state, String source_surl, String dest_surl,
+                           String source_se, String dest_se, Long filesize, String checksum, String activity, String reason,
+                           String error_code, String error_phase, int retry, String start_time, String finish_time,
+                           String staging_start, String staging_finished,
+                           Long bytes_transferred, Double throughput_bytes_per_s, Integer streams, @JsonRawValue String file_metadata) {
+        /** {@code filesize} is the submitted one, else what the source said once prepared (FTS3 fills it in too). */
+        public static FileView of(TransferFile f) {
+            Long size = f.filesize != null ? f.filesize : f.sourceSize != null && f.sourceSize >= 0 ? f.sourceSize : null;
+            return new FileView(f.fileId, f.jobId, f.fileIndex, f.state, f.sourceUrl, f.destUrl, f.sourceSe, f.destSe, size,
+                    f.checksum, f.activity, f.reason, f.errorCode, f.errorPhase, Math.max(0, f.attempts - 1),
+                    Fts3Time.format(f.startTime), Fts3Time.format(f.finishTime),
+                    Fts3Time.format(f.stagingStart), Fts3Time.format(f.stagingFinished),
+                    f.bytesTransferred, f.throughput, f.streams, f.fileMetadata);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.ferry.scheduler.links;
+
+import io.ferry.problem.ProblemException;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import java.util.List;
+
+/**
+ * The optimizer: {@code GET /optimizer} answers FTS3's boolean (whether the optimizer runs: in Ferry it always does,
+ * links in {@code fixed} mode excepted); the current decision per link and a link's decisions over time, each with
+ * its rationale, are Ferry's richer views.
+ */
+@Path("/optimizer")
+@Produces(MediaType.APPLICATION_JSON)
+@Authenticated
+public class OptimizerResource {
+
+    @Inject
+    OptimizerDecisions optimizer;
+
+    @GET
+    public boolean enabled() {
+        return true;
+    }
+
+    @GET
+    @Path("decisions")
+    public Uni<List<DecisionView>> current() {
+        return optimizer.current().map(l -> l.stream().map(DecisionView::of).toList());
+    }
+
+    @GET
+    @Path("evolution")
+    public Uni<List<DecisionView>> evolution(@QueryParam("source_se") String sourceSe, @QueryParam("dest_se") String destSe,
+                                                @QueryParam("limit") @DefaultValue("100") int limit) {
+        if (sourceSe == null || sourceSe.isBlank()) {
+            throw ProblemException.badRequest("source_se", "required");
+        }
+        if (destSe == null || destSe.isBlank()) {
+            throw ProblemException.badRequest("dest_se", "required");
+        }
+        if (limit < 1 || limit > 10_000) {
+            throw ProblemException.badRequest("limit", "between 1 and 10000");
+        }
+        return optimizer.evolution(sourceSe, destSe, limit).map(l -> l.stream().map(DecisionView::of).toList());
+    }
+}

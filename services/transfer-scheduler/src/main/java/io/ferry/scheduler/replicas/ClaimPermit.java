@@ -1,0 +1,19 @@
+package io.ferry.scheduler.replicas;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/** Whether the engine may claim files now: only while this replica's heartbeat gets through and it is not draining. */
+@ApplicationScoped
+public class ClaimPermit {
+
+    @Inject
+    ReplicaHeartbeat heartbeat;
+
+    @Inject
+    EngineDrain drain;
+
+    public boolean mayClaim() {
+        return heartbeat.alive() && !drain.draining();
+    }
+}

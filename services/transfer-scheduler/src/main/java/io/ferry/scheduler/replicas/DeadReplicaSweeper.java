@@ -1,0 +1,97 @@
+package io.ferry.scheduler.replicas;
+
+import io.ferry.engineloop.EngineLoop;
+import io.ferry.movers.MoverException;
+import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.queue.AttemptTimes;
+import io.ferry.scheduler.queue.ClaimedFile;
+import io.ferry.scheduler.queue.EngineIdentity;
+import io.ferry.scheduler.transitions.EngineWakeups;
+import io.ferry.scheduler.transitions.FileQueue;
+import io.ferry.scheduler.transitions.StateChanges;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * Takes the files of replicas that stopped beating: a replica silent for the heartbeat timeout is declared dead
+ * (it can no longer beat under that id), its copies go back to the queue as lapsed attempts (LEASE_EXPIRED:
+ * retried at once, no retry used, the destination then ours to replace), its prepare claims are released, and it is
+ * forgotten. Every replica sweeps, once its own beats have got through for a heartbeat timeout (after a database
+ * outage all beats look old); two sweeping at once are kept apart by the claim epochs.
+ */
+@ApplicationScoped
+public class DeadReplicaSweeper extends EngineLoop {
+
+    private static final Logger LOG = Logger.getLogger(DeadReplicaSweeper.class);
+
+    @Inject
+    SchedulerConfig config;
+
+    @Inject
+    Replicas replicas;
+
+    @Inject
+    FileQueue queue;
+
+    @Inject
+    StateChanges outcomes;
+
+    @Inject
+    EngineIdentity identity;
+
+    @Inject
+    EngineWakeups wakeups;
+
+    @Inject
+    ReplicaHeartbeat heartbeat;
+
+    void onStart(@Observes StartupEvent e) {
+        if (config.engine().enabled()) {
+            start("replica-sweeper");
+        }
+    }
+
+    void onStop(@Observes ShutdownEvent e) {
+        stop();
+    }
+
+    @Override
+    protected Duration period() {
+        return config.engine().heartbeat();
+    }
+
+    @Override
+    protected void pass() {
+        if (!heartbeat.mayJudgeOthers()) {
+            return;
+        }
+        Duration timeout = config.engine().heartbeatTimeout();
+        for (String dead : replicas.dead(identity.id(), timeout).await().atMost(StateChanges.WAIT)) {
+            if (!replicas.declareDead(dead, timeout).await().atMost(StateChanges.WAIT)) {
+                continue;
+            }
+            List<ClaimedFile> active = queue.abandonedActive(dead).await().atMost(StateChanges.WAIT);
+            for (ClaimedFile f : active) {
+                OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+                outcomes.failed(f, StateChanges.Guard.ABANDONED, Math.max(1, f.attempts()), new MoverException(MoverException.Code.LEASE_EXPIRED,
+                                "transfer", "the scheduler replica moving it stopped beating; queued again"), 0, null,
+                        new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), null, null, null, null).withEnd(now));
+            }
+            int released = queue.releaseClaims(dead).await().atMost(StateChanges.WAIT);
+            replicas.forget(dead).await().atMost(StateChanges.WAIT);
+            if (!active.isEmpty() || released > 0) {
+                LOG.infof("replica %s stopped beating; back to the queue: %d copies, %d prepare claims", dead, active.size(), released);
+                wakeups.filesRequeued();
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.ferry.scheduler.tape;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ferry.movers.BearerToken;
+import io.ferry.movers.MoverException;
+import io.ferry.movers.StorageCredential;
+import io.ferry.scheduler.submission.TapeParams;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Stage (bring-online) requests in the style of the WLCG Tape REST API, for SEs marked as needing a prepare step:
+ * {@code POST {tape}/stage} with the file's path answers a request id; {@code GET {tape}/stage/{id}} says whether
+ * the file is on disk yet; {@code POST {tape}/release/{id}} with the paths unpins them once copied;
+ * {@code POST {tape}/archiveinfo} says whether files copied to the SE are on tape yet. The request
+ * carries the job's {@code copy_pin_lifetime} as {@code diskLifetime} and its {@code staging_metadata} as
+ * {@code targetedMetadata}, keyed by the SE's host (the endpoint the metadata is meant for). {@code tape} is the
+ * SE's base URL registered under the protocol name "tape". Each call sends the file's bearer token toward that SE
+ * where it has one (else it goes with Ferry's own identity).
+ */
+@ApplicationScoped
+public class TapeStager {
+
+    /** Where a stage request stands. */
+    public record Status(boolean onDisk, String error) {
+    }
+
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(TapeStager.class);
+
+    @Inject
+    ObjectMapper json;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    public String request(String tape, URI file, TapeParams params, StorageCredential credential) throws MoverException {
+        ObjectNode entry = json.createObjectNode().put("path", file.getPath());
+        if (params.diskLifetime() != null) {
+            entry.put("diskLifetime", params.diskLifetime());
+        }
+        if (params.stagingMetadata() != null) {
+            entry.set("targetedMetadata", json.createObjectNode().set(file.getHost(), params.stagingMetadata()));
+        }
+        String body = json.createObjectNode().set("files", json.createArrayNode().add(entry)).toString();
+        JsonNode answer = call(post(strip(tape) + "/stage", body, credential), "stage request for " + file);
+        String id = answer.path("requestId").asText("");
+        if (id.isBlank()) {
+            throw new MoverException(MoverException.Code.STAGING_FAILED, "prepare", "the tape endpoint answered no requestId");
+        }
+        return id;
+    }
+
+    /** Cancels a stage request whose file timed out; a failure only logged (the file fails anyway). */
+    public void cancelQuietly(String tape, String requestId, URI file, StorageCredential credential) {
+        var paths = json.createArrayNode().add(file.getPath());
+        try {
+            call(post(strip(tape) + "/stage/" + requestId + "/cancel", json.createObjectNode().set("paths", paths).toString(), credential),
+                    "cancel of stage request " + requestId);
+        } catch (MoverException e) {
+            LOG.warnf("stage request %s not cancelled: %s", requestId, e.getMessage());
+        }
+    }
+
+    /** Unpins the files of a stage request once their copy is over (copied or failed for good). */
+    public void release(String tape, String requestId, List<URI> files, StorageCredential credential) throws MoverException {
+        var paths = json.createArrayNode();
+        files.forEach(f -> paths.add(f.getPath()));
+        call(post(strip(tape) + "/release/" + requestId, json.createObjectNode().set("paths", paths).toString(), credential),
+                "release of stage request " + requestId);
+    }
+
+    /** Where a file stands for Tape REST's archiveinfo: on tape yet, on disk, or what the SE says went wrong. */
+    public record Locality(boolean onTape, boolean onDisk, String error) {
+    }
+
+    /** {@code POST {tape}/archiveinfo} for the paths of {@code files}: each path the answer lists, by path. */
+    public java.util.Map<String, Locality> archiveInfo(String tape, List<URI> files, StorageCredential credential) throws MoverException {
+        var paths = json.createArrayNode();
+        files.forEach(f -> paths.add(f.getPath()));
+        JsonNode answer = call(post(strip(tape) + "/archiveinfo", json.createObjectNode().set("paths", paths).toString(), credential),
+                "archiveinfo for " + files.size() + " file(s)");
+        java.util.Map<String, Locality> byPath = new java.util.HashMap<>();
+        for (JsonNode f : answer) {
+            String error = f.hasNonNull("error") ? f.get("error").asText() : null;
+            String locality = f.path("locality").asText("");
+            byPath.put(f.path("path").asText(), new Locality(locality.contains("TAPE"), locality.contains("DISK"), error));
+        }
+        return byPath;
+    }
+
+    public Status poll(String tape, String requestId, URI file, StorageCredential credential) throws MoverException {
+        JsonNode answer = call(authorized(HttpRequest.newBuilder(URI.create(strip(tape) + "/stage/" + requestId)), credential).GET(),
+                "stage request " + requestId);
+        for (JsonNode f : answer.path("files")) {
+            if (f.path("path").asText().equals(file.getPath())) {
+                String error = f.hasNonNull("error") ? f.get("error").asText() : null;
+                return new Status(f.path("onDisk").asBoolean(false), error);
+            }
+        }
+        return new Status(false, "the stage request does not list " + file.getPath());
+    }
+
+    private static HttpRequest.Builder post(String url, String body, StorageCredential credential) {
+        return authorized(HttpRequest.newBuilder(URI.create(url)), credential).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    private static HttpRequest.Builder authorized(HttpRequest.Builder b, StorageCredential credential) {
+        return credential instanceof BearerToken token ? b.header("Authorization", token.authorization()) : b;
+    }
+
+    private JsonNode call(HttpRequest.Builder b, String what) throws MoverException {
+        try {
+            HttpResponse<String> r = http.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() >= 500) {
+                throw new MoverException(MoverException.Code.HTTP_5XX, "prepare", what + " answered HTTP " + r.statusCode());
+            }
+            if (r.statusCode() >= 300) {
+                throw new MoverException(MoverException.Code.STAGING_FAILED, "prepare", what + " answered HTTP " + r.statusCode());
+            }
+            return r.body().isBlank() ? json.createObjectNode() : json.readTree(r.body());
+        } catch (IOException e) {
+            throw new MoverException(MoverException.Code.CONNECTION_RESET, "prepare", what + " failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MoverException(MoverException.Code.TIMEOUT, "prepare", what + " interrupted");
+        }
+    }
+
+    private static String strip(String base) {
+        return base.replaceAll("/+$", "");
+    }
+}
