@@ -4,7 +4,9 @@ import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -110,7 +112,7 @@ public interface SchedulerConfig {
         int defaultMaxActive();
 
         /** Directories file:// URLs may live in (besides being under a registered SE). */
-        Optional<java.util.List<String>> fileRoots();
+        Optional<List<String>> fileRoots();
 
         /** How https:// storage is reached: CAs trusted besides the JDK's, and the certificate presented. */
         Tls tls();
@@ -213,7 +215,7 @@ public interface SchedulerConfig {
             String issuer();
 
             /** Its token endpoint. */
-            java.net.URI tokenEndpoint();
+            URI tokenEndpoint();
 
             /** The scheduler's client at that issuer (HTTP Basic). */
             String clientId();

@@ -1,6 +1,7 @@
 package io.ferry.scheduler.credentials;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -58,7 +59,7 @@ public final class FileTokenRows {
             return Uni.createFrom().voidItem();
         }
         Tuple t = Tuple.tuple().addUUID(job).addArrayOfInteger(tokens.stream().map(Sealed::tokenNo).toArray(Integer[]::new))
-                .addValue(tokens.stream().map(s -> io.vertx.core.buffer.Buffer.buffer(s.sealed())).toArray(io.vertx.core.buffer.Buffer[]::new))
+                .addValue(tokens.stream().map(s -> Buffer.buffer(s.sealed())).toArray(Buffer[]::new))
                 .addArrayOfOffsetDateTime(tokens.stream().map(Sealed::expiresAt).toArray(OffsetDateTime[]::new))
                 .addArrayOfString(tokens.stream().map(Sealed::issuer).toArray(String[]::new));
         Tuple u = Tuple.tuple().addUUID(job).addArrayOfInteger(uses.stream().map(Use::fileIndex).toArray(Integer[]::new))
@@ -81,7 +82,7 @@ public final class FileTokenRows {
 
     /** Replaces a token by its fresh one; false if it was replaced already. */
     public static Uni<Boolean> replace(SqlClient c, Expiring old, byte[] sealed, OffsetDateTime expiresAt) {
-        return c.preparedQuery(REPLACE).execute(Tuple.of(old.job(), old.tokenNo(), io.vertx.core.buffer.Buffer.buffer(sealed), expiresAt,
+        return c.preparedQuery(REPLACE).execute(Tuple.of(old.job(), old.tokenNo(), Buffer.buffer(sealed), expiresAt,
                 old.expiresAt())).map(rows -> rows.rowCount() == 1);
     }
 

@@ -3,9 +3,9 @@ package io.ferry.scheduler.credentials;
 import io.ferry.movers.BearerToken;
 import io.ferry.movers.MoverException;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.submission.FileTokens;
-import io.ferry.scheduler.transitions.StateChanges;
 import io.ferry.storageurl.StorageUrl;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.runtime.StartupEvent;
@@ -72,7 +72,7 @@ public class SubmitterTokens {
     /** Exchanges the submitter tokens that are due (new, or whose backoff ended) for long-lived ones; answers how many were due. */
     @WithSpan
     public int exchangeDue() {
-        List<SubmitterTokenRows.Due> due = pool.withConnection(c -> SubmitterTokenRows.claimDue(c, null, BATCH)).await().atMost(StateChanges.WAIT);
+        List<SubmitterTokenRows.Due> due = pool.withConnection(c -> SubmitterTokenRows.claimDue(c, null, BATCH)).await().atMost(Db.WAIT);
         for (SubmitterTokenRows.Due d : due) {
             synchronized (lock(d.job())) {
                 exchange(d);
@@ -109,7 +109,7 @@ public class SubmitterTokens {
     }
 
     private Optional<SubmitterTokenRows.SideToken> side(UUID job, String se, String side, String audience) {
-        return pool.withConnection(c -> SubmitterTokenRows.side(c, job, se, side, audience)).await().atMost(StateChanges.WAIT);
+        return pool.withConnection(c -> SubmitterTokenRows.side(c, job, se, side, audience)).await().atMost(Db.WAIT);
     }
 
     /** The stored narrowed token while it is good for longer than {@code refresh-before}; a refusal stored for it fails the file. */
@@ -128,7 +128,7 @@ public class SubmitterTokens {
         SubmitterTokenRows.State state = state(job);
         if (state.refused() == null && state.longLived() == null) {
             // not exchanged yet (the exchanger's pass has not come to it): this copy does it
-            List<SubmitterTokenRows.Due> due = pool.withConnection(c -> SubmitterTokenRows.claimDue(c, job, 1)).await().atMost(StateChanges.WAIT);
+            List<SubmitterTokenRows.Due> due = pool.withConnection(c -> SubmitterTokenRows.claimDue(c, job, 1)).await().atMost(Db.WAIT);
             due.forEach(this::exchange);
             state = state(job);
         }
@@ -153,7 +153,7 @@ public class SubmitterTokens {
         } catch (TokenExchangeClient.ExchangeFailed e) {
             String why = "the token issuer " + issuer.issuer() + " gave no " + t.scope() + " token for " + audience + ": " + e.getMessage();
             if (e.refused()) {
-                pool.withConnection(c -> SubmitterTokenRows.refuseSide(c, job, se, side, audience, why)).await().atMost(StateChanges.WAIT);
+                pool.withConnection(c -> SubmitterTokenRows.refuseSide(c, job, se, side, audience, why)).await().atMost(Db.WAIT);
                 throw refused(side, phase, why);
             }
             throw deferred(backoff(job), why);
@@ -167,7 +167,7 @@ public class SubmitterTokens {
                 ? seal.seal(granted.refreshToken(), job, SubmitterTokenRows.LONG_LIVED_SEAL) : null;
         byte[] sealed = seal.seal(granted.accessToken(), job, t.tokenNo());
         pool.withConnection(c -> SubmitterTokenRows.storeSide(c, job, se, side, audience, sealed, expiry.atOffset(ZoneOffset.UTC), rotated))
-                .await().atMost(StateChanges.WAIT);
+                .await().atMost(Db.WAIT);
         LOG.debugf("job %s: %s token for %s obtained from the submitter's, valid until %s", job, side, audience, expiry);
         return new BearerToken(granted.accessToken());
     }
@@ -193,7 +193,7 @@ public class SubmitterTokens {
             boolean refresh = granted.refreshToken() != null;
             byte[] sealed = seal.seal(refresh ? granted.refreshToken() : granted.accessToken(), d.job(), SubmitterTokenRows.LONG_LIVED_SEAL);
             pool.withConnection(c -> SubmitterTokenRows.storeLongLived(c, d.job(), sealed, refresh ? "refresh_token" : "access_token"))
-                    .await().atMost(StateChanges.WAIT);
+                    .await().atMost(Db.WAIT);
             LOG.debugf("job %s: the submitter's token exchanged at %s for %s", d.job(), issuer.issuer(), refresh ? "a refresh token" : "an access token");
         } catch (TokenExchangeClient.ExchangeFailed e) {
             if (e.refused()) {
@@ -207,16 +207,16 @@ public class SubmitterTokens {
 
     private void refuse(UUID job, String why) {
         LOG.warnf("job %s: %s", job, why);
-        pool.withConnection(c -> SubmitterTokenRows.refuse(c, job, why)).await().atMost(StateChanges.WAIT);
+        pool.withConnection(c -> SubmitterTokenRows.refuse(c, job, why)).await().atMost(Db.WAIT);
     }
 
     private SubmitterTokenRows.State state(UUID job) {
-        return pool.withConnection(c -> SubmitterTokenRows.state(c, job)).await().atMost(StateChanges.WAIT).orElseThrow();
+        return pool.withConnection(c -> SubmitterTokenRows.state(c, job)).await().atMost(Db.WAIT).orElseThrow();
     }
 
     private OffsetDateTime backoffAt(UUID job) {
         return pool.withConnection(c -> SubmitterTokenRows.backoff(c, job, seconds(config.storageTokens().issuerBackoff()),
-                seconds(config.storageTokens().issuerBackoffMax()))).await().atMost(StateChanges.WAIT);
+                seconds(config.storageTokens().issuerBackoffMax()))).await().atMost(Db.WAIT);
     }
 
     private SubmitterTokenRows.State backoff(UUID job) {

@@ -2,8 +2,8 @@ package io.ferry.scheduler.credentials;
 
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.submission.FileTokens;
-import io.ferry.scheduler.transitions.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -68,7 +68,7 @@ public class TokenRefresher extends EngineLoop {
     protected void pass() {
         OffsetDateTime before = OffsetDateTime.now(ZoneOffset.UTC).plus(config.storageTokens().refreshBefore());
         List<FileTokenRows.Expiring> due = pool.withConnection(c -> FileTokenRows.expiring(c, before, List.copyOf(byIssuer.keySet()), BATCH))
-                .await().atMost(StateChanges.WAIT);
+                .await().atMost(Db.WAIT);
         for (FileTokenRows.Expiring t : due) {
             refresh(t);
         }
@@ -91,7 +91,7 @@ public class TokenRefresher extends EngineLoop {
                 return;
             }
             boolean replaced = pool.withConnection(c -> FileTokenRows.replace(c, t, seal.seal(fresh, t.job(), t.tokenNo()),
-                    expiry.atOffset(ZoneOffset.UTC))).await().atMost(StateChanges.WAIT);
+                    expiry.atOffset(ZoneOffset.UTC))).await().atMost(Db.WAIT);
             if (replaced) {
                 LOG.debugf("token %d of job %s exchanged at %s, now valid until %s", t.tokenNo(), t.job(), t.issuer(), expiry);
             }

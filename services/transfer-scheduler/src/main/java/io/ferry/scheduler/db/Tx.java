@@ -4,7 +4,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Transaction;
 
-import java.time.Duration;
 import java.util.function.Function;
 
 /**
@@ -13,20 +12,18 @@ import java.util.function.Function;
  */
 public final class Tx {
 
-    static final Duration WAIT = Duration.ofSeconds(30);
-
     private Tx() {
     }
 
     public static <T> T run(Pool pool, Function<SqlConnection, T> work) {
         return onConnection(pool, c -> {
-            Transaction tx = c.begin().await().atMost(WAIT);
+            Transaction tx = c.begin().await().atMost(Db.WAIT);
             try {
                 T result = work.apply(c);
-                tx.commit().await().atMost(WAIT);
+                tx.commit().await().atMost(Db.WAIT);
                 return result;
             } catch (RuntimeException e) {
-                tx.rollback().await().atMost(WAIT);
+                tx.rollback().await().atMost(Db.WAIT);
                 throw e;
             }
         });
@@ -46,13 +43,13 @@ public final class Tx {
         return onConnection(pool, c -> {
             try {
                 c.query("BEGIN; SET LOCAL lock_timeout = '" + LOCK_TIMEOUT + "'; SET LOCAL idle_in_transaction_session_timeout = '"
-                        + IDLE_TIMEOUT + "'; SELECT pg_advisory_xact_lock(" + key + ")").execute().await().atMost(WAIT);
+                        + IDLE_TIMEOUT + "'; SELECT pg_advisory_xact_lock(" + key + ")").execute().await().atMost(Db.WAIT);
                 T result = work.apply(c);
-                c.query("COMMIT").execute().await().atMost(WAIT);
+                c.query("COMMIT").execute().await().atMost(Db.WAIT);
                 return result;
             } catch (Throwable e) {
                 try {
-                    c.query("ROLLBACK").execute().await().atMost(WAIT);
+                    c.query("ROLLBACK").execute().await().atMost(Db.WAIT);
                 } catch (RuntimeException rollback) {
                     e.addSuppressed(rollback);
                 }
@@ -63,17 +60,17 @@ public final class Tx {
 
     /** {@code work} on a connection of the pool, given back to it afterwards. */
     private static <T> T onConnection(Pool pool, Function<SqlConnection, T> work) {
-        SqlConnection c = pool.getConnection().await().atMost(WAIT);
+        SqlConnection c = pool.getConnection().await().atMost(Db.WAIT);
         try {
             return work.apply(c);
         } finally {
-            c.close().await().atMost(WAIT);
+            c.close().await().atMost(Db.WAIT);
         }
     }
 
-    /** Under {@link #WAIT}: the server's error, not the client's timeout, ends a wait for a lock. */
+    /** Under {@link #Db.WAIT}: the server's error, not the client's timeout, ends a wait for a lock. */
     static final String LOCK_TIMEOUT = "20s";
 
-    /** Over {@link #WAIT}: a transaction idle this long was left behind by a client that gave up on it. */
+    /** Over {@link #Db.WAIT}: a transaction idle this long was left behind by a client that gave up on it. */
     static final String IDLE_TIMEOUT = "60s";
 }

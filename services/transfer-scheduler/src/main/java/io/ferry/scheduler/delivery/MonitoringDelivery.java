@@ -3,8 +3,8 @@ package io.ferry.scheduler.delivery;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.MonitoringStompConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.Tx;
-import io.ferry.scheduler.transitions.StateChanges;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,6 +20,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -67,7 +68,7 @@ public class MonitoringDelivery extends EngineLoop {
 
     void onStart(@Observes StartupEvent e) {
         // every replica writes the switch: the trigger keeps messages only while a broker is configured
-        pool.preparedQuery("UPDATE monitoring_stomp SET enabled = $1").execute(Tuple.of(config.enabled())).await().atMost(StateChanges.WAIT);
+        pool.preparedQuery("UPDATE monitoring_stomp SET enabled = $1").execute(Tuple.of(config.enabled())).await().atMost(Db.WAIT);
         if (!config.enabled()) {
             return;
         }
@@ -99,7 +100,7 @@ public class MonitoringDelivery extends EngineLoop {
                 List<Long> seqs = new ArrayList<>();
                 List<StompPublisher.Message> messages = new ArrayList<>();
                 Instant now = Instant.now();
-                for (Row r : c.preparedQuery(WAITING).execute(Tuple.of(config.batch())).await().atMost(StateChanges.WAIT)) {
+                for (Row r : c.preparedQuery(WAITING).execute(Tuple.of(config.batch())).await().atMost(Db.WAIT)) {
                     seqs.add(r.getLong("seq"));
                     messages.add(message(r, now));
                 }
@@ -117,7 +118,7 @@ public class MonitoringDelivery extends EngineLoop {
                     return false;
                 }
                 c.preparedQuery("DELETE FROM monitoring_outbox WHERE seq = ANY($1)").execute(Tuple.of(seqs.toArray(new Long[0])))
-                        .await().atMost(StateChanges.WAIT);
+                        .await().atMost(Db.WAIT);
                 published.increment(seqs.size());
                 int failures = pause.succeeded();
                 if (failures > 0) {
@@ -126,7 +127,7 @@ public class MonitoringDelivery extends EngineLoop {
                 return seqs.size() == config.batch();
             });
         }
-        pending.set(pool.query("SELECT count(*) FROM monitoring_outbox").execute().await().atMost(StateChanges.WAIT).iterator().next().getLong(0));
+        pending.set(pool.query("SELECT count(*) FROM monitoring_outbox").execute().await().atMost(Db.WAIT).iterator().next().getLong(0));
     }
 
     /** The waiting messages, oldest first, with what of their job and file the record does not carry (gone: nulls). */
@@ -152,7 +153,7 @@ public class MonitoringDelivery extends EngineLoop {
             // FTS3 sets the VO as a header: consumers filter on it without parsing the body
             return new StompPublisher.Message(config.destinationPrefix() + config.completeDestination(),
                     Map.of("vo", body.path("vo").asText(), "content-type", "text/plain"), text.getBytes(StandardCharsets.UTF_8));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("unreadable transfer record in the monitoring outbox", e);
         }
     }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.Tx;
-import io.ferry.scheduler.transitions.StateChanges;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -117,7 +117,7 @@ public class OutboxDelivery extends EngineLoop {
         List<String> ids = new ArrayList<>();
         List<String> payloads = new ArrayList<>();
         for (Row r : c.preparedQuery("SELECT record_id, payload FROM record_outbox WHERE next_attempt_at <= now() "
-                + "ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(config.outbox().batch())).await().atMost(StateChanges.WAIT)) {
+                + "ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(config.outbox().batch())).await().atMost(Db.WAIT)) {
             ids.add(r.getString(0));
             payloads.add(r.getString(1));
         }
@@ -130,7 +130,7 @@ public class OutboxDelivery extends EngineLoop {
             return PAUSED;
         }
         c.preparedQuery("DELETE FROM record_outbox WHERE record_id = ANY($1)").execute(Tuple.of(ids.toArray(new String[0])))
-                .await().atMost(StateChanges.WAIT);
+                .await().atMost(Db.WAIT);
         delivered.increment(ids.size());
         int failures = pause.succeeded();
         if (failures > 0) {
@@ -143,10 +143,10 @@ public class OutboxDelivery extends EngineLoop {
     private void countPending() {
         nextCountNanos = System.nanoTime() + Math.min(COUNT_EVERY.toNanos(), config.outbox().maxBackoff().toNanos());
         pending.set(pool.query("SELECT count(*) FROM (SELECT 1 FROM record_outbox LIMIT " + (EXACT_COUNT_UP_TO + 1) + ") r")
-                .execute().await().atMost(StateChanges.WAIT).iterator().next().getLong(0));
+                .execute().await().atMost(Db.WAIT).iterator().next().getLong(0));
         if (pending.get() > EXACT_COUNT_UP_TO) {
             pending.set(pool.query("SELECT greatest(reltuples::bigint, " + EXACT_COUNT_UP_TO + ") FROM pg_class WHERE oid = 'record_outbox'::regclass")
-                    .execute().await().atMost(StateChanges.WAIT).iterator().next().getLong(0));
+                    .execute().await().atMost(Db.WAIT).iterator().next().getLong(0));
         }
     }
 

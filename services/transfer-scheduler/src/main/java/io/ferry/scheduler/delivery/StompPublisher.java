@@ -4,15 +4,19 @@ import io.ferry.scheduler.config.MonitoringStompConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.stomp.Frame;
 import io.vertx.ext.stomp.StompClient;
 import io.vertx.ext.stomp.StompClientConnection;
 import io.vertx.ext.stomp.StompClientOptions;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Publishes messages to the configured STOMP 1.2 broker (Vert.x's STOMP client) and waits for the broker's RECEIPT of
@@ -41,7 +45,7 @@ public final class StompPublisher implements AutoCloseable {
             StompClientConnection c = connection();
             List<Future<Frame>> receipts = new ArrayList<>(messages.size());
             for (Message m : messages) {
-                Map<String, String> headers = new java.util.HashMap<>(m.headers());
+                Map<String, String> headers = new HashMap<>(m.headers());
                 headers.put(Frame.DESTINATION, m.destination());
                 headers.put("persistent", "true");
                 receipts.add(c.send(headers, Buffer.buffer(m.body())));
@@ -51,9 +55,9 @@ public final class StompPublisher implements AutoCloseable {
             return null;
         } catch (Exception e) {
             close();
-            Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             return "STOMP broker " + config.host() + ":" + config.port() + " did not take the messages: "
-                    + (cause instanceof java.util.concurrent.TimeoutException ? "no receipt within " + config.receiptTimeout() : String.valueOf(cause.getMessage()));
+                    + (cause instanceof TimeoutException ? "no receipt within " + config.receiptTimeout() : String.valueOf(cause.getMessage()));
         }
     }
 
@@ -64,7 +68,7 @@ public final class StompPublisher implements AutoCloseable {
         close();
         StompClientOptions options = new StompClientOptions().setHost(config.host()).setPort(config.port())
                 .setSsl(config.tls()).setAcceptedVersions(List.of("1.2")).setAutoComputeContentLength(true)
-                .setHeartbeat(new io.vertx.core.json.JsonObject().put("x", 10_000).put("y", 0));
+                .setHeartbeat(new JsonObject().put("x", 10_000).put("y", 0));
         options.setConnectTimeout((int) Math.min(Integer.MAX_VALUE, config.receiptTimeout().toMillis()));
         config.login().ifPresent(options::setLogin);
         config.passcode().ifPresent(options::setPasscode);

@@ -5,13 +5,14 @@ import io.ferry.movers.MoverException;
 import io.ferry.movers.StorageCredential;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.credentials.StorageTokenDeferred;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.storage.SchedulingInputs;
 import io.ferry.scheduler.storage.SiteDirectory;
 import io.ferry.scheduler.storage.StorageBoundary;
-import io.ferry.scheduler.tape.TapeRows;
 import io.ferry.scheduler.tape.TapeStager;
 import io.ferry.scheduler.transitions.EngineWakeups;
+import io.ferry.scheduler.transitions.FileQueue;
 import io.ferry.scheduler.transitions.StateChanges;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.runtime.ShutdownEvent;
@@ -98,7 +99,7 @@ public class ArchiveLoop extends EngineLoop {
     protected void pass() {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         Map<Question, List<Asked>> questions = new LinkedHashMap<>();
-        for (TapeRows.Archiving a : TapeRows.dueArchiving(pool, BATCH, config.engine().stagePoll(), StateChanges.WAIT)) {
+        for (FileQueue.Archiving a : FileQueue.dueArchiving(pool, BATCH, config.engine().stagePoll(), Db.WAIT)) {
             ClaimedFile f = a.file();
             if (a.copiedAt() != null && a.copiedAt().plusSeconds(a.params().archiveTimeout()).isBefore(now)) {
                 outcomes.archiveFailed(f, MoverException.Code.TIMEOUT, "archive timeout has been exceeded");

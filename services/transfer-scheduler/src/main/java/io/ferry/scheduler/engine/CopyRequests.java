@@ -2,6 +2,7 @@ package io.ferry.scheduler.engine;
 
 import io.ferry.movers.CopyRequest;
 import io.ferry.movers.StorageCredentials;
+import io.ferry.movers.WebDavSchemes;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.storage.SchedulingInputs;
 import io.ferry.scheduler.storage.StorageBoundary;
@@ -30,6 +31,6 @@ final class CopyRequests {
     }
 
     private static boolean isHttp(URI u) {
-        return io.ferry.movers.WebDavSchemes.transport(u) != null;
+        return WebDavSchemes.transport(u) != null;
     }
 }

@@ -7,14 +7,14 @@ import io.ferry.movers.CopyRequest;
 import io.ferry.movers.Mover;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.SourceStat;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.storage.SchedulingInputs;
 import io.ferry.scheduler.storage.SiteDirectory;
 import io.ferry.scheduler.tape.TapeRows;
 import io.ferry.scheduler.tape.TapeStager;
-import io.ferry.scheduler.transitions.StateChanges;
+import io.ferry.scheduler.transitions.FileQueue;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -48,15 +48,12 @@ public class DestinationReport {
     /** Called with every failure of a copy: reports only an existing destination the job asked about. */
     void afterRefusal(ClaimedFile f, Mover mover, CopyRequest req, MoverException e) {
         if (mover == null || req == null || e.code() != MoverException.Code.DEST_EXISTS || req.overwrite()
-                || !TapeRows.of(pool, f.fileId(), StateChanges.WAIT).params().dstFileReport()) {
+                || !TapeRows.of(pool, f.fileId(), Db.WAIT).params().dstFileReport()) {
             return;
         }
         try {
             ObjectNode dstFile = dstFile(mover, f, req);
-            String metadata = pool.preparedQuery("SELECT file_metadata FROM transfer_file WHERE file_id = $1")
-                    .execute(Tuple.of(f.fileId())).await().atMost(StateChanges.WAIT).iterator().next().getString(0);
-            pool.preparedQuery("UPDATE transfer_file SET file_metadata = $2 WHERE file_id = $1")
-                    .execute(Tuple.of(f.fileId(), withDstFile(json, metadata, dstFile).toString())).await().atMost(StateChanges.WAIT);
+            FileQueue.rewriteMetadata(pool, f.fileId(), metadata -> withDstFile(json, metadata, dstFile).toString());
         } catch (MoverException | RuntimeException failed) {
             LOG.warnf("dst_file_report of file %d (%s) failed, the file is reported without it: %s", f.fileId(), req.destination(),
                     failed.getMessage());

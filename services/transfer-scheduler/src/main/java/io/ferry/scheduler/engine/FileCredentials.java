@@ -9,10 +9,10 @@ import io.ferry.scheduler.credentials.StorageTokenDeferred;
 import io.ferry.scheduler.credentials.SubmitterTokens;
 import io.ferry.scheduler.credentials.TokenSeal;
 import io.ferry.scheduler.credentials.delegation.JobCredentials;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.storage.SchedulingInputs;
 import io.ferry.scheduler.storage.SiteDirectory;
-import io.ferry.scheduler.transitions.StateChanges;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -53,7 +53,7 @@ public class FileCredentials {
         StorageCredential source = null;
         StorageCredential destination = null;
         if (f.hasTokens()) {
-            List<FileTokenRows.FileToken> tokens = pool.withConnection(c -> FileTokenRows.ofFile(c, f.fileId())).await().atMost(StateChanges.WAIT);
+            List<FileTokenRows.FileToken> tokens = pool.withConnection(c -> FileTokenRows.ofFile(c, f.fileId())).await().atMost(Db.WAIT);
             for (FileTokenRows.FileToken t : tokens) {
                 if (t.side().equals("source") && t.url().equals(f.sourceUrl())) {
                     source = open(f, t, phase);

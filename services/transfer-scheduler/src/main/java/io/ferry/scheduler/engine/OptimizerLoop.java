@@ -2,10 +2,10 @@ package io.ferry.scheduler.engine;
 
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.Tx;
 import io.ferry.scheduler.links.LinkOptimizer;
 import io.ferry.scheduler.storage.SchedulingInputs;
-import io.ferry.scheduler.transitions.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -55,12 +55,12 @@ public class OptimizerLoop extends EngineLoop {
         LinkOptimizer.Params params = new LinkOptimizer.Params(config.optimizer().emaAlpha(), config.optimizer().minSuccessRate(),
                 config.optimizer().minGain(), config.optimizer().holdRounds());
         Tx.run(pool, c -> {
-            Row lock = c.preparedQuery("SELECT pg_try_advisory_xact_lock($1)").execute(Tuple.of(OPTIMIZER_LOCK)).await().atMost(StateChanges.WAIT)
+            Row lock = c.preparedQuery("SELECT pg_try_advisory_xact_lock($1)").execute(Tuple.of(OPTIMIZER_LOCK)).await().atMost(Db.WAIT)
                     .iterator().next();
             if (!lock.getBoolean(0)) {
                 return null;
             }
-            SchedulingInputs in = SchedulingInputs.load(c).await().atMost(StateChanges.WAIT);
+            SchedulingInputs in = SchedulingInputs.load(c).await().atMost(Db.WAIT);
             var rows = c.preparedQuery("""
                     WITH since AS (SELECT now() - make_interval(secs => $1) AS t),
                     done AS (
@@ -85,7 +85,7 @@ public class OptimizerLoop extends EngineLoop {
                            s.active_target, s.ema_throughput, s.best_active, s.best_ema, s.hold_rounds
                     FROM links l LEFT JOIN done d USING (source_se, dest_se) LEFT JOIN bad b USING (source_se, dest_se)
                     LEFT JOIN load ld USING (source_se, dest_se) LEFT JOIN link_state s USING (source_se, dest_se)
-                    """).execute(Tuple.of(window)).await().atMost(StateChanges.WAIT);
+                    """).execute(Tuple.of(window)).await().atMost(Db.WAIT);
             for (Row r : rows) {
                 String src = r.getString(0);
                 String dst = r.getString(1);
@@ -106,12 +106,12 @@ public class OptimizerLoop extends EngineLoop {
                                 + "VALUES ($1, $2, $3, $4, $5, $6, $7, now()) ON CONFLICT (source_se, dest_se) DO UPDATE SET active_target = $3, "
                                 + "ema_throughput = $4, best_active = $5, best_ema = $6, hold_rounds = $7, updated_at = now()")
                         .execute(Tuple.tuple().addString(src).addString(dst).addInteger(n.target()).addValue(n.ema()).addValue(n.bestActive())
-                                .addValue(n.bestEma()).addInteger(n.holdRounds())).await().atMost(StateChanges.WAIT);
+                                .addValue(n.bestEma()).addInteger(n.holdRounds())).await().atMost(Db.WAIT);
                 c.preparedQuery("INSERT INTO optimizer_decision (source_se, dest_se, previous, active, throughput, ema_throughput, success_rate, "
                                 + "samples, queued, running, rationale) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)")
                         .execute(Tuple.tuple().addString(src).addString(dst).addInteger(d.previous()).addInteger(n.target())
                                 .addDouble(o.throughput()).addDouble(d.ema()).addValue(o.successRate()).addInteger(samples)
-                                .addInteger(o.queued()).addInteger(o.running()).addString(d.rationale())).await().atMost(StateChanges.WAIT);
+                                .addInteger(o.queued()).addInteger(o.running()).addString(d.rationale())).await().atMost(Db.WAIT);
             }
             return null;
         });

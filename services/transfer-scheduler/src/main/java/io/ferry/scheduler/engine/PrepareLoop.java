@@ -8,6 +8,7 @@ import io.ferry.movers.SourceStat;
 import io.ferry.movers.StorageCredentials;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.credentials.StorageTokenDeferred;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.EngineConnections;
 import io.ferry.scheduler.queue.AttemptTimes;
 import io.ferry.scheduler.queue.ClaimedFile;
@@ -133,10 +134,10 @@ public class PrepareLoop extends EngineLoop {
         Duration lease = config.engine().lease();
         // a pass claims at most its free slots, so no queue's waiting files need counting beyond them
         int cap = free;
-        List<QueueSnapshot> snapshot = queueStatements.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime(), cap)).await().atMost(StateChanges.WAIT);
+        List<QueueSnapshot> snapshot = queueStatements.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime(), cap)).await().atMost(Db.WAIT);
         if (snapshot.stream().anyMatch(q -> q.staging() > 0)) {
             // only then: with nothing to poll, the poll's claim would still cost the database a statement every pass
-            for (ClaimedFile f : queue.claimStagingPolls(Math.min(free, 100), identity.id(), lease).await().atMost(StateChanges.WAIT)) {
+            for (ClaimedFile f : queue.claimStagingPolls(Math.min(free, 100), identity.id(), lease).await().atMost(Db.WAIT)) {
                 submit(f);
                 free--;
             }
@@ -162,7 +163,7 @@ public class PrepareLoop extends EngineLoop {
             Map<QueueSnapshot, Integer> plan = Scheduling.plan(budget, queues, in,
                     q -> q.preparing() + q.ready() + q.staging() + q.active(), QueueSnapshot::waiting);
             for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
-                for (ClaimedFile f : queue.claimForPrepare(p.getKey(), p.getValue(), identity.id(), lease).await().atMost(StateChanges.WAIT)) {
+                for (ClaimedFile f : queue.claimForPrepare(p.getKey(), p.getValue(), identity.id(), lease).await().atMost(Db.WAIT)) {
                     submit(f);
                     free--;
                 }
@@ -223,7 +224,7 @@ public class PrepareLoop extends EngineLoop {
         if (source.needsPrepare() || f.stageRequest() != null) {
             return true;
         }
-        return source.baseUrls().containsKey("tape") && TapeRows.of(pool, f.fileId(), StateChanges.WAIT).params().staging();
+        return source.baseUrls().containsKey("tape") && TapeRows.of(pool, f.fileId(), Db.WAIT).params().staging();
     }
 
     /** Requests or polls the stage; true once the file is on disk and may be stat'ed. */
@@ -234,7 +235,7 @@ public class PrepareLoop extends EngineLoop {
                     source.name() + " needs a prepare step but has no 'tape' base URL (WLCG Tape REST API)");
         }
         Duration poll = config.engine().stagePoll();
-        TapeRows.Staging staging = TapeRows.of(pool, f.fileId(), StateChanges.WAIT);
+        TapeRows.Staging staging = TapeRows.of(pool, f.fileId(), Db.WAIT);
         if (f.stageRequest() == null) {
             outcomes.staging(f, stager.request(tape, src, staging.params(), creds.source()), poll);
             return false;

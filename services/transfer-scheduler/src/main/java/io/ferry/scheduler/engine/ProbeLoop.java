@@ -4,8 +4,8 @@ import io.ferry.engineloop.EngineLoop;
 import io.ferry.movers.Mover;
 import io.ferry.movers.MoverException;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.Tx;
-import io.ferry.scheduler.jobs.JobInserts;
 import io.ferry.scheduler.probes.Probe;
 import io.ferry.scheduler.probes.ProbeFiles;
 import io.ferry.scheduler.probes.ProbeRows;
@@ -14,7 +14,7 @@ import io.ferry.scheduler.queue.Job;
 import io.ferry.scheduler.queue.JobState;
 import io.ferry.scheduler.storage.SiteDirectory;
 import io.ferry.scheduler.transitions.EngineWakeups;
-import io.ferry.scheduler.transitions.StateChanges;
+import io.ferry.scheduler.transitions.JobInserts;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -100,7 +100,7 @@ public class ProbeLoop extends EngineLoop {
     /** Ended runs: recorded, and their files removed (a removal that fails is tried again at the next pass). */
     private void settleEnded() {
         Tx.run(pool, c -> {
-            for (ProbeRows.Ended e : ProbeRows.claimEnded(c, BATCH).await().atMost(StateChanges.WAIT)) {
+            for (ProbeRows.Ended e : ProbeRows.claimEnded(c, BATCH).await().atMost(Db.WAIT)) {
                 String failure = null;
                 try {
                     remove(e.files().source(), e.files().sourceBase());
@@ -109,9 +109,9 @@ public class ProbeLoop extends EngineLoop {
                     failure = "removing the probe's files failed (tried again): " + ex.getMessage();
                     LOG.warnf("probe run %d: %s", e.runId(), failure);
                 }
-                ProbeRows.ended(c, e, failure == null, failure).await().atMost(StateChanges.WAIT);
+                ProbeRows.ended(c, e, failure == null, failure).await().atMost(Db.WAIT);
             }
-            ProbeRows.dropOrphans(c).await().atMost(StateChanges.WAIT);
+            ProbeRows.dropOrphans(c).await().atMost(Db.WAIT);
             return null;
         });
     }
@@ -128,8 +128,8 @@ public class ProbeLoop extends EngineLoop {
     private int startDue() {
         return Tx.run(pool, c -> {
             int started = 0;
-            for (Probe p : ProbeRows.claimDue(c, BATCH).await().atMost(StateChanges.WAIT)) {
-                ProbeRows.scheduleNext(c, p.probeId(), p.intervalSeconds()).await().atMost(StateChanges.WAIT);
+            for (Probe p : ProbeRows.claimDue(c, BATCH).await().atMost(Db.WAIT)) {
+                ProbeRows.scheduleNext(c, p.probeId(), p.intervalSeconds()).await().atMost(Db.WAIT);
                 if (start(c, p)) {
                     started++;
                 }
@@ -150,14 +150,14 @@ public class ProbeLoop extends EngineLoop {
         } catch (MoverException | RuntimeException e) {
             String why = "the probe's source could not be created: " + e.getMessage();
             LOG.infof("probe %d (%s -> %s): %s", p.probeId(), p.sourceSe(), p.destSe(), why);
-            ProbeRows.notStarted(c, p, e instanceof MoverException m ? m.code().name() : "PROBE_FAILED", why).await().atMost(StateChanges.WAIT);
+            ProbeRows.notStarted(c, p, e instanceof MoverException m ? m.code().name() : "PROBE_FAILED", why).await().atMost(Db.WAIT);
             return false;
         }
         try {
             JobInserts.insert(c, job(p, jobId), List.of(new JobInserts.NewFile(0, config.probes().activity(), files.source(), files.destination(),
                     p.sourceSe(), p.destSe(), null, p.fileSize(), "ADLER32:" + adler32, null, FileState.SUBMITTED.name())))
-                    .await().atMost(StateChanges.WAIT);
-            ProbeRows.started(c, p, jobId, files).await().atMost(StateChanges.WAIT);
+                    .await().atMost(Db.WAIT);
+            ProbeRows.started(c, p, jobId, files).await().atMost(Db.WAIT);
             return true;
         } catch (RuntimeException e) {
             try {

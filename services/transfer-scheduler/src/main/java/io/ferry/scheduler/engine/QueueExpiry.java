@@ -3,8 +3,10 @@ package io.ferry.scheduler.engine;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.movers.MoverException;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.AttemptTimes;
 import io.ferry.scheduler.queue.ClaimedFile;
+import io.ferry.scheduler.storage.bans.BanService;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.FileQueue;
 import io.ferry.scheduler.transitions.StateChanges;
@@ -47,7 +49,7 @@ public class QueueExpiry extends EngineLoop {
     EngineWakeups wakeups;
 
     @Inject
-    io.ferry.scheduler.storage.bans.BanService bans;
+    BanService bans;
 
     void onStart(@Observes StartupEvent e) {
         if (config.engine().enabled()) {
@@ -67,8 +69,8 @@ public class QueueExpiry extends EngineLoop {
     @Override
     protected void pass() {
         bans.sweep();
-        for (Long id : queue.expiredActive(200).await().atMost(StateChanges.WAIT)) {
-            ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(StateChanges.WAIT);
+        for (Long id : queue.expiredActive(200).await().atMost(Db.WAIT)) {
+            ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(Db.WAIT);
             if (f != null) {
                 OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
                 outcomes.failed(f, StateChanges.Guard.LEASE_LAPSED, Math.max(1, f.attempts()), new MoverException(MoverException.Code.LEASE_EXPIRED,
@@ -76,13 +78,13 @@ public class QueueExpiry extends EngineLoop {
                         new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), null, null, null, null).withEnd(now));
             }
         }
-        int unpinned = queue.unpinStale(config.engine().pinLifetime()).await().atMost(StateChanges.WAIT);
+        int unpinned = queue.unpinStale(config.engine().pinLifetime()).await().atMost(Db.WAIT);
         if (unpinned > 0) {
             LOG.infof("%d prepared file(s) waited longer than the pin lifetime %s: preparing them again", unpinned, config.engine().pinLifetime());
             wakeups.preparedPoolShrank();
         }
-        for (Long id : queue.queueExpired(500).await().atMost(StateChanges.WAIT)) {
-            ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(StateChanges.WAIT);
+        for (Long id : queue.queueExpired(500).await().atMost(Db.WAIT)) {
+            ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(Db.WAIT);
             if (f != null) {
                 OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
                 outcomes.failed(f, StateChanges.Guard.QUEUED, f.attempts() + 1, new MoverException(MoverException.Code.QUEUE_EXPIRED, "queue",

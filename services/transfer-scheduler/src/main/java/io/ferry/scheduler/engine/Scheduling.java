@@ -4,9 +4,11 @@ import io.ferry.scheduler.queue.QueueSnapshot;
 import io.ferry.scheduler.storage.SchedulingInputs;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.ToIntFunction;
 
@@ -17,8 +19,8 @@ final class Scheduling {
     }
 
     /** Every SE the queues name. */
-    static java.util.Set<String> sesOf(List<QueueSnapshot> snapshot) {
-        java.util.Set<String> ses = new java.util.HashSet<>();
+    static Set<String> sesOf(List<QueueSnapshot> snapshot) {
+        Set<String> ses = new HashSet<>();
         snapshot.forEach(q -> {
             ses.add(q.sourceSe());
             ses.add(q.destSe());

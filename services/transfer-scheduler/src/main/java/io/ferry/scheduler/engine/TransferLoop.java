@@ -10,6 +10,7 @@ import io.ferry.movers.StorageCredential;
 import io.ferry.movers.TransferProgress;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.credentials.StorageTokenDeferred;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.EngineConnections;
 import io.ferry.scheduler.db.Tx;
 import io.ferry.scheduler.links.StreamAdvice;
@@ -31,6 +32,7 @@ import io.ferry.scheduler.transitions.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -167,7 +169,7 @@ public class TransferLoop extends EngineLoop {
         Set<String> stillWaiting = new HashSet<>();
         boolean[] refill = {false};
         Map<ClaimedFile, Integer> claimed = Tx.runLocked(queueStatements, SCHEDULING_LOCK, c -> {
-            List<QueueSnapshot> snapshot = queue.startable(c, config.engine().pinLifetime()).await().atMost(StateChanges.WAIT);
+            List<QueueSnapshot> snapshot = queue.startable(c, config.engine().pinLifetime()).await().atMost(Db.WAIT);
             SchedulingInputs in = inputs.get(Scheduling.sesOf(snapshot));
             Map<String, Integer> outbound = new HashMap<>();
             Map<String, Integer> inbound = new HashMap<>();
@@ -231,7 +233,7 @@ public class TransferLoop extends EngineLoop {
      * Claims what the link's free slots allow (its target, the SEs' caps, the pass's capacity), shared between its
      * queues by weight; answers how many files it claimed.
      */
-    private int startOnLink(io.vertx.mutiny.sqlclient.SqlConnection c, List<QueueSnapshot> queues, SchedulingInputs in,
+    private int startOnLink(SqlConnection c, List<QueueSnapshot> queues, SchedulingInputs in,
                             Map<String, Integer> outbound, Map<String, Integer> inbound, int left, Map<ClaimedFile, Integer> out,
                             Map<UUID, List<Long>> jobsToStart) {
         QueueSnapshot first = queues.get(0);
@@ -254,7 +256,7 @@ public class TransferLoop extends EngineLoop {
         Map<QueueSnapshot, Integer> plan = Scheduling.plan(free, queues, in, QueueSnapshot::active, QueueSnapshot::ready);
         for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
             StateChanges.Claim claim = outcomes.claimStarted(c, p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
-                    config.engine().pinLifetime(), STARTED).await().atMost(StateChanges.WAIT);
+                    config.engine().pinLifetime(), STARTED).await().atMost(Db.WAIT);
             claim.jobsToStart().forEach((job, ids) -> jobsToStart.computeIfAbsent(job, k -> new ArrayList<>()).addAll(ids));
             List<ClaimedFile> files = claim.files();
             for (ClaimedFile f : files) {
@@ -342,7 +344,7 @@ public class TransferLoop extends EngineLoop {
     /** A copy to an SE with a Tape REST endpoint, for a job with archive_timeout: followed until on tape. */
     private boolean archives(ClaimedFile f) {
         SchedulingInputs.Se dest = sites.se(f.destSe());
-        return dest != null && dest.baseUrls().containsKey("tape") && TapeRows.of(pool, f.fileId(), StateChanges.WAIT).params().archive();
+        return dest != null && dest.baseUrls().containsKey("tape") && TapeRows.of(pool, f.fileId(), Db.WAIT).params().archive();
     }
 
     private static AttemptTimes ended(AttemptTimes t, String phase) {

@@ -5,7 +5,7 @@
  * <li><b>submit</b> — {@code jobs.JobResource} → {@code jobs.JobService.submit}: parsed
  *     ({@code submission.Submission}), logical sources resolved ({@code jobs.LogicalSources}), every URL checked against
  *     the registered SEs and the VO's rights ({@code storage.StorageBoundary});</li>
- * <li><b>store</b> — {@code jobs.JobInserts}: the job and its files SUBMITTED in one transaction (with
+ * <li><b>store</b> — {@code transitions.JobInserts}: the job and its files SUBMITTED in one transaction (with
  *     their bearer tokens toward storage, sealed: {@code credentials.JobTokens}, {@code credentials.FileTokenRows}), then
  *     {@link io.ferry.scheduler.transitions.EngineWakeups#jobSubmitted};</li>
  * <li><b>prepare</b> — {@link io.ferry.scheduler.engine.PrepareLoop}: picks files per link by fair share

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ferry.problem.Problem;
 import jakarta.ws.rs.core.Response;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -64,6 +65,6 @@ public final class Fts3Statuses {
 
     /** The ids of a path such as {@code a,b,c}, blanks skipped as FTS3 does. */
     public static List<String> ids(String joined) {
-        return java.util.Arrays.stream(joined.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(joined.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 }

@@ -19,10 +19,13 @@ import io.ferry.scheduler.storage.StorageEndpoint;
 import io.ferry.scheduler.storage.bans.BanService;
 import io.ferry.scheduler.submission.Submission;
 import io.ferry.scheduler.transitions.JobEvents;
+import io.ferry.scheduler.transitions.JobInserts;
 import io.ferry.scheduler.transitions.StateChanges;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -31,6 +34,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +56,7 @@ public class JobService {
     JobEvents events;
 
     @Inject
-    io.vertx.mutiny.sqlclient.Pool pool;
+    Pool pool;
 
     @Inject
     LogicalSources logicalSources;
@@ -224,10 +228,10 @@ public class JobService {
                         throw ProblemException.notFound("file " + fileId + " of job " + id);
                     }
                     return pool.preparedQuery("SELECT attempt, datetime, reason, error_code, error_phase FROM file_retry WHERE file_id = $1 "
-                            + "ORDER BY attempt").execute(io.vertx.mutiny.sqlclient.Tuple.of(fileId)).map(rows -> {
+                            + "ORDER BY attempt").execute(Tuple.of(fileId)).map(rows -> {
                         List<Map<String, Object>> out = new ArrayList<>();
-                        for (io.vertx.mutiny.sqlclient.Row r : rows) {
-                            Map<String, Object> m = new java.util.LinkedHashMap<>();
+                        for (Row r : rows) {
+                            Map<String, Object> m = new LinkedHashMap<>();
                             m.put("attempt", r.getInteger(0));
                             m.put("datetime", Fts3Time.format(r.getOffsetDateTime(1)));
                             m.put("reason", r.getString(2));
@@ -261,13 +265,7 @@ public class JobService {
             if (j.isEmpty() || JobState.valueOf(j.get().state).terminal()) {
                 return Uni.createFrom().item(false);
             }
-            Tuple args = Tuple.of(id, priority);
-            return pool.withTransaction(c -> c.preparedQuery("UPDATE job SET priority = $2 WHERE job_id = $1 AND state IN ("
-                            + JobState.sql(JobState.OPEN) + ")").execute(args)
-                    .flatMap(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
-                            : c.preparedQuery("UPDATE transfer_file SET priority = $2 WHERE job_id = $1 AND state IN ("
-                                    + FileState.sql(FileState.OPEN) + ")")
-                            .execute(args).replaceWith(true)));
+            return states.reprioritise(id, priority);
         });
     }
 

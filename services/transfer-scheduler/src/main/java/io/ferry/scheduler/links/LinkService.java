@@ -14,6 +14,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /** Link configuration between registered SEs; a link without a row runs on defaults. */
 @ApplicationScoped
@@ -76,7 +77,7 @@ public class LinkService {
     private Uni<Void> requireRegistered(String source, String dest) {
         return StorageEndpoint.<StorageEndpoint>list("name in ?1", List.of(source, dest)).map(found -> {
             List<String> known = found.stream().map(se -> se.name).toList();
-            List<String> unknown = java.util.stream.Stream.of(source, dest).filter(n -> !known.contains(n)).distinct().toList();
+            List<String> unknown = Stream.of(source, dest).filter(n -> !known.contains(n)).distinct().toList();
             if (!unknown.isEmpty()) {
                 throw ProblemException.unprocessable("UNKNOWN_SE", "not registered storage endpoints: " + unknown,
                         Map.of("unknown", unknown));

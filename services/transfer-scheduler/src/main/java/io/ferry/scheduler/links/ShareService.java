@@ -46,7 +46,7 @@ public class ShareService {
         List<Tuple> rows = new ArrayList<>();
         weights.forEach((vo, w) -> rows.add(Tuple.of(vo, w, caller.subject())));
         return pool.withTransaction(c -> c.query("DELETE FROM vo_share").execute()
-                        .flatMap(x -> rows.isEmpty() ? io.smallrye.mutiny.Uni.createFrom().nullItem()
+                        .flatMap(x -> rows.isEmpty() ? Uni.createFrom().nullItem()
                                 : c.preparedQuery("INSERT INTO vo_share (vo, weight, updated_by) VALUES ($1, $2, $3)").executeBatch(rows)))
                 .flatMap(x -> voShares());
     }
@@ -71,7 +71,7 @@ public class ShareService {
         List<Tuple> rows = new ArrayList<>();
         weights.forEach((activity, w) -> rows.add(Tuple.of(vo, activity, w)));
         return pool.withTransaction(c -> c.preparedQuery("DELETE FROM activity_share WHERE vo = $1").execute(Tuple.of(vo))
-                        .flatMap(x -> rows.isEmpty() ? io.smallrye.mutiny.Uni.createFrom().nullItem()
+                        .flatMap(x -> rows.isEmpty() ? Uni.createFrom().nullItem()
                                 : c.preparedQuery("INSERT INTO activity_share (vo, activity, weight) VALUES ($1, $2, $3)").executeBatch(rows)))
                 .flatMap(x -> activityShares(vo));
     }

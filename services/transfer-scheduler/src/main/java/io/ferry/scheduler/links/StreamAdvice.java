@@ -8,7 +8,11 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 
+import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -34,7 +38,7 @@ public class StreamAdvice {
     @Inject
     SchedulerConfig config;
 
-    static final java.time.Duration FALLBACK_CACHE = java.time.Duration.ofSeconds(15);
+    static final Duration FALLBACK_CACHE = Duration.ofSeconds(15);
 
     private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
 
@@ -60,7 +64,7 @@ public class StreamAdvice {
 
     private static String host(String url) {
         try {
-            return url == null ? null : java.net.URI.create(url).getHost();
+            return url == null ? null : URI.create(url).getHost();
         } catch (IllegalArgumentException e) {
             return null;
         }
@@ -83,7 +87,7 @@ public class StreamAdvice {
         return profiles.streams(sourceSe, destSe)
                 .ifNoItem().after(config.advice().timeout()).fail()
                 .map(advice -> {
-                    java.util.List<String> why = new java.util.ArrayList<>();
+                    List<String> why = new ArrayList<>();
                     advice.path("reasoning").forEach(r -> why.add(r.asText()));
                     Streams s = new Streams(clamp(advice.path("streams").asInt(1)), "tcp-profiles", String.join("; ", why));
                     cache.put(key, new Cached(s, Instant.now().plus(config.advice().cacheFor())));

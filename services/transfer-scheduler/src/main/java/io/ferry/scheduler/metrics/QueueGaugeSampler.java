@@ -3,9 +3,9 @@ package io.ferry.scheduler.metrics;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.MetricsConfig;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.EngineIdentity;
 import io.ferry.scheduler.queue.FileState;
-import io.ferry.scheduler.transitions.StateChanges;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -96,7 +96,7 @@ public class QueueGaugeSampler extends EngineLoop {
     @Override
     protected void pass() {
         Map<Series, Long> seen = new HashMap<>();
-        for (Row r : pool.query(BY_STATE).execute().await().atMost(StateChanges.WAIT)) {
+        for (Row r : pool.query(BY_STATE).execute().await().atMost(Db.WAIT)) {
             FileState state = FileState.valueOf(r.getString(0));
             long files = r.getLong(4);
             seen.merge(new Series("ferry_files", List.of("state", state.name(), "vo", r.getString(1))), files, Long::sum);
@@ -111,7 +111,7 @@ public class QueueGaugeSampler extends EngineLoop {
                 seen.merge(new Series("ferry_queue_oldest_age_seconds", List.of("queue", queue)), waited == null ? 0 : Math.max(0, Math.round(waited)), Math::max);
             }
         }
-        for (Row r : pool.query(TARGETS).execute().await().atMost(StateChanges.WAIT)) {
+        for (Row r : pool.query(TARGETS).execute().await().atMost(Db.WAIT)) {
             List<String> link = List.of("source_se", r.getString(0), "dest_se", r.getString(1));
             seen.put(new Series("ferry_link_active_target", link), r.getLong(2));
             // a link the optimizer knows has its active and queued series, at 0 while nothing is on it
@@ -119,7 +119,7 @@ public class QueueGaugeSampler extends EngineLoop {
             seen.putIfAbsent(new Series("ferry_link_queued_files", link), 0L);
         }
         Row replicas = pool.preparedQuery(REPLICAS).execute(Tuple.of(scheduler.engine().heartbeatTimeout().toMillis() / 1000.0, identity.id()))
-                .await().atMost(StateChanges.WAIT).iterator().next();
+                .await().atMost(Db.WAIT).iterator().next();
         seen.put(new Series("ferry_scheduler_replicas", List.of("status", "live")), replicas.getLong(0));
         seen.put(new Series("ferry_scheduler_replicas", List.of("status", "silent")), replicas.getLong(1));
         if (replicas.getLong(2) != null) {

@@ -3,6 +3,7 @@ package io.ferry.scheduler.monitor;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.config.MonitorConfig;
+import io.ferry.scheduler.probes.LookBack;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
@@ -43,7 +44,7 @@ public class MonitorResource {
     @Path("overview")
     @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<MonitorViews.Overview> overview(@QueryParam("window") @DefaultValue("1h") String window, @QueryParam("vo") String vo) {
-        return monitor.overview(MonitorService.window(window), vo).map(MonitorViews.Overview::of);
+        return monitor.overview(LookBack.parse(window), vo).map(MonitorViews.Overview::of);
     }
 
     /** Failures within the window (final ones and retried attempts) by link and {@code error_code}, most frequent first. */
@@ -55,7 +56,7 @@ public class MonitorResource {
         if (limit < 1 || limit > 1000) {
             throw ProblemException.badRequest("limit", "between 1 and 1000");
         }
-        Duration d = MonitorService.window(window);
+        Duration d = LookBack.parse(window);
         return monitor.errors(d, vo, limit).map(g -> new MonitorViews.Errors(d.toSeconds(), g.stream().map(MonitorViews.ErrorGroup::of).toList()));
     }
 
@@ -64,6 +65,6 @@ public class MonitorResource {
     @Path("probes")
     @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<MonitorViews.Probes> probes(@QueryParam("window") @DefaultValue("24h") String window, @QueryParam("vo") String vo) {
-        return monitor.probes(MonitorService.window(window), vo).map(MonitorViews.Probes::of);
+        return monitor.probes(LookBack.parse(window), vo).map(MonitorViews.Probes::of);
     }
 }

@@ -3,7 +3,9 @@ package io.ferry.scheduler.monitor;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.monitor.MonitorQueries.LinkVoCounts;
+import io.ferry.scheduler.probes.ProbeRun;
 import io.ferry.scheduler.probes.ProbeService;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * What the web monitor shows beyond the API: the overview per link and per VO (as FTS3's monitor overview) and
@@ -27,9 +27,6 @@ import java.util.regex.Pattern;
  */
 @ApplicationScoped
 public class MonitorService {
-
-    private static final Pattern WINDOW = Pattern.compile("(\\d{1,4})([mhd])");
-    private static final Duration LONGEST = Duration.ofDays(30);
 
     /** Totals of a group of files (a link, a VO, or all); throughputs in bytes/s. */
     public record Totals(long active, long queued, long finished, long failed, long canceled, long bytesFinished,
@@ -52,35 +49,17 @@ public class MonitorService {
     ProbeService probes;
 
     @Inject
-    io.ferry.scheduler.config.SchedulerConfig config;
+    SchedulerConfig config;
 
     /** Bins a probes view's production series is cut into. */
     static final int PRODUCTION_BINS = 48;
 
     /** A link's probes, their runs within the window, and its production in bins of {@code binSeconds}. */
-    public record ProbeLink(String sourceSe, String destSe, List<ProbeService.Listed> probes, List<io.ferry.scheduler.probes.ProbeRun> runs,
+    public record ProbeLink(String sourceSe, String destSe, List<ProbeService.Listed> probes, List<ProbeRun> runs,
                             List<MonitorQueries.ProductionBin> production) {
     }
 
     public record ProbesView(Duration window, OffsetDateTime since, long binSeconds, List<ProbeLink> links) {
-    }
-
-    /** A window such as {@code 30m}, {@code 6h} or {@code 7d}, at most 30 days. */
-    public static Duration window(String value) {
-        Matcher m = WINDOW.matcher(value == null ? "" : value.trim());
-        if (!m.matches()) {
-            throw ProblemException.badRequest("window", "minutes, hours or days such as 30m, 6h, 7d");
-        }
-        long n = Long.parseLong(m.group(1));
-        Duration d = switch (m.group(2)) {
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            default -> Duration.ofDays(n);
-        };
-        if (d.isZero() || d.compareTo(LONGEST) > 0) {
-            throw ProblemException.badRequest("window", "more than nothing and at most 30d");
-        }
-        return d;
     }
 
     public Uni<Overview> overview(Duration window, String voName) {

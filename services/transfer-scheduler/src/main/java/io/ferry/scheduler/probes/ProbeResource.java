@@ -1,7 +1,6 @@
 package io.ferry.scheduler.probes;
 
 import io.ferry.identity.model.FerryRoles;
-import io.ferry.scheduler.monitor.MonitorService;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -55,7 +54,7 @@ public class ProbeResource {
     @Path("{id}/runs")
     @Authenticated
     public Uni<List<ProbeRunView>> runs(@PathParam("id") long id, @QueryParam("window") @DefaultValue("24h") String window) {
-        OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(MonitorService.window(window));
+        OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(LookBack.parse(window));
         return probes.runs(id, since).map(l -> l.stream().map(ProbeRunView::of).toList());
     }
 

@@ -8,7 +8,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -68,12 +70,12 @@ public final class ProbeRows {
     }
 
     /** Each probe's runs since {@code since}: how many, how many finished, and their mean throughput. */
-    public static Uni<java.util.Map<Long, Summary>> summaries(SqlClient c, OffsetDateTime since) {
+    public static Uni<Map<Long, Summary>> summaries(SqlClient c, OffsetDateTime since) {
         return c.preparedQuery("SELECT probe_id, count(*), count(*) FILTER (WHERE outcome = 'FINISHED'), "
                         + "avg(throughput) FILTER (WHERE outcome = 'FINISHED') FROM probe_run WHERE started_at >= $1 AND probe_id IS NOT NULL "
                         + "AND outcome <> 'RUNNING' GROUP BY probe_id")
                 .execute(Tuple.of(since)).map(rows -> {
-                    java.util.Map<Long, Summary> out = new java.util.HashMap<>();
+                    Map<Long, Summary> out = new HashMap<>();
                     for (Row r : rows) {
                         out.put(r.getLong(0), new Summary(r.getLong(1), r.getLong(2), r.getDouble(3)));
                     }
@@ -82,11 +84,11 @@ public final class ProbeRows {
     }
 
     /** The latest run of each probe. */
-    public static Uni<java.util.Map<Long, ProbeRun>> latestRuns(SqlClient c) {
+    public static Uni<Map<Long, ProbeRun>> latestRuns(SqlClient c) {
         return c.preparedQuery("SELECT DISTINCT ON (probe_id) " + RUN_COLUMNS + ", NULL::float8 FROM probe_run WHERE probe_id IS NOT NULL "
                         + "ORDER BY probe_id, started_at DESC, run_id DESC").execute()
                 .map(rows -> {
-                    java.util.Map<Long, ProbeRun> out = new java.util.HashMap<>();
+                    Map<Long, ProbeRun> out = new HashMap<>();
                     for (Row r : rows) {
                         ProbeRun run = run(r);
                         out.put(run.probeId(), run);

@@ -12,7 +12,7 @@ public record ProbeView(long probe_id, String source_se, String dest_se, long fi
                         long finished_12h, Double average_12h_bytes_per_s, ProbeRunView last_run) {
 
     public static ProbeView of(Probe p) {
-        return of(new ProbeService.Listed(p, new io.ferry.scheduler.probes.ProbeRows.Summary(0, 0, null), null));
+        return of(new ProbeService.Listed(p, new ProbeRows.Summary(0, 0, null), null));
     }
 
     public static ProbeView of(ProbeService.Listed l) {

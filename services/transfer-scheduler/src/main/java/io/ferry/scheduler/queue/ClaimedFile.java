@@ -1,8 +1,10 @@
 package io.ferry.scheduler.queue;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Row;
 
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -37,11 +39,11 @@ public record ClaimedFile(long fileId, UUID jobId, int attempts, String vo, Stri
     }
 
     /** The further sources given for this file, to try when the current one fails for good (oldest first). */
-    public java.util.List<String> alternativeSources() {
+    public List<String> alternativeSources() {
         if (alternatives == null || alternatives.isBlank()) {
-            return java.util.List.of();
+            return List.of();
         }
-        return new io.vertx.core.json.JsonArray(alternatives).stream().map(String::valueOf).toList();
+        return new JsonArray(alternatives).stream().map(String::valueOf).toList();
     }
 
     /** The job's ADLER32 as 8 lower-case hex digits, or null when it gave none (or another algorithm). */

@@ -3,6 +3,7 @@ package io.ferry.scheduler.replicas;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.movers.MoverException;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.AttemptTimes;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;
@@ -75,19 +76,19 @@ public class DeadReplicaSweeper extends EngineLoop {
             return;
         }
         Duration timeout = config.engine().heartbeatTimeout();
-        for (String dead : replicas.dead(identity.id(), timeout).await().atMost(StateChanges.WAIT)) {
-            if (!replicas.declareDead(dead, timeout).await().atMost(StateChanges.WAIT)) {
+        for (String dead : replicas.dead(identity.id(), timeout).await().atMost(Db.WAIT)) {
+            if (!replicas.declareDead(dead, timeout).await().atMost(Db.WAIT)) {
                 continue;
             }
-            List<ClaimedFile> active = queue.abandonedActive(dead).await().atMost(StateChanges.WAIT);
+            List<ClaimedFile> active = queue.abandonedActive(dead).await().atMost(Db.WAIT);
             for (ClaimedFile f : active) {
                 OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
                 outcomes.failed(f, StateChanges.Guard.ABANDONED, Math.max(1, f.attempts()), new MoverException(MoverException.Code.LEASE_EXPIRED,
                                 "transfer", "the scheduler replica moving it stopped beating; queued again"), 0, null,
                         new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), null, null, null, null).withEnd(now));
             }
-            int released = queue.releaseClaims(dead).await().atMost(StateChanges.WAIT);
-            replicas.forget(dead).await().atMost(StateChanges.WAIT);
+            int released = queue.releaseClaims(dead).await().atMost(Db.WAIT);
+            replicas.forget(dead).await().atMost(Db.WAIT);
             if (!active.isEmpty() || released > 0) {
                 LOG.infof("replica %s stopped beating; back to the queue: %d copies, %d prepare claims", dead, active.size(), released);
                 wakeups.filesRequeued();

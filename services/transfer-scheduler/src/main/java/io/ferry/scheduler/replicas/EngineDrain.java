@@ -2,6 +2,7 @@ package io.ferry.scheduler.replicas;
 
 import io.ferry.movers.MoverException;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;
 import io.ferry.scheduler.transitions.FileQueue;
@@ -91,8 +92,8 @@ public class EngineDrain {
                     handed += handBack(r, handedBack) ? 1 : 0;
                 }
             }
-            int released = queue.releaseClaims(identity.id()).await().atMost(StateChanges.WAIT);
-            replicas.retire(identity.id()).await().atMost(StateChanges.WAIT);
+            int released = queue.releaseClaims(identity.id()).await().atMost(Db.WAIT);
+            replicas.retire(identity.id()).await().atMost(Db.WAIT);
             LOG.infof("drained in %d ms: of %d copies, %d handed back to the queue, the others finished; %d prepare claims released",
                     (System.nanoTime() - start) / 1_000_000, copies, handed, released);
         } catch (InterruptedException ie) {

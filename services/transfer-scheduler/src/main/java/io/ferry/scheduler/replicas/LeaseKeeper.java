@@ -3,11 +3,11 @@ package io.ferry.scheduler.replicas;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.movers.MoverException;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;
 import io.ferry.scheduler.transitions.FileQueue;
 import io.ferry.scheduler.transitions.JobEvents;
-import io.ferry.scheduler.transitions.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -69,7 +69,7 @@ public class LeaseKeeper extends EngineLoop {
     @Override
     protected void pass() {
         List<ClaimedFile> claims = running.all().stream().map(RunningFiles.Running::file).toList();
-        Set<Long> held = queue.renew(claims, identity.id(), config.engine().lease()).await().atMost(StateChanges.WAIT);
+        Set<Long> held = queue.renew(claims, identity.id(), config.engine().lease()).await().atMost(Db.WAIT);
         for (Long id : claims.stream().map(ClaimedFile::fileId).toList()) {
             if (!held.contains(id)) {
                 running.abort(id, MoverException.Code.CANCELED, "the file is no longer this scheduler's to move (canceled or taken over)");

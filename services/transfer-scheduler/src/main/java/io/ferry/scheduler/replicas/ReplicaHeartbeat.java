@@ -3,8 +3,8 @@ package io.ferry.scheduler.replicas;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.movers.MoverException;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.EngineIdentity;
-import io.ferry.scheduler.transitions.StateChanges;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -91,7 +91,7 @@ public class ReplicaHeartbeat extends EngineLoop {
     private void beat() {
         if (!registered) {
             register();
-        } else if (replicas.beat(identity.id()).await().atMost(StateChanges.WAIT)) {
+        } else if (replicas.beat(identity.id()).await().atMost(Db.WAIT)) {
             lastBeatNanos = System.nanoTime();
             if (!steady) {
                 steadySinceNanos = lastBeatNanos;
@@ -114,9 +114,9 @@ public class ReplicaHeartbeat extends EngineLoop {
     }
 
     private void register() {
-        replicas.register(identity.id(), identity.name()).await().atMost(StateChanges.WAIT);
+        replicas.register(identity.id(), identity.name()).await().atMost(Db.WAIT);
         if (config.engine().instanceId().isPresent()) {
-            int superseded = replicas.supersede(identity.name(), identity.id()).await().atMost(StateChanges.WAIT);
+            int superseded = replicas.supersede(identity.name(), identity.id()).await().atMost(Db.WAIT);
             if (superseded > 0) {
                 LOG.infof("an earlier start of %s is gone: its files go back to the queue now", identity.name());
             }

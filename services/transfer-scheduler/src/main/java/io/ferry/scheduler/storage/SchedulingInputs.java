@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What scheduling decisions read besides the queue: link bounds and the optimizer's targets, SE caps and sites,
@@ -55,7 +56,7 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
     }
 
     /** The SE a canonical storage URL lies under (the longest base URL of its scheme it lies below). */
-    public java.util.Optional<String> seOf(StorageUrl url) {
+    public Optional<String> seOf(StorageUrl url) {
         return EndpointMatcher.match(url, ses.values(), Se::baseUrls, Se::name).map(m -> m.se().name());
     }
 

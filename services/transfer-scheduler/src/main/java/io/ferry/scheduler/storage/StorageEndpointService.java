@@ -9,6 +9,7 @@ import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -29,7 +30,7 @@ public class StorageEndpointService {
 
     @WithSession
     public Uni<List<StorageEndpoint>> list() {
-        return StorageEndpoint.listAll(io.quarkus.panache.common.Sort.by("name"));
+        return StorageEndpoint.listAll(Sort.by("name"));
     }
 
     @WithSession

@@ -2,6 +2,7 @@ package io.ferry.scheduler.submission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.ferry.problem.Problem;
 
 import java.io.IOException;
@@ -58,7 +59,7 @@ public record FileTokens(List<String> sources, List<String> destinations) {
 
     /** Whether {@code token} has the shape a submitted one must have ({@code iss}, {@code exp} not passed), at {@code now}. */
     public static boolean wellFormed(String token, Instant now) {
-        return problem(com.fasterxml.jackson.databind.node.TextNode.valueOf(token), now) == null;
+        return problem(TextNode.valueOf(token), now) == null;
     }
 
     /**

@@ -5,10 +5,12 @@ import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * An FTS3 job submission, read leniently as FTS3 clients send it: unknown or null params are ignored, values that
@@ -133,7 +135,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
             errors.add(new Problem.FieldError(at + ".activity", "at most 100 characters"));
         }
         String metadata = present(f.get("metadata")) ? f.get("metadata").toString() : null;
-        FileTokens tokens = FileTokens.parse(f, sources.size(), destinations.size(), at, java.time.Instant.now(), errors);
+        FileTokens tokens = FileTokens.parse(f, sources.size(), destinations.size(), at, Instant.now(), errors);
         return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens);
     }
 
@@ -219,7 +221,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
     /** The longest {@code max_time_in_queue} taken: a year (FTS3 sets none; a longer wait is a mistake). */
     static final long MAX_INTERVAL_SECONDS = 366L * 86_400;
 
-    private static final java.util.regex.Pattern INTERVAL = java.util.regex.Pattern.compile("(\\d{1,9})([smhd]?)");
+    private static final Pattern INTERVAL = Pattern.compile("(\\d{1,9})([smhd]?)");
 
     /**
      * An interval as FTS3's {@code seconds_from_value} reads it: a bare whole number is hours (Rucio's

@@ -9,6 +9,7 @@ import io.ferry.movers.StorageCredential;
 import io.ferry.scheduler.submission.TapeParams;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
 
 import java.io.IOException;
 import java.net.URI;
@@ -16,7 +17,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Stage (bring-online) requests in the style of the WLCG Tape REST API, for SEs marked as needing a prepare step:
@@ -35,7 +38,7 @@ public class TapeStager {
     public record Status(boolean onDisk, String error) {
     }
 
-    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(TapeStager.class);
+    private static final Logger LOG = Logger.getLogger(TapeStager.class);
 
     @Inject
     ObjectMapper json;
@@ -83,12 +86,12 @@ public class TapeStager {
     }
 
     /** {@code POST {tape}/archiveinfo} for the paths of {@code files}: each path the answer lists, by path. */
-    public java.util.Map<String, Locality> archiveInfo(String tape, List<URI> files, StorageCredential credential) throws MoverException {
+    public Map<String, Locality> archiveInfo(String tape, List<URI> files, StorageCredential credential) throws MoverException {
         var paths = json.createArrayNode();
         files.forEach(f -> paths.add(f.getPath()));
         JsonNode answer = call(post(strip(tape) + "/archiveinfo", json.createObjectNode().set("paths", paths).toString(), credential),
                 "archiveinfo for " + files.size() + " file(s)");
-        java.util.Map<String, Locality> byPath = new java.util.HashMap<>();
+        Map<String, Locality> byPath = new HashMap<>();
         for (JsonNode f : answer) {
             String error = f.hasNonNull("error") ? f.get("error").asText() : null;
             String locality = f.path("locality").asText("");

@@ -1,5 +1,6 @@
 package io.ferry.scheduler.transitions;
 
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.TransientSqlErrors;
 import org.jboss.logging.Logger;
 
@@ -60,7 +61,7 @@ public final class BatchWriter<T> {
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         queue.add(new Item<>(value, done));
         try {
-            return done.get(StateChanges.WAIT.toMillis() * 2, TimeUnit.MILLISECONDS);
+            return done.get(Db.WAIT.toMillis() * 2, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the change was written", e);

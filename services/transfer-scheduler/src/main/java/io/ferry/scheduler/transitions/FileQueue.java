@@ -1,21 +1,26 @@
 package io.ferry.scheduler.transitions;
 
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.EngineConnections;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.QueueSnapshot;
+import io.ferry.scheduler.submission.TapeParams;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The queue in the database. Claims take rows with {@code FOR UPDATE SKIP LOCKED} and stamp them with the claiming
@@ -102,7 +107,7 @@ public class FileQueue {
                 .execute(Tuple.of(seconds(pin))).map(FileQueue::snapshots);
     }
 
-    private static List<QueueSnapshot> snapshots(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+    private static List<QueueSnapshot> snapshots(RowSet<Row> rows) {
         List<QueueSnapshot> out = new ArrayList<>();
         for (Row r : rows) {
             out.add(new QueueSnapshot(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getLong(4).intValue(),
@@ -223,7 +228,7 @@ public class FileQueue {
         });
     }
 
-    private static List<ClaimedFile> files(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+    private static List<ClaimedFile> files(RowSet<Row> rows) {
         List<ClaimedFile> out = new ArrayList<>();
         rows.forEach(r -> out.add(ClaimedFile.of(r)));
         return out;
@@ -231,5 +236,31 @@ public class FileQueue {
 
     public static double seconds(Duration d) {
         return d.toMillis() / 1000.0;
+    }
+
+    /** A file copied to tape storage whose archiveinfo is due; {@code copiedAt}: when its copy ended (archive_timeout counts from it). */
+    public record Archiving(ClaimedFile file, TapeParams params, OffsetDateTime copiedAt) {
+    }
+
+    /**
+     * Up to {@code n} ARCHIVING files whose poll is due, oldest first, their next poll moved {@code poll} ahead in the
+     * same statement: replicas polling at once never ask about the same file.
+     */
+    public static List<Archiving> dueArchiving(Pool pool, int n, Duration poll, Duration wait) {
+        List<Archiving> due = new ArrayList<>();
+        pool.preparedQuery("UPDATE transfer_file f SET next_attempt_at = now() + make_interval(secs => $2) FROM job j WHERE j.job_id = f.job_id "
+                        + "AND f.file_id IN (SELECT file_id FROM transfer_file WHERE state = 'ARCHIVING' AND next_attempt_at <= now() "
+                        + "ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING " + ClaimedFile.COLUMNS + ", j.params, f.finish_time")
+                .execute(Tuple.of(n, poll.toMillis() / 1000.0)).await().atMost(wait)
+                .forEach(r -> due.add(new Archiving(ClaimedFile.of(r), TapeParams.ofStored(r.getString(28)), r.getOffsetDateTime(29))));
+        return due;
+    }
+
+    /** Replaces a file's {@code file_metadata} with what {@code rewrite} makes of it (FTS3's {@code dst_file} report). */
+    public static void rewriteMetadata(Pool pool, long fileId, UnaryOperator<String> rewrite) {
+        String metadata = pool.preparedQuery("SELECT file_metadata FROM transfer_file WHERE file_id = $1")
+                .execute(Tuple.of(fileId)).await().atMost(Db.WAIT).iterator().next().getString(0);
+        pool.preparedQuery("UPDATE transfer_file SET file_metadata = $2 WHERE file_id = $1")
+                .execute(Tuple.of(fileId, rewrite.apply(metadata))).await().atMost(Db.WAIT);
     }
 }

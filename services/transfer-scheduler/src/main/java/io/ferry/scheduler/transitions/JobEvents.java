@@ -15,6 +15,8 @@ import io.smallrye.mutiny.subscription.BackPressureStrategy;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -99,12 +101,12 @@ public class JobEvents {
     }
 
     /** Queues the change for NOTIFY in the transaction of {@code c} (the engine's SQL transactions). */
-    public Uni<Void> publish(io.vertx.mutiny.sqlclient.SqlClient c, UUID jobId, List<Long> fileIds, String fileState, String jobState,
+    public Uni<Void> publish(SqlClient c, UUID jobId, List<Long> fileIds, String fileState, String jobState,
                              String reason) {
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (String payload : payloads(jobId, fileIds, fileState, jobState, reason)) {
             chain = chain.chain(v -> c.preparedQuery("SELECT pg_notify($1, $2)")
-                    .execute(io.vertx.mutiny.sqlclient.Tuple.of(CHANNEL, payload)).replaceWithVoid());
+                    .execute(Tuple.of(CHANNEL, payload)).replaceWithVoid());
         }
         return chain;
     }

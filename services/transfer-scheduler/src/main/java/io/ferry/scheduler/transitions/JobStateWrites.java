@@ -10,6 +10,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * Writes a job's state, always as {@link JobStateRule} derives it from the job's files; used by {@link StateChanges}
@@ -65,7 +66,7 @@ final class JobStateWrites {
      */
     static String decidedAfter(String changed, int job, int rule) {
         String others = "SELECT 1 FROM transfer_file t WHERE t.job_id = $" + job + " AND t.file_id NOT IN (SELECT file_id FROM " + changed + ") AND t.state ";
-        java.util.function.UnaryOperator<String> any = state -> "(EXISTS (SELECT 1 FROM " + changed + " WHERE state " + state + ") OR EXISTS (" + others + state + "))";
+        UnaryOperator<String> any = state -> "(EXISTS (SELECT 1 FROM " + changed + " WHERE state " + state + ") OR EXISTS (" + others + state + "))";
         return "SELECT current, over, open, CASE WHEN over OR NOT open THEN current "
                 + "ELSE ($" + rule + "::text[])[1 + active::int * 4 + staging::int * 2 + done::int] END AS next FROM ("
                 + "SELECT j.state AS current, j.state IN (" + JobState.sql(JobState.TERMINAL) + ") AS over, "

@@ -2,6 +2,7 @@ package io.ferry.scheduler.transitions;
 
 import io.ferry.movers.MoverException;
 import io.ferry.movers.SourceStat;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.EngineConnections;
 import io.ferry.scheduler.db.Tx;
 import io.ferry.scheduler.queue.AttemptTimes;
@@ -11,9 +12,12 @@ import io.ferry.scheduler.queue.FileState;
 import io.ferry.scheduler.queue.JobState;
 import io.ferry.scheduler.queue.QueueSnapshot;
 import io.ferry.scheduler.storage.SchedulingInputsCache;
+import io.ferry.storageurl.StorageUrl;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.PostConstruct;
@@ -24,12 +28,16 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The one writer of file and job states — the engine's changes and a user's cancel alike — each in one transaction
@@ -47,8 +55,6 @@ import java.util.UUID;
 public class StateChanges {
 
     private static final Logger LOG = Logger.getLogger(StateChanges.class);
-
-    public static final Duration WAIT = Duration.ofSeconds(30);
 
     /**
      * Which claim on the file the change needs. Every guard is given $1 = file id and $2 = this replica; guards that
@@ -100,7 +106,7 @@ public class StateChanges {
     SchedulingInputsCache inputs;
 
     @Inject
-    io.ferry.scheduler.transitions.TransferMetrics metrics;
+    TransferMetrics metrics;
 
     /**
      * Source and destination checked: the file may start. From SUBMITTED this cannot change the job's state, so the
@@ -126,7 +132,7 @@ public class StateChanges {
     public void stillStaging(ClaimedFile f, Duration poll) {
         pool.preparedQuery("UPDATE transfer_file SET next_attempt_at = now() + make_interval(secs => $3), lease_owner = NULL, lease_until = NULL "
                         + "WHERE file_id = $1 AND state = 'STAGING' AND lease_owner = $2 AND claim_epoch = $4")
-                .execute(Tuple.of(f.fileId(), identity.id(), poll.toMillis() / 1000.0, f.claimEpoch())).await().atMost(WAIT);
+                .execute(Tuple.of(f.fileId(), identity.id(), poll.toMillis() / 1000.0, f.claimEpoch())).await().atMost(Db.WAIT);
     }
 
     /** An ARCHIVING file is on tape: FINISHED. */
@@ -200,7 +206,7 @@ public class StateChanges {
                         batch.stream().map(p -> p.stat().ranges()).toArray(Boolean[]::new), identity.id(),
                         batch.stream().map(p -> p.file().claimEpoch()).toArray(Long[]::new),
                         FileState.READY.name(), "prepared", JobEvents.now())))
-                .invoke(rows -> byJob(rows, applied)).await().atMost(WAIT);
+                .invoke(rows -> byJob(rows, applied)).await().atMost(Db.WAIT);
         return batch.stream().map(p -> applied.contains(p.file().fileId())).toList();
     }
 
@@ -255,7 +261,7 @@ public class StateChanges {
                         closing.add(r.getLong(0));
                         current[0] = r.getString(4);
                     }
-                })).await().atMost(WAIT);
+                })).await().atMost(Db.WAIT);
         if (!closing.isEmpty()) {
             closeJob(job, current[0], closing);
         }
@@ -271,18 +277,18 @@ public class StateChanges {
     private void closeJob(UUID job, String current, List<Long> finished) {
         try {
             pool.withTransaction(c -> JobStateWrites.whenNoneOpen(c, job, current)
-                    .chain(state -> events.publish(c, job, finished, FileState.FINISHED.name(), state, "finished"))).await().atMost(WAIT);
+                    .chain(state -> events.publish(c, job, finished, FileState.FINISHED.name(), state, "finished"))).await().atMost(Db.WAIT);
         } catch (RuntimeException e) {
             LOG.debugf("job %s: its final state is left to the settler (%s)", job, e.toString());
             try {
-                events.publish(pool, job, finished, FileState.FINISHED.name(), current, "finished").await().atMost(WAIT);
+                events.publish(pool, job, finished, FileState.FINISHED.name(), current, "finished").await().atMost(Db.WAIT);
             } catch (RuntimeException again) {
                 LOG.warnf("job %s: the FINISHED event of %d file(s) was not sent (%s)", job, finished.size(), again.toString());
             }
         }
     }
 
-    private static Map<UUID, List<Long>> byJob(io.vertx.mutiny.sqlclient.RowSet<Row> rows, Set<Long> applied) {
+    private static Map<UUID, List<Long>> byJob(RowSet<Row> rows, Set<Long> applied) {
         Map<UUID, List<Long>> byJob = new LinkedHashMap<>();
         for (Row r : rows) {
             applied.add(r.getLong(0));
@@ -334,13 +340,13 @@ public class StateChanges {
      */
     private boolean nextSource(ClaimedFile f, Guard guard, int attempt, MoverException e, long bytes, Integer streams, AttemptTimes t) {
         List<String> alternatives = f.alternativeSources();
-        java.util.Optional<io.ferry.storageurl.StorageUrl> canonical = io.ferry.storageurl.StorageUrl.tryParse(alternatives.get(0));
+        Optional<StorageUrl> canonical = StorageUrl.tryParse(alternatives.get(0));
         String nextSe = canonical.flatMap(u -> inputs.get().seOf(u)).orElse(null);
         if (nextSe == null) {
             return false;
         }
         String next = canonical.get().toString();
-        String rest = alternatives.size() > 1 ? new io.vertx.core.json.JsonArray(alternatives.subList(1, alternatives.size())).encode() : null;
+        String rest = alternatives.size() > 1 ? new JsonArray(alternatives.subList(1, alternatives.size())).encode() : null;
         String why = e.getMessage() + "; trying the next source " + next;
         TransferRecords.Built record = records.build(f, attempt, t, new TransferRecords.Outcome("FAILED", bytes, streams, e.code().name(),
                 e.phase(), e.getMessage(), e.retryable()));
@@ -383,7 +389,7 @@ public class StateChanges {
     public void canceledAttempt(ClaimedFile f, long bytes, Integer streams, AttemptTimes t, String why) {
         TransferRecords.Built record = records.build(f, f.attempts(), t,
                 new TransferRecords.Outcome("CANCELED", bytes, streams, "CANCELED", "transfer", why, false));
-        pool.withTransaction(c -> records.write(c, record)).await().atMost(WAIT);
+        pool.withTransaction(c -> records.write(c, record)).await().atMost(Db.WAIT);
         metrics.attemptCanceled(f, bytes);
     }
 
@@ -411,7 +417,7 @@ public class StateChanges {
                     return after.apply(c, true).chain(x -> JobStateWrites.afterFileChange(c, f.jobId()))
                             .chain(jobState -> events.publish(c, f.jobId(), List.of(f.fileId()), fileState, jobState, reason))
                             .replaceWith(true);
-                })).await().atMost(WAIT);
+                })).await().atMost(Db.WAIT);
         if (changed) {
             wakeups.fileChanged();
         }
@@ -425,9 +431,9 @@ public class StateChanges {
     public void started(UUID jobId, List<Long> fileIds, String reason) {
         String active = JobStateRule.whileOpen(true, false, false).name();
         pool.withTransaction(c -> c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state IN ("
-                        + JobState.sql(java.util.EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")")
+                        + JobState.sql(EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")")
                 .execute(Tuple.of(jobId, active)).chain(x -> events.publish(c, jobId, fileIds, FileState.ACTIVE.name(), active, reason)))
-                .await().atMost(WAIT);
+                .await().atMost(Db.WAIT);
     }
 
     /**
@@ -436,7 +442,7 @@ public class StateChanges {
      * others' jobs must change first: {@link #started} after the claim committed.
      */
     public Uni<Claim> claimStarted(SqlClient c, QueueSnapshot q, int n, String owner, Duration lease, Duration pin, String reason) {
-        String jobWritten = "claimed.job_state NOT IN (" + JobState.sql(java.util.EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")";
+        String jobWritten = "claimed.job_state NOT IN (" + JobState.sql(EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")";
         return c.preparedQuery("WITH claimed AS (" + FileQueue.transferClaim() + "), "
                         + "announced AS (SELECT file_id, job_id, $9::text AS job_state FROM claimed WHERE " + jobWritten + "), "
                         + "notified AS (" + JobEvents.notifyChanged("announced", "job_state", 10, 11, 12) + ") "
@@ -466,7 +472,7 @@ public class StateChanges {
         List<UUID> unsettled = new ArrayList<>();
         for (Row r : pool.query("SELECT job_id FROM job j WHERE state IN (" + JobState.sql(JobState.OPEN) + ") AND NOT EXISTS ("
                 + "SELECT 1 FROM transfer_file f WHERE f.job_id = j.job_id AND f.state IN (" + FileState.sql(FileState.OPEN) + ")) LIMIT 500")
-                .execute().await().atMost(WAIT)) {
+                .execute().await().atMost(Db.WAIT)) {
             unsettled.add(r.getUUID(0));
         }
         return unsettled;
@@ -479,15 +485,15 @@ public class StateChanges {
     public void settle(UUID job) {
         Tx.run(pool, c -> {
             if (c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(job)).await()
-                    .atMost(WAIT).size() == 0) {
+                    .atMost(Db.WAIT).size() == 0) {
                 return null;
             }
-            String state = JobStateWrites.refresh(c, job).await().atMost(WAIT);
+            String state = JobStateWrites.refresh(c, job).await().atMost(Db.WAIT);
             var last = c.preparedQuery("SELECT file_id, state FROM transfer_file WHERE job_id = $1 ORDER BY finish_time DESC NULLS LAST LIMIT 1")
-                    .execute(Tuple.of(job)).await().atMost(WAIT);
+                    .execute(Tuple.of(job)).await().atMost(Db.WAIT);
             if (last.size() > 0) {
                 Row f = last.iterator().next();
-                events.publish(c, job, List.of(f.getLong(0)), f.getString(1), state, "job " + state).await().atMost(WAIT);
+                events.publish(c, job, List.of(f.getLong(0)), f.getString(1), state, "job " + state).await().atMost(Db.WAIT);
             }
             return null;
         });
@@ -500,7 +506,7 @@ public class StateChanges {
      * that a cancel and a finishing transfer of the same job wait for each other instead of overwriting each other.
      * Asks {@code unknown} for the failure to raise when some of {@code fileIds} are not the job's (nothing changes).
      */
-    public Uni<Void> cancel(UUID jobId, List<Long> fileIds, String reason, java.util.function.Function<List<Long>, RuntimeException> unknown) {
+    public Uni<Void> cancel(UUID jobId, List<Long> fileIds, String reason, Function<List<Long>, RuntimeException> unknown) {
         return pool.withTransaction(c -> c.preparedQuery("SELECT state, job_type = 'H', vo FROM job WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
                 .chain(job -> c.preparedQuery("SELECT file_id, state FROM transfer_file WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
                         .chain(files -> {
@@ -508,7 +514,7 @@ public class StateChanges {
                             boolean multihop = job.iterator().next().getBoolean(1);
                             List<Long> missing = fileIds == null ? new ArrayList<>() : new ArrayList<>(fileIds);
                             List<Long> canceled = new ArrayList<>();
-                            java.util.Map<FileState, Long> counts = new java.util.EnumMap<>(FileState.class);
+                            Map<FileState, Long> counts = new EnumMap<>(FileState.class);
                             for (Row f : files) {
                                 long id = f.getLong(0);
                                 missing.remove(id);
@@ -535,5 +541,19 @@ public class StateChanges {
                             return write.chain(x -> events.publish(c, jobId, canceled, FileState.CANCELED.name(), jobState, reason))
                                     .invoke(() -> metrics.ended(vo, FileState.CANCELED, canceled.size()));
                         }))).replaceWithVoid();
+    }
+
+    /**
+     * FTS3's priority change: the job's and its unfinished files' (the queues order by the files' own), in one
+     * transaction; false, and nothing changed, when the job is over.
+     */
+    public Uni<Boolean> reprioritise(UUID jobId, int priority) {
+        Tuple args = Tuple.of(jobId, priority);
+        return pool.withTransaction(c -> c.preparedQuery("UPDATE job SET priority = $2 WHERE job_id = $1 AND state IN ("
+                        + JobState.sql(JobState.OPEN) + ")").execute(args)
+                .flatMap(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
+                        : c.preparedQuery("UPDATE transfer_file SET priority = $2 WHERE job_id = $1 AND state IN ("
+                                + FileState.sql(FileState.OPEN) + ")")
+                        .execute(args).replaceWith(true)));
     }
 }

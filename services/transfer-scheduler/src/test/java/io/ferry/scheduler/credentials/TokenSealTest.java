@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.UUID;
 
@@ -33,7 +34,7 @@ class TokenSealTest {
         assertFalse(new String(sealed, StandardCharsets.ISO_8859_1).contains("eyJ"), "the stored form holds no token text");
         assertEquals(TOKEN, seal.open(sealed, job, 3));
         assertEquals(TOKEN, new TokenSeal(TokenSeal.load(key, false)).open(sealed, job, 3), "another replica with the same key opens it");
-        assertFalse(java.util.Arrays.equals(sealed, seal.seal(TOKEN, job, 3)), "a fresh nonce each time");
+        assertFalse(Arrays.equals(sealed, seal.seal(TOKEN, job, 3)), "a fresh nonce each time");
 
         assertThrows(TokenSeal.SealBroken.class, () -> seal.open(sealed, job, 4));
         assertThrows(TokenSeal.SealBroken.class, () -> seal.open(sealed, UUID.randomUUID(), 3));

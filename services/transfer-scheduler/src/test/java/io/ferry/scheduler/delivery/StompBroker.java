@@ -1,12 +1,18 @@
 package io.ferry.scheduler.delivery;
 
+import io.ferry.dev.DirectoryTrees;
 import io.vertx.core.Vertx;
 import io.vertx.ext.stomp.StompClient;
 import io.vertx.ext.stomp.StompClientConnection;
+import io.vertx.ext.stomp.StompClientOptions;
+import org.apache.activemq.artemis.api.core.QueueConfiguration;
+import org.apache.activemq.artemis.api.core.RoutingType;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +27,7 @@ public final class StompBroker implements AutoCloseable {
 
     private final Vertx vertx = Vertx.vertx();
     private final EmbeddedActiveMQ server;
-    private final java.nio.file.Path data;
+    private final Path data;
     private final StompClient client;
     private final StompClientConnection subscriber;
     /** The bodies the subscriber got, as delivered. */
@@ -31,16 +37,16 @@ public final class StompBroker implements AutoCloseable {
 
     /** {@code topic}: the address without the /topic/ prefix, e.g. transfer.fts_monitoring_complete. */
     public StompBroker(int port, String topic) throws Exception {
-        data = java.nio.file.Files.createTempDirectory("ferry-artemis");
+        data = Files.createTempDirectory("ferry-artemis");
         ConfigurationImpl configuration = new ConfigurationImpl();
         configuration.setPersistenceEnabled(false).setSecurityEnabled(false).setJMXManagementEnabled(false)
                 .addAcceptorConfiguration("stomp", "tcp://127.0.0.1:" + port + "?protocols=STOMP;anycastPrefix=/queue/;multicastPrefix=/topic/");
         configuration.setBrokerInstance(data.toFile());
-        configuration.addQueueConfiguration(org.apache.activemq.artemis.api.core.QueueConfiguration.of("subscriber").setAddress(topic)
-                .setRoutingType(org.apache.activemq.artemis.api.core.RoutingType.MULTICAST).setDurable(false));
+        configuration.addQueueConfiguration(QueueConfiguration.of("subscriber").setAddress(topic)
+                .setRoutingType(RoutingType.MULTICAST).setDurable(false));
         server = new EmbeddedActiveMQ().setConfiguration(configuration);
         server.start();
-        client = StompClient.create(vertx, new io.vertx.ext.stomp.StompClientOptions().setHost("127.0.0.1").setPort(port));
+        client = StompClient.create(vertx, new StompClientOptions().setHost("127.0.0.1").setPort(port));
         subscriber = client.connect().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         subscriber.subscribe(topic + "::subscriber", frame -> {
             bodies.add(frame.getBodyAsString(StandardCharsets.UTF_8.name()));
@@ -53,7 +59,7 @@ public final class StompBroker implements AutoCloseable {
         subscriber.close();
         client.close();
         server.stop();
-        io.ferry.dev.DirectoryTrees.delete(data);
+        DirectoryTrees.delete(data);
         vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 

@@ -1,43 +1,92 @@
 package io.ferry.scheduler.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import com.sun.net.httpserver.HttpServer;
+import io.ferry.dev.DevTokens;
 import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.FerryTestResource;
+import io.ferry.dev.FreePort;
 import io.ferry.dev.NginxWebDav;
+import io.ferry.dev.PostgresServer;
 import io.ferry.dev.TestCertificates;
 import io.ferry.dev.XrootdServer;
+import io.ferry.identity.testca.TestTokenIssuer;
 import io.ferry.movers.MoverException;
+import io.ferry.scheduler.credentials.TokenSeal;
 import io.ferry.scheduler.db.EngineConnections;
 import io.ferry.scheduler.db.Tx;
+import io.ferry.scheduler.delivery.RucioReceiver;
+import io.ferry.scheduler.delivery.StompBroker;
 import io.ferry.scheduler.queue.AttemptTimes;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;
 import io.ferry.scheduler.queue.QueueSnapshot;
+import io.ferry.scheduler.storage.bans.BanService;
 import io.ferry.scheduler.transitions.FileQueue;
+import io.ferry.scheduler.transitions.JobEvents;
 import io.ferry.scheduler.transitions.StateChanges;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.ValidatableResponse;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.logging.Formatter;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.SimpleFormatter;
 import java.util.zip.Adler32;
 
 import static io.restassured.RestAssured.given;
@@ -69,12 +118,12 @@ public class EngineTest {
         /** The engine's file:// root; SEs registered below it have their own, narrower base directories. */
         static final Path FILE_ROOT = tempDirectory();
         /** A stand-in handle-resolver listens here ({@link #startResolver}). */
-        static final int RESOLVER_PORT = io.ferry.dev.FreePort.find();
+        static final int RESOLVER_PORT = FreePort.find();
         /** An IAM-like issuer that exchanges tokens for the scheduler listens here ({@link #startIssuerAndNginx}). */
-        static final int ISSUER_PORT = io.ferry.dev.FreePort.find();
+        static final int ISSUER_PORT = FreePort.find();
         static final String EXCHANGING_ISSUER = "https://iam.exchange.test/";
         /** The STOMP broker for FTS3's monitoring messages; absent until a test starts one ({@code io.ferry.scheduler.delivery.StompBroker}). */
-        static final int STOMP_PORT = io.ferry.dev.FreePort.find();
+        static final int STOMP_PORT = FreePort.find();
 
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -111,34 +160,34 @@ public class EngineTest {
         private static Path tempDirectory() {
             try {
                 return Files.createTempDirectory("ferry-engine-files").toRealPath();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
     }
 
     static NginxWebDav nginx;
-    static com.sun.net.httpserver.HttpServer resolver;
+    static HttpServer resolver;
     /** The replicas' transport URLs the stand-in resolver answers with. */
-    static final List<String> replicaTurls = new java.util.concurrent.CopyOnWriteArrayList<>();
+    static final List<String> replicaTurls = new CopyOnWriteArrayList<>();
     /** The ids the stand-in resolver was asked about (query strings of its requests). */
-    static final List<String> resolverQueries = new java.util.concurrent.CopyOnWriteArrayList<>();
+    static final List<String> resolverQueries = new CopyOnWriteArrayList<>();
 
     /** Tokens as an IAM would issue them for storage, one for each of two SEs that want one (tok-a, tok-b). */
     static final String SOURCE_TOKEN = storageToken("storage.read:/");
     static final String DEST_TOKEN = storageToken("storage.modify:/ storage.read:/");
 
     static String storageToken(String scope) {
-        return FerryTestResource.token(new io.ferry.dev.DevTokens.Claims("rucio", null, null, scope, Duration.ofHours(1), "https://iam.test/",
+        return FerryTestResource.token(new DevTokens.Claims("rucio", null, null, scope, Duration.ofHours(1), "https://iam.test/",
                 "https://wlcg.cern.ch/jwt/v1/any"));
     }
 
-    static io.ferry.identity.testca.TestTokenIssuer issuer;
-    static final int NGINX_PORT = io.ferry.dev.FreePort.find();
+    static TestTokenIssuer issuer;
+    static final int NGINX_PORT = FreePort.find();
     /** Users of the exchanging issuer who submit with its token and bring no storage tokens. */
     static final List<String> EXCHANGE_USERS = List.of("alice", "bob");
     /** What the issuer answers a request for the job's read token at xch-a and modify token at xch-b, per user. */
-    static final Map<String, String> EXCHANGED = new java.util.LinkedHashMap<>();
+    static final Map<String, String> EXCHANGED = new LinkedHashMap<>();
 
     /**
      * The issuer first: xch-a and xch-b accept only the tokens it hands out for the job-wide scopes of the exchange
@@ -146,10 +195,10 @@ public class EngineTest {
      */
     @BeforeAll
     static void startIssuerAndNginx() throws Exception {
-        issuer = io.ferry.identity.testca.TestTokenIssuer.start(WithEngine.EXCHANGING_ISSUER, null, WithEngine.ISSUER_PORT);
+        issuer = TestTokenIssuer.start(WithEngine.EXCHANGING_ISSUER, null, WithEngine.ISSUER_PORT);
         issuer.allowExchange("ferry-scheduler", "exchange-secret", Duration.ofHours(2));
-        java.util.Set<String> reads = new java.util.HashSet<>();
-        java.util.Set<String> modifies = new java.util.HashSet<>();
+        Set<String> reads = new HashSet<>();
+        Set<String> modifies = new HashSet<>();
         for (String user : EXCHANGE_USERS) {
             for (String scope : List.of("storage.read:/run", "storage.modify:/run/out")) {
                 String token = issuer.preset(user, scope, exchangeAudience(), Duration.ofHours(2));
@@ -157,7 +206,7 @@ public class EngineTest {
                 (scope.startsWith("storage.read") ? reads : modifies).add(token);
             }
         }
-        nginx = new NginxWebDav(null, Map.of("tok-a", java.util.Set.of(SOURCE_TOKEN), "tok-b", java.util.Set.of(DEST_TOKEN),
+        nginx = new NginxWebDav(null, Map.of("tok-a", Set.of(SOURCE_TOKEN), "tok-b", Set.of(DEST_TOKEN),
                 "xch-a", reads, "xch-b", modifies), NGINX_PORT);
     }
 
@@ -167,8 +216,8 @@ public class EngineTest {
 
     @BeforeAll
     static void startResolver() throws Exception {
-        resolver = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), WithEngine.RESOLVER_PORT), 0);
+        resolver = HttpServer.create(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), WithEngine.RESOLVER_PORT), 0);
         resolver.createContext("/replicas", exchange -> {
             resolverQueries.add(exchange.getRequestURI().getQuery());
             StringBuilder replicas = new StringBuilder();
@@ -248,7 +297,7 @@ public class EngineTest {
     }
 
     @Inject
-    io.ferry.scheduler.transitions.JobEvents jobEvents;
+    JobEvents jobEvents;
 
     @Test
     void aJobOfManyFilesArrivesByteIdenticalAndEveryAttemptIsRecorded() throws Exception {
@@ -257,14 +306,14 @@ public class EngineTest {
             String adler = write("/se-a/many/f" + i, 100_000 + i * 7919, i);
             files.add(file("/se-a/many/f" + i, "/se-b/many/run1/f" + i, adler));
         }
-        List<io.ferry.scheduler.transitions.JobEvents.FileEvent> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
-        io.smallrye.mutiny.subscription.Cancellable listening = jobEvents.all().subscribe().with(heard::add);
+        List<JobEvents.FileEvent> heard = new CopyOnWriteArrayList<>();
+        Cancellable listening = jobEvents.all().subscribe().with(heard::add);
         String id = submit(vo("atlas"), files, "{\"verify_checksum\":\"both\",\"retry\":1}");
         awaitJob(vo("atlas"), id, Duration.ofSeconds(60), "FINISHED", "FINISHEDDIRTY", "FAILED");
         // every file was announced prepared, started and finished; the job FINISHED with its last file
         await().atMost(Duration.ofSeconds(5)).until(() -> heard.stream().anyMatch(e -> e.job_id().equals(id) && "FINISHED".equals(e.job_state())));
         listening.cancel();
-        List<io.ferry.scheduler.transitions.JobEvents.FileEvent> ofJob = heard.stream().filter(e -> e.job_id().equals(id)).toList();
+        List<JobEvents.FileEvent> ofJob = heard.stream().filter(e -> e.job_id().equals(id)).toList();
         for (String state : List.of("READY", "ACTIVE", "FINISHED")) {
             assertEquals(24, ofJob.stream().filter(e -> e.file_state().equals(state)).map(e -> e.file_id()).distinct().count(), state + ": " + ofJob);
         }
@@ -276,7 +325,7 @@ public class EngineTest {
         assertTrue(ofJob.stream().filter(e -> e.file_state().equals("ACTIVE"))
                 .allMatch(e -> "transfer started".equals(e.reason()) && "ACTIVE".equals(e.job_state()) && e.at() != null), ofJob.toString());
         for (int i = 0; i < ofJob.size(); i++) {
-            io.ferry.scheduler.transitions.JobEvents.FileEvent e = ofJob.get(i);
+            JobEvents.FileEvent e = ofJob.get(i);
             if (e.file_state().equals("FINISHED")) {
                 assertTrue(ofJob.subList(0, i).stream().anyMatch(s -> s.file_id() == e.file_id() && s.file_state().equals("ACTIVE")),
                         "ACTIVE before FINISHED: " + ofJob);
@@ -438,7 +487,7 @@ public class EngineTest {
     }
 
     @Inject
-    io.ferry.scheduler.credentials.TokenSeal seal;
+    TokenSeal seal;
 
     @Test
     void aTokenNearItsExpiryIsExchangedAtItsIssuerForAFreshOneWhileItsFileWaits() throws Exception {
@@ -455,11 +504,11 @@ public class EngineTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) FROM job_token WHERE job_id = '" + id
                     + "' AND expires_at > now() + interval '1 hour'") == 1);
             assertTrue(issuer.exchanges() >= 1);
-            io.vertx.mutiny.sqlclient.Row row = pool.query("SELECT sealed, token_no FROM job_token WHERE job_id = '" + id + "'").execute().await()
+            Row row = pool.query("SELECT sealed, token_no FROM job_token WHERE job_id = '" + id + "'").execute().await()
                     .atMost(Duration.ofSeconds(10)).iterator().next();
             String fresh = seal.open(row.getBuffer(0).getBytes(), UUID.fromString(id), row.getInteger(1));
             assertFalse(fresh.equals(token), "the token was replaced");
-            com.nimbusds.jwt.JWTClaimsSet claims = com.nimbusds.jwt.SignedJWT.parse(fresh).getJWTClaimsSet();
+            JWTClaimsSet claims = SignedJWT.parse(fresh).getJWTClaimsSet();
             assertEquals("rucio", claims.getSubject());
             assertEquals("storage.read:/ storage.modify:/", claims.getStringClaim("scope"), "the same scope as before");
             assertEquals(WithEngine.EXCHANGING_ISSUER, claims.getIssuer());
@@ -536,8 +585,8 @@ public class EngineTest {
             }
             List<String> asked = askedFor("alice", before);
             assertEquals("exchange alice fts offline_access null", asked.get(0), "the submitter's token, once, for a long-lived one: " + asked);
-            assertEquals(java.util.Set.of("refresh alice storage.read:/run " + exchangeAudience(), "refresh alice storage.modify:/run/out " + exchangeAudience()),
-                    new java.util.HashSet<>(asked.subList(1, asked.size())), "one token per SE and side, for the files' common path there: " + asked);
+            assertEquals(Set.of("refresh alice storage.read:/run " + exchangeAudience(), "refresh alice storage.modify:/run/out " + exchangeAudience()),
+                    new HashSet<>(asked.subList(1, asked.size())), "one token per SE and side, for the files' common path there: " + asked);
             assertEquals(3, asked.size(), "six files, two SE/side pairs: three requests in all, not one per file: " + asked);
 
             StringBuilder seen = new StringBuilder();
@@ -626,18 +675,18 @@ public class EngineTest {
 
     /** What the job's event stream sends in its first second (the files' states; it stays open after that). */
     static String eventStream(String token, String id) throws Exception {
-        java.net.HttpURLConnection c = (java.net.HttpURLConnection) java.net.URI.create(io.restassured.RestAssured.baseURI + ":"
-                + io.restassured.RestAssured.port + "/jobs/" + id + "/events").toURL().openConnection();
+        HttpURLConnection c = (HttpURLConnection) URI.create(RestAssured.baseURI + ":"
+                + RestAssured.port + "/jobs/" + id + "/events").toURL().openConnection();
         c.setRequestProperty("Authorization", "Bearer " + token);
         c.setRequestProperty("Accept", "text/event-stream");
         c.setReadTimeout(1000);
         StringBuilder out = new StringBuilder();
-        try (java.io.InputStream in = c.getInputStream()) {
+        try (InputStream in = c.getInputStream()) {
             byte[] b = new byte[8192];
             for (int n; (n = in.read(b)) > 0; ) {
-                out.append(new String(b, 0, n, java.nio.charset.StandardCharsets.UTF_8));
+                out.append(new String(b, 0, n, StandardCharsets.UTF_8));
             }
-        } catch (java.net.SocketTimeoutException e) {
+        } catch (SocketTimeoutException e) {
             // the stream stays open: what came so far is what it sent
         } finally {
             c.disconnect();
@@ -647,13 +696,13 @@ public class EngineTest {
     }
 
     /** Everything logged in this JVM while open (the scheduler under test logs through the same log manager). */
-    static final class CapturedLogs extends java.util.logging.Handler {
+    static final class CapturedLogs extends Handler {
         private final StringBuffer text = new StringBuffer();
-        private final java.util.logging.Formatter format = new java.util.logging.SimpleFormatter();
+        private final Formatter format = new SimpleFormatter();
 
         static CapturedLogs start() {
             CapturedLogs h = new CapturedLogs();
-            h.setLevel(java.util.logging.Level.ALL);
+            h.setLevel(Level.ALL);
             java.util.logging.Logger.getLogger("").addHandler(h);
             return h;
         }
@@ -663,7 +712,7 @@ public class EngineTest {
         }
 
         @Override
-        public void publish(java.util.logging.LogRecord r) {
+        public void publish(LogRecord r) {
             text.append(format.format(r));
         }
 
@@ -682,14 +731,14 @@ public class EngineTest {
      * too coarse to tell whether two copies overlapped.
      */
     static List<long[]> spans(String jobId) throws Exception {
-        io.ferry.dev.PostgresServer db = FerryTestResource.server();
-        io.ferry.dev.PostgresServer.Credentials role = FerryTestResource.databaseCredentials();
+        PostgresServer db = FerryTestResource.server();
+        PostgresServer.Credentials role = FerryTestResource.databaseCredentials();
         List<long[]> spans = new ArrayList<>();
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl(FerryTestResource.DATABASE), role.user(), role.password());
-             java.sql.PreparedStatement q = c.prepareStatement("SELECT (extract(epoch FROM start_time) * 1000000)::bigint, "
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(FerryTestResource.DATABASE), role.user(), role.password());
+             PreparedStatement q = c.prepareStatement("SELECT (extract(epoch FROM start_time) * 1000000)::bigint, "
                      + "(extract(epoch FROM finish_time) * 1000000)::bigint FROM transfer_file WHERE job_id = ?::uuid")) {
             q.setString(1, jobId);
-            try (java.sql.ResultSet r = q.executeQuery()) {
+            try (ResultSet r = q.executeQuery()) {
                 while (r.next()) {
                     spans.add(new long[]{r.getLong(1), r.getLong(2)});
                 }
@@ -800,14 +849,14 @@ public class EngineTest {
         Thread.sleep(1000); // tries against the absent broker: they must keep the messages
         assertEquals(2, count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'"));
 
-        try (io.ferry.scheduler.delivery.StompBroker broker = new io.ferry.scheduler.delivery.StompBroker(WithEngine.STOMP_PORT,
+        try (StompBroker broker = new StompBroker(WithEngine.STOMP_PORT,
                 "transfer.fts_monitoring_complete")) {
             await().atMost(Duration.ofSeconds(15)).until(() -> broker.bodies.stream().filter(b -> b.contains(id)).count() >= 2);
             await().atMost(Duration.ofSeconds(5)).until(() -> count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'") == 0);
-            Map<String, Map<String, Object>> byRequest = new java.util.HashMap<>();
+            Map<String, Map<String, Object>> byRequest = new HashMap<>();
             for (String body : broker.bodies) {
                 if (body.contains(id)) {
-                    Map<String, Object> rucio = io.ferry.scheduler.delivery.RucioReceiver.onMessage(body);
+                    Map<String, Object> rucio = RucioReceiver.onMessage(body);
                     assertNull(byRequest.put((String) rucio.get("request_id"), rucio), "one message per file: " + broker.bodies);
                 }
             }
@@ -819,7 +868,7 @@ public class EngineTest {
                 assertEquals("https://ferry.test:8446", rucio.get("external_host"));
                 assertEquals("user.alice", rucio.get("scope"));
                 assertTrue((double) rucio.get("duration") >= 0);
-                assertTrue(Duration.between((java.time.Instant) rucio.get("transferred_at"), java.time.Instant.now()).abs().toMinutes() < 5,
+                assertTrue(Duration.between((Instant) rucio.get("transferred_at"), Instant.now()).abs().toMinutes() < 5,
                         "tr_timestamp_complete in milliseconds");
             }
             assertTrue(broker.voHeaders.contains("atlas"), "FTS3's vo header");
@@ -860,19 +909,19 @@ public class EngineTest {
         assertEquals("req-plain", p.getString("[0].file_metadata.request_id"));
         assertNull(p.get("[0].file_metadata.dst_file"), p.prettify());
 
-        try (io.ferry.scheduler.delivery.StompBroker broker = new io.ferry.scheduler.delivery.StompBroker(WithEngine.STOMP_PORT,
+        try (StompBroker broker = new StompBroker(WithEngine.STOMP_PORT,
                 "transfer.fts_monitoring_complete")) {
             await().atMost(Duration.ofSeconds(15)).until(() -> broker.bodies.stream().anyMatch(b -> b.contains(reported))
                     && broker.bodies.stream().anyMatch(b -> b.contains(plain)));
-            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            ObjectMapper json = new ObjectMapper();
             for (String body : broker.bodies) {
                 if (!body.contains(reported) && !body.contains(plain)) {
                     continue;
                 }
-                com.fasterxml.jackson.databind.JsonNode m = json.readTree(body.substring(0, body.lastIndexOf('}') + 1));
+                JsonNode m = json.readTree(body.substring(0, body.lastIndexOf('}') + 1));
                 assertEquals(17, m.path("t_error_code").asInt(), body);
                 assertTrue(m.path("t__error_message").asText().contains("Destination file exists and overwrite is not enabled"), body);
-                com.fasterxml.jackson.databind.JsonNode dstFile = m.path("file_metadata").path("dst_file");
+                JsonNode dstFile = m.path("file_metadata").path("dst_file");
                 if (body.contains(reported)) {
                     assertEquals(7_000, dstFile.path("file_size").asLong(), body);
                     assertEquals("ADLER32", dstFile.path("checksum_type").asText(), body);
@@ -996,8 +1045,8 @@ public class EngineTest {
         // statement like this one on a full table (a custom plan knows the array's length) is anew on every execution
         String sql = "SELECT count(*) FROM transfer_file f, unnest($1::bigint[]) AS v(id) WHERE f.file_id = v.id AND f.state = $2";
         String plans = "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1";
-        java.util.function.Function<Pool, String> eightRuns = p -> p.withConnection(c -> {
-            io.smallrye.mutiny.Uni<?> runs = io.smallrye.mutiny.Uni.createFrom().voidItem();
+        Function<Pool, String> eightRuns = p -> p.withConnection(c -> {
+            Uni<?> runs = Uni.createFrom().voidItem();
             for (int i = 0; i < 8; i++) {
                 long n = i;
                 runs = runs.chain(x -> c.preparedQuery(sql).execute(Tuple.of(new Long[]{n, n + 1}, "FINISHED")));
@@ -1015,7 +1064,7 @@ public class EngineTest {
         long key = 0x7E57L; // not the scheduling pass's: the engine keeps running beside this test
         String held = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = " + key;
         String aborted = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction (aborted)'";
-        java.util.function.Function<String, Long> count = sql -> pool.query(sql).execute().await().atMost(Duration.ofSeconds(10)).iterator().next().getLong(0);
+        Function<String, Long> count = sql -> pool.query(sql).execute().await().atMost(Duration.ofSeconds(10)).iterator().next().getLong(0);
         // a failing statement of the work, and a Java error in it (not a RuntimeException), both after the lock was taken
         assertThrows(RuntimeException.class, () -> Tx.runLocked(enginePool, key, c -> c.query("SELECT 1 / 0").execute().await().atMost(Duration.ofSeconds(10))));
         AssertionError gaveUp = assertThrows(AssertionError.class, () -> Tx.runLocked(enginePool, key, c -> {
@@ -1093,7 +1142,7 @@ public class EngineTest {
     }
 
     private Map<String, QueueSnapshot> snapshotOfSnapLink(Duration pin, int cap) {
-        Map<String, QueueSnapshot> byVo = new java.util.HashMap<>();
+        Map<String, QueueSnapshot> byVo = new HashMap<>();
         pool.withConnection(c -> queue.snapshot(c, pin, cap)).await().atMost(Duration.ofSeconds(10)).stream()
                 .filter(q -> q.sourceSe().equals("SNAP-X")).forEach(q -> byVo.put(q.vo(), q));
         return byVo;
@@ -1123,7 +1172,7 @@ public class EngineTest {
         long fileId = finishedFile("epoch");
         ClaimedFile stale = claimedAgainBy(fileId, identity.id());
         ClaimedFile current = claimedAgainBy(fileId, identity.id());
-        AttemptTimes times = AttemptTimes.prepare(java.time.OffsetDateTime.now(), java.time.OffsetDateTime.now());
+        AttemptTimes times = AttemptTimes.prepare(OffsetDateTime.now(), OffsetDateTime.now());
         outcomes.finished(stale, 100_000, 1, 1e6, times);
         assertEquals("ACTIVE", stateOf(fileId), "the earlier claim's outcome is refused");
         outcomes.failed(stale, StateChanges.Guard.RUNNING, stale.attempts(), new MoverException(MoverException.Code.CONNECTION_RESET, "transfer",
@@ -1137,11 +1186,11 @@ public class EngineTest {
     void aFileOnTapeIsStagedFirstAndMovedOnceOnDisk() throws Exception {
         // A WLCG Tape REST endpoint that brings a file online on the third poll, and not before the test saw it staging
         // (on a busy machine a poll of the job's state can take longer than three stage polls)
-        List<String> requests = java.util.Collections.synchronizedList(new ArrayList<>());
-        java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean seenStaging = new java.util.concurrent.atomic.AtomicBoolean();
-        com.sun.net.httpserver.HttpServer tape = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        List<String> requests = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger polls = new AtomicInteger();
+        AtomicBoolean seenStaging = new AtomicBoolean();
+        HttpServer tape = HttpServer.create(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         tape.createContext("/api/v1/stage", exchange -> {
             String answer;
             int status = 200;
@@ -1193,8 +1242,8 @@ public class EngineTest {
         try {
             // the SE's base collection exists, as on a real SE (Ferry creates collections below it only)
             Files.createDirectories(nginx.file(base));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"site\":\"TAPE-SITE\",\"baseUrls\":{\"http\":\""
                 + nginx.url(base) + "\",\"tape\":\"" + tape.url() + "\"},\"access\":{\"open\":true}}")
@@ -1219,7 +1268,7 @@ public class EngineTest {
             assertEquals(List.of(), tape.refused);
             List<TapeRestServer.Request> stages = tape.requests("POST", "/stage");
             assertEquals(1, stages.size(), tape.requests.toString());
-            String host = java.net.URI.create(nginx.url("/")).getHost();
+            String host = URI.create(nginx.url("/")).getHost();
             assertEquals("{\"files\":[{\"path\":\"/se-a/tape-bo/f1\",\"diskLifetime\":\"PT3600S\",\"targetedMetadata\":{\"" + host
                     + "\":{\"priority\":\"high\"}}}]}", stages.get(0).body().toString());
             String requestId = "req-1";
@@ -1355,7 +1404,7 @@ public class EngineTest {
         JsonPath done = files(vo("atlas"), id);
         assertEquals(List.of("FINISHED", "FINISHED"), done.getList("file_state"), done.prettify());
         // no hop was staged
-        assertEquals(java.util.Arrays.asList(null, null), done.getList("staging_start"));
+        assertEquals(Arrays.asList(null, null), done.getList("staging_start"));
         assertTrue(done.getString("find { it.file_index == 0 }.finish_time").compareTo(done.getString("find { it.file_index == 1 }.start_time")) <= 0,
                 done.prettify());
         byte[] original = Files.readAllBytes(nginx.file("/se-a/hops/f1"));
@@ -1393,7 +1442,7 @@ public class EngineTest {
                 .contentType("application/problem+json").body("errors.field", hasItem("files[1].sources"));
     }
 
-    static io.restassured.response.ValidatableResponse ban(String kind, String body) {
+    static ValidatableResponse ban(String kind, String body) {
         return given().auth().oauth2(admin()).contentType(ContentType.JSON).body(body).post("/ban/" + kind).then();
     }
 
@@ -1435,7 +1484,7 @@ public class EngineTest {
         } finally {
             given().auth().oauth2(admin()).queryParam("storage", "NGX-BAN").delete("/ban/se").then().statusCode(204);
         }
-        given().auth().oauth2(admin()).get("/ban/se").then().statusCode(200).body("se", org.hamcrest.Matchers.not(hasItem("NGX-BAN")));
+        given().auth().oauth2(admin()).get("/ban/se").then().statusCode(200).body("se", Matchers.not(hasItem("NGX-BAN")));
         String after = submit(vo("atlas"), List.of(file("/se-a/banned/f1", "/se-ban/f3", null)), "{}");
         assertEquals("FINISHED", awaitJob(vo("atlas"), after, Duration.ofSeconds(30), "FINISHED", "FAILED", "CANCELED"));
         assertFalse(Files.exists(nginx.file("/se-ban/f1")));
@@ -1453,7 +1502,7 @@ public class EngineTest {
             ban("se", "{\"storage\":\"NGX-BAN-WAIT\",\"status\":\"WAIT\",\"allow_submit\":true,\"timeout\":\"3\"}").statusCode(200);
             String held = submit(vo("atlas"), List.of(file("/se-a/banned-wait/f1", "/se-ban-wait/f1", null)), "{}");
             assertEquals("CANCELED", awaitJob(vo("atlas"), held, Duration.ofSeconds(20), "CANCELED", "FINISHED", "FAILED"));
-            assertEquals(io.ferry.scheduler.storage.bans.BanService.WAIT_EXPIRED, files(vo("atlas"), held).getString("[0].reason"));
+            assertEquals(BanService.WAIT_EXPIRED, files(vo("atlas"), held).getString("[0].reason"));
             assertFalse(Files.exists(nginx.file("/se-ban-wait/f1")));
         } finally {
             given().auth().oauth2(admin()).queryParam("storage", "NGX-BAN-WAIT").delete("/ban/se").then().statusCode(204);
@@ -1463,7 +1512,7 @@ public class EngineTest {
     /** FTS3's user ban: the user's unfinished jobs are cancelled ("User banned") and answered, its submissions refused. */
     @Test
     void aBannedUsersJobsAreCancelledAndItsSubmissionsRefused() throws Exception {
-        String user = FerryTestResource.token(io.ferry.dev.DevTokens.Claims.of("user-to-ban", "atlas", "transfer:submit"));
+        String user = FerryTestResource.token(DevTokens.Claims.of("user-to-ban", "atlas", "transfer:submit"));
         write("/se-a/banned-user/f1", 50_000, 53);
         // held by a wait ban, so that it is still unfinished when its user is banned
         ban("se", "{\"storage\":\"NGX-SLOW\",\"status\":\"wait\",\"allow_submit\":true}").statusCode(200);
@@ -1527,7 +1576,7 @@ public class EngineTest {
         assertEquals(2, most, "the link should have been used at its max_active");
     }
 
-    static io.restassured.response.ValidatableResponse post(String token, String file, String params) {
+    static ValidatableResponse post(String token, String file, String params) {
         return given().auth().oauth2(token).contentType(ContentType.JSON).body("{\"files\":[" + file + "],\"params\":" + params + "}")
                 .post("/jobs").then();
     }
@@ -1545,11 +1594,11 @@ public class EngineTest {
         for (String path : new String[]{"/se-b/%2E%2e/outside/x", "/se-b/..%2foutside/x", "/se-b/%2e./outside/x", "/se-b/.%2e/outside/x",
                 "/se-b/a%2F..%2F..%2Foutside/x", "/se-b/..%5Coutside/x", "/se-b/outside%00x", "/se-b/..;/outside/x"}) {
             post(vo("atlas"), file("/se-a/escape/f1", path, adler), "{}").statusCode(422).contentType("application/problem+json")
-                    .body("code", equalTo("INVALID_STORAGE_URL")).body("errors.field", org.hamcrest.Matchers.hasItem("files[0].destinations[0]"));
+                    .body("code", equalTo("INVALID_STORAGE_URL")).body("errors.field", Matchers.hasItem("files[0].destinations[0]"));
         }
         for (String path : new String[]{"/se-a/%2E%2e/secret", "/se-a/.%2e/secret", "/se-a/%2e./secret", "/se-a/..%2fsecret"}) {
             post(vo("atlas"), file(path, "/se-b/escape/stolen", null), "{}").statusCode(422)
-                    .body("code", equalTo("INVALID_STORAGE_URL")).body("errors.field", org.hamcrest.Matchers.hasItem("files[0].sources[0]"));
+                    .body("code", equalTo("INVALID_STORAGE_URL")).body("errors.field", Matchers.hasItem("files[0].sources[0]"));
         }
         Thread.sleep(1500);
         assertFalse(Files.exists(nginx.file("/outside")), "a job wrote outside every SE");
@@ -1569,7 +1618,7 @@ public class EngineTest {
         String source = seA.resolve("f1").toUri().toString();
         for (String evil : new String[]{"/.%2e/other/x", "/%2E%2e/other/x", "/..%2Fother/x", "/%2e./other/x"}) {
             post(vo("atlas"), "{\"sources\":[\"" + source + "\"],\"destinations\":[\"file://" + seB + evil + "\"]}", "{}").statusCode(422)
-                    .body("code", equalTo("INVALID_STORAGE_URL")).body("errors.field", org.hamcrest.Matchers.hasItem("files[0].destinations[0]"));
+                    .body("code", equalTo("INVALID_STORAGE_URL")).body("errors.field", Matchers.hasItem("files[0].destinations[0]"));
         }
         // links inside an SE's directory that lead elsewhere in the engine's roots: the mover refuses them
         Files.createSymbolicLink(seB.resolve("link"), other);
@@ -1621,7 +1670,7 @@ public class EngineTest {
         try {
             post(vo("atlas"), "{\"sources\":[\"handle:20.500.1/escape\"],\"destinations\":[\"" + nginx.url("/se-b/resolved/f1") + "\"]}", "{}")
                     .statusCode(422).contentType("application/problem+json").body("code", equalTo("UNRESOLVED_SOURCE"))
-                    .body("errors.field", org.hamcrest.Matchers.hasItem("files[0].sources[0]"));
+                    .body("errors.field", Matchers.hasItem("files[0].sources[0]"));
         } finally {
             replicaTurls.clear();
         }
@@ -1690,12 +1739,12 @@ public class EngineTest {
      * catalogue while the file is queued, between its submission and its copy.
      */
     static final class HeldOnTape implements AutoCloseable {
-        private final java.util.concurrent.atomic.AtomicBoolean onDisk = new java.util.concurrent.atomic.AtomicBoolean();
-        private final com.sun.net.httpserver.HttpServer server;
+        private final AtomicBoolean onDisk = new AtomicBoolean();
+        private final HttpServer server;
 
-        HeldOnTape(String path) throws java.io.IOException {
-            server = com.sun.net.httpserver.HttpServer.create(
-                    new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        HeldOnTape(String path) throws IOException {
+            server = HttpServer.create(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
             server.createContext("/api/v1/stage", exchange -> {
                 exchange.getRequestBody().readAllBytes();
                 boolean post = exchange.getRequestMethod().equals("POST");

@@ -10,6 +10,8 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -100,7 +102,7 @@ final class TapeRestServer implements AutoCloseable {
             refuse(exchange, "stage: no files[]");
             return;
         }
-        List<String> paths = new java.util.ArrayList<>();
+        List<String> paths = new ArrayList<>();
         for (JsonNode f : body.get("files")) {
             if (!f.path("path").isTextual() || !f.path("path").asText().startsWith("/")) {
                 refuse(exchange, "stage: a file without an absolute path: " + f);
@@ -149,7 +151,7 @@ final class TapeRestServer implements AutoCloseable {
     }
 
     private static List<String> paths(JsonNode body) {
-        List<String> paths = new java.util.ArrayList<>();
+        List<String> paths = new ArrayList<>();
         if (body != null) {
             body.path("paths").forEach(p -> paths.add(p.asText()));
         }
@@ -162,7 +164,7 @@ final class TapeRestServer implements AutoCloseable {
     }
 
     private static void answer(HttpExchange exchange, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
         if (bytes.length > 0) {

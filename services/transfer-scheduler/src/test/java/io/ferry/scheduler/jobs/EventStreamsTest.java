@@ -63,7 +63,7 @@ class EventStreamsTest {
     JobEvents events;
 
     @Inject
-    io.ferry.scheduler.jobs.EventStreamLimits limits;
+    EventStreamLimits limits;
 
     @Inject
     EventStreamConfig config;

@@ -2,12 +2,30 @@ package io.ferry.scheduler.jobs;
 
 import io.ferry.dev.FerryTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.ValidatableResponse;
+import org.hamcrest.Matchers;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.anyOf;
@@ -74,20 +92,20 @@ class JobApiTest {
                 .post("/jobs").then().statusCode(200).extract().path("job_id");
         String lost = UUID.randomUUID().toString();
         String fields = "file_state,dest_surl,finish_time,start_time,staging_start,staging_finished,reason,source_surl,file_metadata";
-        io.restassured.path.json.JsonPath bulk = given().auth().oauth2(atlas()).get("/jobs/" + a + "," + b + "," + lost + "?files=" + fields)
+        JsonPath bulk = given().auth().oauth2(atlas()).get("/jobs/" + a + "," + b + "," + lost + "?files=" + fields)
                 .then().statusCode(207).extract().jsonPath();
-        org.junit.jupiter.api.Assertions.assertEquals("200 Ok", bulk.getString("[0].http_status"));
-        org.junit.jupiter.api.Assertions.assertEquals("rucio", bulk.getString("[0].job_metadata.issuer"));
-        org.junit.jupiter.api.Assertions.assertEquals(false, bulk.getBoolean("[0].job_metadata.multi_sources"));
-        org.junit.jupiter.api.Assertions.assertEquals("/atlas/f1", bulk.getString("[0].files[0].file_metadata.lfn"));
-        org.junit.jupiter.api.Assertions.assertEquals(java.util.Set.of(fields.split(",")), bulk.getMap("[0].files[0]").keySet());
-        org.junit.jupiter.api.Assertions.assertTrue(bulk.getString("[0].submit_time").matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d"),
+        Assertions.assertEquals("200 Ok", bulk.getString("[0].http_status"));
+        Assertions.assertEquals("rucio", bulk.getString("[0].job_metadata.issuer"));
+        Assertions.assertEquals(false, bulk.getBoolean("[0].job_metadata.multi_sources"));
+        Assertions.assertEquals("/atlas/f1", bulk.getString("[0].files[0].file_metadata.lfn"));
+        Assertions.assertEquals(Set.of(fields.split(",")), bulk.getMap("[0].files[0]").keySet());
+        Assertions.assertTrue(bulk.getString("[0].submit_time").matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d"),
                 bulk.getString("[0].submit_time"));
-        org.junit.jupiter.api.Assertions.assertEquals("404 Not Found", bulk.getString("[2].http_status"));
-        org.junit.jupiter.api.Assertions.assertTrue(bulk.getString("[2].http_message").contains(lost));
+        Assertions.assertEquals("404 Not Found", bulk.getString("[2].http_status"));
+        Assertions.assertTrue(bulk.getString("[2].http_message").contains(lost));
         // one id: the entry alone; a lost job is 404 with FTS3's fields (Rucio reads http_status) and a problem's
         given().auth().oauth2(atlas()).get("/jobs/" + a + "?files=" + fields).then().statusCode(200)
-                .body("http_status", equalTo("200 Ok")).body("files[0].staging_start", org.hamcrest.Matchers.nullValue());
+                .body("http_status", equalTo("200 Ok")).body("files[0].staging_start", Matchers.nullValue());
         given().auth().oauth2(atlas()).get("/jobs/" + lost + "?files=" + fields).then().statusCode(404).contentType(PROBLEM)
                 .body("http_status", equalTo("404 Not Found")).body("job_id", equalTo(lost)).body("code", equalTo("NOT_FOUND"));
 
@@ -102,12 +120,12 @@ class JobApiTest {
         given().auth().oauth2(atlas()).get("/jobs/" + b).then().body("priority", equalTo(5));
 
         // DELETE /jobs/a,b: each job's entry; then again: both were over already
-        io.restassured.path.json.JsonPath canceled = given().auth().oauth2(atlas()).delete("/jobs/" + a + "," + b).then().statusCode(200)
+        JsonPath canceled = given().auth().oauth2(atlas()).delete("/jobs/" + a + "," + b).then().statusCode(200)
                 .extract().jsonPath();
-        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of("CANCELED", "CANCELED"), canceled.getList("job_state"));
-        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of("200 Ok", "200 Ok"), canceled.getList("http_status"));
+        Assertions.assertEquals(List.of("CANCELED", "CANCELED"), canceled.getList("job_state"));
+        Assertions.assertEquals(List.of("200 Ok", "200 Ok"), canceled.getList("http_status"));
         given().auth().oauth2(atlas()).delete("/jobs/" + a + "," + b + "," + lost).then().statusCode(207)
-                .body("http_status", equalTo(java.util.List.of("304 Not Modified", "304 Not Modified", "404 Not Found")));
+                .body("http_status", equalTo(List.of("304 Not Modified", "304 Not Modified", "404 Not Found")));
         given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":1}}").post("/jobs/" + a)
                 .then().statusCode(200).body("http_status", equalTo("304 Not Modified")).body("priority", equalTo(3));
     }
@@ -123,7 +141,7 @@ class JobApiTest {
                     .append("\",\"scope\":\"mc23\"},\"activity\":\"Production\"}");
         }
         String body = "{\"files\":[" + files + "],\"params\":{\"priority\":1}}";
-        org.junit.jupiter.api.Assertions.assertTrue(body.length() > 1 << 20, "the job is larger than other bodies may be");
+        Assertions.assertTrue(body.length() > 1 << 20, "the job is larger than other bodies may be");
         long start = System.nanoTime();
         String id = given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(body).post("/jobs").then().statusCode(200)
                 .extract().path("job_id");
@@ -153,7 +171,7 @@ class JobApiTest {
         given().auth().oauth2(atlas()).get("/jobs?state_in=CANCELED&time_window=0:0&limit=10000").then().body("job_id", not(hasItem(done)));
         given().auth().oauth2(atlas()).get("/jobs?time_window=soon").then().statusCode(400).contentType(PROBLEM);
         given().auth().oauth2(atlas()).get("/jobs?fields=job_id,job_state&limit=10000").then()
-                .body("find { it.job_id == '" + open + "' }.keySet()", equalTo(java.util.Set.of("job_id", "job_state")));
+                .body("find { it.job_id == '" + open + "' }.keySet()", equalTo(Set.of("job_id", "job_state")));
         String dn = given().auth().oauth2(atlas()).get("/jobs/" + open).then().extract().path("user_dn");
         given().auth().oauth2(atlas()).queryParam("user_dn", dn).get("/jobs?limit=10000").then().body("job_id", hasItem(open));
         given().auth().oauth2(atlas()).queryParam("user_dn", "/DC=org/CN=someone else").get("/jobs?limit=10000").then().body("job_id", not(hasItem(open)));
@@ -172,7 +190,7 @@ class JobApiTest {
         given().auth().oauth2(atlas()).contentType(ContentType.JSON)
                 .body(job("handle:20.500.1/abc", "https://cern.example/eos/logical/f1", "{\"id_generator\":\"deterministic\",\"sid\":\"" + sid + "\"}"))
                 .post("/jobs").then().statusCode(503).contentType(PROBLEM).body("code", equalTo("RESOLVER_UNAVAILABLE"));
-        UUID wouldBe = UUID.nameUUIDFromBytes(("ferry-job:atlas:" + sid).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        UUID wouldBe = UUID.nameUUIDFromBytes(("ferry-job:atlas:" + sid).getBytes(StandardCharsets.UTF_8));
         given().auth().oauth2(atlas()).get("/jobs/" + wouldBe).then().statusCode(404);
     }
 
@@ -202,24 +220,24 @@ class JobApiTest {
         // fts-rest-transfer-status -j reads /dm beside /files: a copy job has no data-management operations
         given().auth().oauth2(atlas()).get("/jobs/" + id + "/dm").then().statusCode(200).body("size()", equalTo(0));
         given().auth().oauth2(cms()).get("/jobs/" + id + "/dm").then().statusCode(404).contentType(PROBLEM);
-        java.util.List<Integer> files = given().auth().oauth2(atlas()).get("/jobs/" + id + "/files").then().statusCode(200)
+        List<Integer> files = given().auth().oauth2(atlas()).get("/jobs/" + id + "/files").then().statusCode(200)
                 .extract().path("file_id");
         // fts-rest-transfer-cancel JOB:F prints the state it gets; JOB:F1,F2 joins the states it gets
         String one = given().auth().oauth2(atlas()).delete("/jobs/" + id + "/files/" + files.get(0)).then().statusCode(200)
                 .extract().asString();
-        org.junit.jupiter.api.Assertions.assertEquals("\"CANCELED\"", one);
+        Assertions.assertEquals("\"CANCELED\"", one);
         given().auth().oauth2(atlas()).delete("/jobs/" + id + "/files/" + files.get(1) + "," + files.get(0)).then().statusCode(200)
-                .body("", equalTo(java.util.List.of("CANCELED", "CANCELED")));
+                .body("", equalTo(List.of("CANCELED", "CANCELED")));
         // easy.get_jobs_statuses(list_files=True): each job with its files, only the fields asked for
         String other = given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(twoFiles).post("/jobs").then().statusCode(200)
                 .extract().path("job_id");
         given().auth().oauth2(atlas()).get("/jobs/" + id + "," + other + "?files=file_state,dest_surl,file_metadata").then().statusCode(200)
-                .body("[0].job_id", equalTo(id)).body("[0].files.file_state", equalTo(java.util.List.of("CANCELED", "CANCELED")))
+                .body("[0].job_id", equalTo(id)).body("[0].files.file_state", equalTo(List.of("CANCELED", "CANCELED")))
                 .body("[0].files[1].dest_surl", equalTo("https://cern.example/eos/c2")).body("[0].files[0].size()", equalTo(3))
-                .body("[1].files.file_state", equalTo(java.util.List.of("SUBMITTED", "SUBMITTED")));
+                .body("[1].files.file_state", equalTo(List.of("SUBMITTED", "SUBMITTED")));
         given().auth().oauth2(atlas()).get("/jobs/" + id + "?files=file_state").then().statusCode(200)
                 .body("files[0].file_state", equalTo("CANCELED"));
-        given().auth().oauth2(atlas()).get("/jobs/" + id + "," + other).then().statusCode(200).body("[0].files", org.hamcrest.Matchers.nullValue());
+        given().auth().oauth2(atlas()).get("/jobs/" + id + "," + other).then().statusCode(200).body("[0].files", Matchers.nullValue());
         // fts-rest-server-status: host -> {active, staging}; this profile runs no engine, so no replica is live
         given().auth().oauth2(atlas()).get("/status/hosts").then().statusCode(200).body("size()", equalTo(0));
         given().get("/status/hosts").then().statusCode(401).contentType(PROBLEM);
@@ -237,7 +255,7 @@ class JobApiTest {
                 .extract().path("[0].file_id")).longValue();
         long cmsFile = ((Number) given().auth().oauth2(cms()).get("/jobs/" + cmsJob + "/files").then().statusCode(200)
                 .extract().path("[0].file_id")).longValue();
-        java.util.List<String> atlasReads = java.util.List.of("/jobs", "/jobs?state_in=SUBMITTED", "/jobs/" + atlasJob,
+        List<String> atlasReads = List.of("/jobs", "/jobs?state_in=SUBMITTED", "/jobs/" + atlasJob,
                 "/jobs/" + atlasJob + "," + cmsJob, "/jobs/" + atlasJob + "/files", "/jobs/" + atlasJob + "/files/" + atlasFile + "/retries",
                 "/jobs/" + atlasJob + "/events");
 
@@ -257,7 +275,7 @@ class JobApiTest {
                 .body("job_id", not(hasItem(cmsJob)));
         given().auth().oauth2(reader).get("/jobs?vo_name=cms&limit=10000").then().statusCode(200).body("job_id", not(hasItem(cmsJob)));
         String firstEvent = firstEvent("/jobs/" + atlasJob + "/events", reader);
-        org.junit.jupiter.api.Assertions.assertTrue(firstEvent.contains(atlasJob), firstEvent);
+        Assertions.assertTrue(firstEvent.contains(atlasJob), firstEvent);
 
         // another VO's job does not exist for this reader
         given().auth().oauth2(reader).get("/jobs/" + cmsJob).then().statusCode(404).contentType(PROBLEM);
@@ -266,7 +284,7 @@ class JobApiTest {
         given().auth().oauth2(reader).get("/jobs/" + atlasJob + "," + cmsJob).then().statusCode(207)
                 .body("[1].http_status", equalTo("404 Not Found"));
         given().auth().oauth2(reader).get("/jobs/" + cmsJob + "/events").then().statusCode(200)
-                .body(org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString("data:")));
+                .body(Matchers.not(Matchers.containsString("data:")));
 
         // reading is all it may do
         given().auth().oauth2(reader).contentType(ContentType.JSON)
@@ -284,13 +302,13 @@ class JobApiTest {
 
     /** The first {@code data:} line of an event stream; the connection is closed afterwards. */
     String firstEvent(String path, String token) throws Exception {
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        var response = http.send(java.net.http.HttpRequest.newBuilder(base.toURI().resolve(path.substring(1)))
+        HttpClient http = HttpClient.newHttpClient();
+        var response = http.send(HttpRequest.newBuilder(base.toURI().resolve(path.substring(1)))
                 .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream").build(),
-                java.net.http.HttpResponse.BodyHandlers.ofInputStream());
-        org.junit.jupiter.api.Assertions.assertEquals(200, response.statusCode());
-        try (java.io.InputStream body = response.body()) {
-            java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(body, java.nio.charset.StandardCharsets.UTF_8));
+                HttpResponse.BodyHandlers.ofInputStream());
+        Assertions.assertEquals(200, response.statusCode());
+        try (InputStream body = response.body()) {
+            BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 if (line.startsWith("data:")) {
                     return line;
@@ -325,7 +343,7 @@ class JobApiTest {
     static final String RIGHTS = "{\"site\":\"RIGHTS-SITE\",\"baseUrls\":{\"https\":\"https://rights.example/store\"},\"access\":{\"rules\":["
             + "{\"vo\":\"atlas\",\"read\":true,\"write\":true,\"path\":\"/atlas/\"},{\"vo\":\"cms\",\"read\":true}]}}";
 
-    static io.restassured.response.ValidatableResponse post(String token, String src, String dst) {
+    static ValidatableResponse post(String token, String src, String dst) {
         return given().auth().oauth2(token).contentType(ContentType.JSON).body(job(src, dst, "{}")).post("/jobs").then();
     }
 
@@ -393,42 +411,42 @@ class JobApiTest {
         String id = given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(body).post("/jobs").then().statusCode(200)
                 .extract().path("job_id");
         given().auth().oauth2(atlas()).contentType(ContentType.JSON).body(body).post("/jobs").then().statusCode(409)
-                .body("code", equalTo("JOB_EXISTS")).body("detail", org.hamcrest.Matchers.containsString(id));
+                .body("code", equalTo("JOB_EXISTS")).body("detail", Matchers.containsString(id));
     }
 
-    @io.quarkus.test.common.http.TestHTTPResource("/")
-    java.net.URL base;
+    @TestHTTPResource("/")
+    URL base;
 
     @Test
     void eventsStreamEachFilesStateAndItsChanges() throws Exception {
         String id = given().auth().oauth2(atlas()).contentType(ContentType.JSON)
                 .body(job("https://ral.example/data/e1", "https://cern.example/eos/e1", "{}")).post("/jobs").then().statusCode(200)
                 .extract().path("job_id");
-        java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        java.io.InputStream stream = http.send(java.net.http.HttpRequest.newBuilder(base.toURI().resolve("jobs/" + id + "/events"))
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        HttpClient http = HttpClient.newHttpClient();
+        InputStream stream = http.send(HttpRequest.newBuilder(base.toURI().resolve("jobs/" + id + "/events"))
                         .header("Authorization", "Bearer " + atlas()).header("Accept", "text/event-stream").build(),
-                java.net.http.HttpResponse.BodyHandlers.ofInputStream()).body();
-        Thread reader = new Thread(() -> new java.io.BufferedReader(new java.io.InputStreamReader(stream, java.nio.charset.StandardCharsets.UTF_8))
+                HttpResponse.BodyHandlers.ofInputStream()).body();
+        Thread reader = new Thread(() -> new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))
                 .lines().forEach(lines::add));
         reader.setDaemon(true);
         reader.start();
         String first = poll(lines, "SUBMITTED");
-        org.junit.jupiter.api.Assertions.assertTrue(first.contains(id), first);
+        Assertions.assertTrue(first.contains(id), first);
         given().auth().oauth2(atlas()).delete("/jobs/" + id).then().statusCode(200);
         String change = poll(lines, "CANCELED");
-        org.junit.jupiter.api.Assertions.assertTrue(change.contains("\"job_state\":\"CANCELED\""), change);
+        Assertions.assertTrue(change.contains("\"job_state\":\"CANCELED\""), change);
         // another VO hears nothing, exactly as for a job that does not exist
         given().auth().oauth2(cms()).get("/jobs/" + id + "/events").then().statusCode(200)
-                .body(org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString("data:")));
+                .body(Matchers.not(Matchers.containsString("data:")));
         // closing the body hangs up: the server frees the stream (EventStreamsTest counts on it)
         stream.close();
     }
 
-    static String poll(java.util.concurrent.BlockingQueue<String> lines, String wanted) throws InterruptedException {
+    static String poll(BlockingQueue<String> lines, String wanted) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 15_000;
         while (System.currentTimeMillis() < deadline) {
-            String line = lines.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            String line = lines.poll(500, TimeUnit.MILLISECONDS);
             if (line != null && line.startsWith("data:") && line.contains(wanted)) {
                 return line;
             }

@@ -9,7 +9,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -111,7 +113,7 @@ class ProbeTest {
             assertEquals(0.01, given().auth().oauth2(admin()).get("/shares/ops/activities").then().statusCode(200).extract()
                     .jsonPath().getDouble("'ferry-probe'"), 1e-9);
             given().auth().oauth2(admin()).get("/probes").then().statusCode(200)
-                    .body("find { it.probe_id == " + probe + " }.finished_12h", org.hamcrest.Matchers.greaterThanOrEqualTo(2));
+                    .body("find { it.probe_id == " + probe + " }.finished_12h", Matchers.greaterThanOrEqualTo(2));
         } finally {
             given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"enabled\":false}").put("/probes/" + probe)
                     .then().statusCode(200).body("enabled", equalTo(false));
@@ -139,7 +141,7 @@ class ProbeTest {
             assertEquals("NOT_STARTED", p.getString("last_run.outcome"));
             assertTrue(p.getString("last_run.error").contains("the probe's source could not be created"), p.prettify());
             assertEquals("CONNECTION_RESET", p.getString("last_run.error_code"));
-            org.junit.jupiter.api.Assertions.assertNull(p.get("last_run.job_id"));
+            Assertions.assertNull(p.get("last_run.job_id"));
         } finally {
             given().auth().oauth2(admin()).delete("/probes/" + probe).then().statusCode(204);
         }

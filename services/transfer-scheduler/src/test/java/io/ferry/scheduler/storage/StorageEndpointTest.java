@@ -6,6 +6,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.io.OutputStream;
@@ -163,7 +164,7 @@ class StorageEndpointTest {
         for (String se : new String[]{"LINK-A", "LINK-B"}) {
             given().auth().oauth2(admin).contentType(ContentType.JSON)
                     .body("{\"site\":\"S\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"}}")
-                    .put("/endpoints/" + se).then().statusCode(org.hamcrest.Matchers.anyOf(equalTo(200), equalTo(201)));
+                    .put("/endpoints/" + se).then().statusCode(Matchers.anyOf(equalTo(200), equalTo(201)));
         }
         // tcp-profiles is not running here: the link gets one stream and says why.
         given().auth().oauth2(admin).get("/links/LINK-A/LINK-B").then().statusCode(200)

@@ -4,6 +4,10 @@ import io.vertx.pgclient.PgException;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
@@ -46,9 +50,9 @@ class BatchWriterTest {
 
     @Test
     void eachUnitIsWrittenAndRetriedOnItsOwn() throws Exception {
-        java.util.Map<String, AtomicInteger> writesOf = new java.util.concurrent.ConcurrentHashMap<>();
-        java.util.concurrent.CountDownLatch firstTaken = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch rest = new java.util.concurrent.CountDownLatch(1);
+        Map<String, AtomicInteger> writesOf = new ConcurrentHashMap<>();
+        CountDownLatch firstTaken = new CountDownLatch(1);
+        CountDownLatch rest = new CountDownLatch(1);
         BatchWriter<String> writer = new BatchWriter<>("test-writer", 10, value -> value.substring(0, 5), batch -> {
             String unit = batch.get(0).substring(0, 5);
             assertTrue(batch.stream().allMatch(v -> v.startsWith(unit)), "one unit per write: " + batch);
@@ -62,9 +66,9 @@ class BatchWriterTest {
             }
             return batch.stream().map(v -> true).toList();
         });
-        var first = new java.util.concurrent.FutureTask<>(() -> writer.submit("first"));
-        List<java.util.concurrent.FutureTask<Boolean>> waiting = List.of("job-a 1", "job-b 1", "job-a 2").stream()
-                .map(v -> new java.util.concurrent.FutureTask<>(() -> writer.submit(v))).toList();
+        var first = new FutureTask<>(() -> writer.submit("first"));
+        List<FutureTask<Boolean>> waiting = List.of("job-a 1", "job-b 1", "job-a 2").stream()
+                .map(v -> new FutureTask<>(() -> writer.submit(v))).toList();
         try {
             new Thread(first).start();
             firstTaken.await();
@@ -87,7 +91,7 @@ class BatchWriterTest {
         }
     }
 
-    private static void await(java.util.concurrent.CountDownLatch latch) {
+    private static void await(CountDownLatch latch) {
         try {
             latch.await();
         } catch (InterruptedException e) {

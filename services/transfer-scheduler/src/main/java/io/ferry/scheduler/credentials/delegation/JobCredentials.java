@@ -3,9 +3,10 @@ package io.ferry.scheduler.credentials.delegation;
 import io.ferry.movers.ClientCertificate;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.StorageCredentials;
+import io.ferry.movers.WebDavSchemes;
 import io.ferry.scheduler.config.DelegationConfig;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.ClaimedFile;
-import io.ferry.scheduler.transitions.StateChanges;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -89,7 +90,7 @@ public class JobCredentials {
 
     private Optional<Owner> owner(UUID job) {
         Iterator<Row> rows = pool.preparedQuery("SELECT cred_id, user_dn FROM job WHERE job_id = $1").execute(Tuple.of(job))
-                .await().atMost(StateChanges.WAIT).iterator();
+                .await().atMost(Db.WAIT).iterator();
         if (!rows.hasNext()) {
             return Optional.empty();
         }
@@ -105,7 +106,7 @@ public class JobCredentials {
         }
         proxies.remove(owner);
         Optional<DelegatedCredentials.Delegated> stored = delegations.proxy(owner.credId(), owner.dn(), now.atOffset(ZoneOffset.UTC))
-                .await().atMost(StateChanges.WAIT);
+                .await().atMost(Db.WAIT);
         if (stored.isEmpty()) {
             throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, "the job's delegated proxy (delegation id "
                     + owner.credId() + " of " + owner.dn() + ") has expired or was deleted: delegate again (fts-rest-delegate) and resubmit");
@@ -126,6 +127,6 @@ public class JobCredentials {
     }
 
     private static boolean isHttps(URI u) {
-        return "https".equals(io.ferry.movers.WebDavSchemes.transport(u));
+        return "https".equals(WebDavSchemes.transport(u));
     }
 }

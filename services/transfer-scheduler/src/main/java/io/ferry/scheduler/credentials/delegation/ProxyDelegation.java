@@ -27,6 +27,7 @@ import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -122,7 +123,7 @@ public final class ProxyDelegation {
         var issuerRdns = issuerName.getRDNs();
         boolean extendsIssuer = rdns.length == issuerRdns.length + 1
                 && rdns[rdns.length - 1].getFirst().getType().equals(BCStyle.CN)
-                && java.util.Arrays.equals(java.util.Arrays.copyOf(rdns, issuerRdns.length), issuerRdns);
+                && Arrays.equals(Arrays.copyOf(rdns, issuerRdns.length), issuerRdns);
         if (!extendsIssuer || !proxy.getIssuerX500Principal().equals(issuer.getSubjectX500Principal())) {
             return "the proxy's subject must be its issuer's plus one CN";
         }

@@ -12,9 +12,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -189,12 +191,12 @@ public class Fts3ShareConfigService {
             if (u.getScheme() == null || u.getHost() == null) {
                 throw ProblemException.badRequest(field, "Invalid " + field);
             }
-            String out = u.getScheme().toLowerCase(java.util.Locale.ROOT) + "://" + u.getHost().toLowerCase(java.util.Locale.ROOT);
+            String out = u.getScheme().toLowerCase(Locale.ROOT) + "://" + u.getHost().toLowerCase(Locale.ROOT);
             if (out.length() > 150) {
                 throw ProblemException.badRequest(field, "at most 150 characters");
             }
             return out;
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw ProblemException.badRequest(field, "Invalid " + field);
         }
     }

@@ -3,6 +3,7 @@ package io.ferry.scheduler.storage.bans;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.FileState;
 import io.ferry.scheduler.queue.JobState;
 import io.ferry.scheduler.storage.StorageEndpoint;
@@ -16,8 +17,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -51,11 +54,11 @@ public class BanService {
     CurrentCaller caller;
 
     /** A stored SE ban, as FTS3 lists it. */
-    public record SeBan(String se, String vo, String status, int waitTimeout, String message, String adminDn, java.time.OffsetDateTime additionTime) {
+    public record SeBan(String se, String vo, String status, int waitTimeout, String message, String adminDn, OffsetDateTime additionTime) {
     }
 
     /** A stored user ban, as FTS3 lists it. */
-    public record DnBan(String dn, String message, String adminDn, java.time.OffsetDateTime additionTime) {
+    public record DnBan(String dn, String message, String adminDn, OffsetDateTime additionTime) {
     }
 
     /** What {@code POST /ban/se} asks for, read as FTS3 reads it. */
@@ -199,12 +202,12 @@ public class BanService {
      */
     public int sweep() {
         // most of the time nothing is banned: then the queue is not read at all
-        if (!pool.query("SELECT EXISTS (SELECT 1 FROM banned_se)").execute().await().atMost(StateChanges.WAIT).iterator().next().getBoolean(0)) {
+        if (!pool.query("SELECT EXISTS (SELECT 1 FROM banned_se)").execute().await().atMost(Db.WAIT).iterator().next().getBoolean(0)) {
             return 0;
         }
-        int cancelled = cancelBanned("b.status = 'CANCEL'", STORAGE_BANNED).await().atMost(StateChanges.WAIT).size();
+        int cancelled = cancelBanned("b.status = 'CANCEL'", STORAGE_BANNED).await().atMost(Db.WAIT).size();
         return cancelled + cancelBanned("b.status <> 'CANCEL' AND b.wait_timeout > 0 AND b.addition_time + make_interval(secs => b.wait_timeout) < now()",
-                WAIT_EXPIRED).await().atMost(StateChanges.WAIT).size();
+                WAIT_EXPIRED).await().atMost(Db.WAIT).size();
     }
 
     /** Cancels the open files that touch an SE banned by a ban meeting {@code banCondition}; answers their jobs. */
@@ -225,7 +228,7 @@ public class BanService {
     /** The jobs with queued files a new WAIT ban holds. */
     private Uni<List<UUID>> held(List<String> names, String vo) {
         return pool.preparedQuery("SELECT DISTINCT job_id FROM transfer_file WHERE state IN ("
-                        + FileState.sql(java.util.EnumSet.of(FileState.SUBMITTED, FileState.STAGING, FileState.READY)) + ") "
+                        + FileState.sql(EnumSet.of(FileState.SUBMITTED, FileState.STAGING, FileState.READY)) + ") "
                         + "AND (source_se = ANY($1) OR dest_se = ANY($1)) AND ($2 = '*' OR vo = $2)")
                 .execute(Tuple.of(names.toArray(String[]::new), vo)).map(rows -> {
                     List<UUID> jobs = new ArrayList<>();

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -121,7 +122,7 @@ class DelegationTest {
         String aliceId = alice.delegationId();
         alice.delegate(aliceId, Duration.ofHours(6));
 
-        for (HttpResponse<String> r : java.util.List.of(bob.get("/delegation/" + aliceId), bob.get("/delegation/" + aliceId + "/request"),
+        for (HttpResponse<String> r : List.of(bob.get("/delegation/" + aliceId), bob.get("/delegation/" + aliceId + "/request"),
                 bob.put("/delegation/" + aliceId + "/credential", "x"), bob.delete("/delegation/" + aliceId))) {
             assertEquals(403, r.statusCode(), r.body());
             assertEquals("application/problem+json", r.headers().firstValue("Content-Type").orElse(""));

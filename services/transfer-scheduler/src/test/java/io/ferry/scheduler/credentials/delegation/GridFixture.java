@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The scheduler over HTTPS with client certificates, and a grid PKI for it under {@code target/grid-test}: a CA
@@ -109,7 +110,7 @@ public class GridFixture implements QuarkusTestResourceLifecycleManager {
         /** The caller's delegation id, as fts-rest-delegate learns it: from /whoami. */
         String delegationId() throws Exception {
             HttpResponse<String> whoami = get("/whoami");
-            var m = java.util.regex.Pattern.compile("\"delegation_id\":\"([0-9a-f]+)\"").matcher(whoami.body());
+            var m = Pattern.compile("\"delegation_id\":\"([0-9a-f]+)\"").matcher(whoami.body());
             if (whoami.statusCode() != 200 || !m.find()) {
                 throw new IllegalStateException("whoami: " + whoami.statusCode() + " " + whoami.body());
             }

@@ -1,4 +1,4 @@
-package io.ferry.scheduler.jobs;
+package io.ferry.scheduler.transitions;
 
 import io.ferry.scheduler.queue.Job;
 import io.ferry.scheduler.queue.TransferFile;
