@@ -4,7 +4,8 @@ import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.scheduler.config.EventStreamConfig;
 import io.ferry.scheduler.transitions.JobEvents;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -50,7 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * goodbye by the thousand, and more streams than one client or one replica may hold.
  */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
+@WithTestResource(value = FerryTestResource.class, scope = TestResourceScope.GLOBAL)
 class EventStreamsTest {
 
     static final String PROBLEM = "application/problem+json";

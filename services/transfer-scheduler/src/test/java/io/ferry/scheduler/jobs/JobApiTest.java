@@ -1,7 +1,8 @@
 package io.ferry.scheduler.jobs;
 
 import io.ferry.dev.FerryTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -35,7 +36,7 @@ import static org.hamcrest.Matchers.not;
 
 /** FTS3-compatible submission and bookkeeping: validation, registered endpoints only, VO isolation, cancel. */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
+@WithTestResource(value = FerryTestResource.class, scope = TestResourceScope.GLOBAL)
 class JobApiTest {
 
     static final String PROBLEM = "application/problem+json";

@@ -1,7 +1,8 @@
 package io.ferry.scheduler.monitor;
 
 import io.ferry.dev.FerryTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -30,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * to their outcomes in the database, as the engine (off here) would.
  */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
+@WithTestResource(value = FerryTestResource.class, scope = TestResourceScope.GLOBAL)
 class MonitorApiTest {
 
     static final String PROBLEM = "application/problem+json";

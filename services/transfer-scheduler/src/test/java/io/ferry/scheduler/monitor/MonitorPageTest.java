@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.HeadlessChromium;
 import io.ferry.dev.NginxWebDav;
-import io.ferry.scheduler.engine.EngineTest;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.ferry.scheduler.EngineFixture;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -37,8 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a screenshot in target/monitor-*.png. A link probe on the job's link fills the probes view.
  */
 @QuarkusTest
-@TestProfile(EngineTest.WithEngine.class)
-@QuarkusTestResource(FerryTestResource.class)
+@TestProfile(EngineFixture.WithEngine.class)
+@WithTestResource(value = FerryTestResource.class, scope = TestResourceScope.GLOBAL)
 class MonitorPageTest {
 
     static final String VO = "pagevo";

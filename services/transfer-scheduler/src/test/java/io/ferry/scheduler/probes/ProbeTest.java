@@ -3,8 +3,9 @@ package io.ferry.scheduler.probes;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.FreePort;
 import io.ferry.dev.NginxWebDav;
-import io.ferry.scheduler.engine.EngineTest;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.ferry.scheduler.EngineFixture;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
@@ -39,8 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * without administrator rights are refused, and nothing is stored.
  */
 @QuarkusTest
-@TestProfile(EngineTest.WithEngine.class)
-@QuarkusTestResource(FerryTestResource.class)
+@TestProfile(EngineFixture.WithEngine.class)
+@WithTestResource(value = FerryTestResource.class, scope = TestResourceScope.GLOBAL)
 class ProbeTest {
 
     static NginxWebDav nginx;

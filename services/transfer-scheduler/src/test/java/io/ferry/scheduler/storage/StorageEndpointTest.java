@@ -2,7 +2,8 @@ package io.ferry.scheduler.storage;
 
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -27,7 +28,7 @@ import static org.hamcrest.Matchers.startsWith;
 
 /** The SE catalogue and FTS3 discovery, with the platform's auth and error behaviour. */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
+@WithTestResource(value = FerryTestResource.class, scope = TestResourceScope.GLOBAL)
 class StorageEndpointTest {
 
     static final String PROBLEM = "application/problem+json";

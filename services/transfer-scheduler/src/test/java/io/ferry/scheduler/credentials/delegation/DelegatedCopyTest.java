@@ -3,8 +3,9 @@ package io.ferry.scheduler.credentials.delegation;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.TestCertificates;
 import io.ferry.dev.XrootdServer;
-import io.ferry.scheduler.engine.EngineTest;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.ferry.scheduler.EngineFixture;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -45,9 +46,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * without one is refused by the SEs, and fails for good.
  */
 @QuarkusTest
-@TestProfile(EngineTest.WithEngine.class)
-@QuarkusTestResource(FerryTestResource.class)
-@QuarkusTestResource(GridFixture.class)
+@TestProfile(EngineFixture.WithEngine.class)
+@WithTestResource(value = FerryTestResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = GridFixture.class, scope = TestResourceScope.GLOBAL)
 class DelegatedCopyTest {
 
     static XrootdServer se;

@@ -1,7 +1,8 @@
 package io.ferry.scheduler.credentials.delegation;
 
 import io.ferry.dev.FerryTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -33,8 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** FTS3's proxy delegation over HTTPS with client certificates, and certificate submissions that record it. */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
-@QuarkusTestResource(GridFixture.class)
+@WithTestResource(value = FerryTestResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = GridFixture.class, scope = TestResourceScope.GLOBAL)
 class DelegationTest {
 
     @TestHTTPResource(value = "/", tls = true)

@@ -1,4 +1,4 @@
-package io.ferry.scheduler.engine;
+package io.ferry.scheduler.tape;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
