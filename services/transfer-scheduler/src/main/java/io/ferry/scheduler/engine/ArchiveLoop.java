@@ -13,7 +13,7 @@ import io.ferry.scheduler.storage.StorageBoundary;
 import io.ferry.scheduler.tape.TapeStager;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.FileQueue;
-import io.ferry.scheduler.transitions.StateChanges;
+import io.ferry.scheduler.transitions.StateStore;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -54,7 +54,7 @@ public class ArchiveLoop extends EngineLoop {
     Pool pool;
 
     @Inject
-    StateChanges outcomes;
+    StateStore outcomes;
 
     @Inject
     TapeStager stager;

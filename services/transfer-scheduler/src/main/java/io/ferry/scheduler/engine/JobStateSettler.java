@@ -3,7 +3,7 @@ package io.ferry.scheduler.engine;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.transitions.EngineWakeups;
-import io.ferry.scheduler.transitions.StateChanges;
+import io.ferry.scheduler.transitions.StateStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,7 +24,7 @@ public class JobStateSettler extends EngineLoop {
     SchedulerConfig config;
 
     @Inject
-    StateChanges states;
+    StateStore states;
 
     @Inject
     EngineWakeups wakeups;

@@ -24,7 +24,8 @@ import io.ferry.scheduler.tape.TapeRows;
 import io.ferry.scheduler.tape.TapeStager;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.FileQueue;
-import io.ferry.scheduler.transitions.StateChanges;
+import io.ferry.scheduler.transitions.Guard;
+import io.ferry.scheduler.transitions.StateStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -65,7 +66,7 @@ public class PrepareLoop extends EngineLoop {
     FileQueue queue;
 
     @Inject
-    StateChanges outcomes;
+    StateStore outcomes;
 
     @Inject
     RunningFiles running;
@@ -205,13 +206,13 @@ public class PrepareLoop extends EngineLoop {
                 wakeups.filePrepared(f.sourceSe(), f.destSe());
             }
         } catch (StorageTokenDeferred e) {
-            outcomes.deferred(f, StateChanges.Guard.PREPARING, e.delay(), e.getMessage());
+            outcomes.deferred(f, Guard.PREPARING, e.delay(), e.getMessage());
         } catch (MoverException e) {
             destinationReport.afterRefusal(f, mover, req, e);
-            outcomes.failed(f, StateChanges.Guard.PREPARING, f.attempts() + 1, e, 0, null,
+            outcomes.failed(f, Guard.PREPARING, f.attempts() + 1, e, 0, null,
                     AttemptTimes.prepare(started, OffsetDateTime.now(ZoneOffset.UTC)));
         } catch (RuntimeException e) {
-            outcomes.failed(f, StateChanges.Guard.PREPARING, f.attempts() + 1,
+            outcomes.failed(f, Guard.PREPARING, f.attempts() + 1,
                     new MoverException(MoverException.Code.CONNECTION_RESET, "prepare", "prepare failed: " + e), 0, null,
                     AttemptTimes.prepare(started, OffsetDateTime.now(ZoneOffset.UTC)));
         } finally {

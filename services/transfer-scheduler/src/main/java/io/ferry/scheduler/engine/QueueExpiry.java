@@ -9,7 +9,8 @@ import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.storage.bans.BanService;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.FileQueue;
-import io.ferry.scheduler.transitions.StateChanges;
+import io.ferry.scheduler.transitions.Guard;
+import io.ferry.scheduler.transitions.StateStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -43,7 +44,7 @@ public class QueueExpiry extends EngineLoop {
     FileQueue queue;
 
     @Inject
-    StateChanges outcomes;
+    StateStore outcomes;
 
     @Inject
     EngineWakeups wakeups;
@@ -73,7 +74,7 @@ public class QueueExpiry extends EngineLoop {
             ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(Db.WAIT);
             if (f != null) {
                 OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-                outcomes.failed(f, StateChanges.Guard.LEASE_LAPSED, Math.max(1, f.attempts()), new MoverException(MoverException.Code.LEASE_EXPIRED,
+                outcomes.failed(f, Guard.LEASE_LAPSED, Math.max(1, f.attempts()), new MoverException(MoverException.Code.LEASE_EXPIRED,
                                 "transfer", "the scheduler replica moving it stopped renewing its lease; queued again"), 0, null,
                         new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), null, null, null, null).withEnd(now));
             }
@@ -87,7 +88,7 @@ public class QueueExpiry extends EngineLoop {
             ClaimedFile f = pool.withConnection(c -> queue.read(c, id)).await().atMost(Db.WAIT);
             if (f != null) {
                 OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-                outcomes.failed(f, StateChanges.Guard.QUEUED, f.attempts() + 1, new MoverException(MoverException.Code.QUEUE_EXPIRED, "queue",
+                outcomes.failed(f, Guard.QUEUED, f.attempts() + 1, new MoverException(MoverException.Code.QUEUE_EXPIRED, "queue",
                         "still queued when the job's max_time_in_queue ran out"), 0, null, new AttemptTimes(null, null, null, null, null, null).withEnd(now));
             }
         }

@@ -28,7 +28,8 @@ import io.ferry.scheduler.tape.StageReleases;
 import io.ferry.scheduler.tape.TapeRows;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.FileQueue;
-import io.ferry.scheduler.transitions.StateChanges;
+import io.ferry.scheduler.transitions.Guard;
+import io.ferry.scheduler.transitions.StateStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -82,7 +83,7 @@ public class TransferLoop extends EngineLoop {
     FileQueue queue;
 
     @Inject
-    StateChanges outcomes;
+    StateStore outcomes;
 
     @Inject
     RunningFiles running;
@@ -255,7 +256,7 @@ public class TransferLoop extends EngineLoop {
         int started = 0;
         Map<QueueSnapshot, Integer> plan = Scheduling.plan(free, queues, in, QueueSnapshot::active, QueueSnapshot::ready);
         for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
-            StateChanges.Claim claim = outcomes.claimStarted(c, p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
+            StateStore.Claim claim = outcomes.claimStarted(c, p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
                     config.engine().pinLifetime(), STARTED).await().atMost(Db.WAIT);
             claim.jobsToStart().forEach((job, ids) -> jobsToStart.computeIfAbsent(job, k -> new ArrayList<>()).addAll(ids));
             List<ClaimedFile> files = claim.files();
@@ -319,17 +320,17 @@ public class TransferLoop extends EngineLoop {
             double throughput = r.bytes() / Math.max(0.001, r.transferMillis() / 1000.0);
             return outcomes.finished(f, r.bytes(), r.streams(), throughput, times, archives(f));
         } catch (StorageTokenDeferred e) {
-            outcomes.deferred(f, StateChanges.Guard.RUNNING, e.delay(), e.getMessage());
+            outcomes.deferred(f, Guard.RUNNING, e.delay(), e.getMessage());
         } catch (MoverException e) {
             times = ended(times, e.phase());
             if (e.code() == MoverException.Code.CANCELED) {
                 outcomes.canceledAttempt(f, progress.bytes(), streams, times, e.getMessage());
             } else {
                 destinationReport.afterRefusal(f, mover, req, e);
-                outcomes.failed(f, StateChanges.Guard.RUNNING, f.attempts(), e, progress.bytes(), streams, times);
+                outcomes.failed(f, Guard.RUNNING, f.attempts(), e, progress.bytes(), streams, times);
             }
         } catch (RuntimeException e) {
-            outcomes.failed(f, StateChanges.Guard.RUNNING, f.attempts(),
+            outcomes.failed(f, Guard.RUNNING, f.attempts(),
                     new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", "transfer failed: " + e), progress.bytes(), streams,
                     ended(times, "transfer"));
         } finally {

@@ -21,6 +21,7 @@ import io.ferry.scheduler.submission.Submission;
 import io.ferry.scheduler.transitions.JobEvents;
 import io.ferry.scheduler.transitions.JobInserts;
 import io.ferry.scheduler.transitions.StateChanges;
+import io.ferry.scheduler.transitions.StateStore;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
@@ -65,7 +66,7 @@ public class JobService {
     StorageBoundary boundary;
 
     @Inject
-    StateChanges states;
+    StateStore states;
 
     @Inject
     JobTokens tokens;

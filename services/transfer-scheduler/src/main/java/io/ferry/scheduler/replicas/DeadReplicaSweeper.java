@@ -9,7 +9,8 @@ import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.FileQueue;
-import io.ferry.scheduler.transitions.StateChanges;
+import io.ferry.scheduler.transitions.Guard;
+import io.ferry.scheduler.transitions.StateStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -44,7 +45,7 @@ public class DeadReplicaSweeper extends EngineLoop {
     FileQueue queue;
 
     @Inject
-    StateChanges outcomes;
+    StateStore outcomes;
 
     @Inject
     EngineIdentity identity;
@@ -83,7 +84,7 @@ public class DeadReplicaSweeper extends EngineLoop {
             List<ClaimedFile> active = queue.abandonedActive(dead).await().atMost(Db.WAIT);
             for (ClaimedFile f : active) {
                 OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-                outcomes.failed(f, StateChanges.Guard.ABANDONED, Math.max(1, f.attempts()), new MoverException(MoverException.Code.LEASE_EXPIRED,
+                outcomes.failed(f, Guard.ABANDONED, Math.max(1, f.attempts()), new MoverException(MoverException.Code.LEASE_EXPIRED,
                                 "transfer", "the scheduler replica moving it stopped beating; queued again"), 0, null,
                         new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), null, null, null, null).withEnd(now));
             }

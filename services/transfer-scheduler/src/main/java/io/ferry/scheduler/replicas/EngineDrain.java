@@ -6,7 +6,7 @@ import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;
 import io.ferry.scheduler.transitions.FileQueue;
-import io.ferry.scheduler.transitions.StateChanges;
+import io.ferry.scheduler.transitions.StateStore;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -53,7 +53,7 @@ public class EngineDrain {
     EngineIdentity identity;
 
     @Inject
-    StateChanges changes;
+    StateStore changes;
 
     private volatile boolean draining;
 

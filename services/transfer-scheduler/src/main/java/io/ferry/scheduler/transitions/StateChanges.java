@@ -52,35 +52,9 @@ import java.util.function.Function;
  * is left alone.
  */
 @ApplicationScoped
-public class StateChanges {
+public class StateChanges implements StateStore {
 
     private static final Logger LOG = Logger.getLogger(StateChanges.class);
-
-    /**
-     * Which claim on the file the change needs. Every guard is given $1 = file id and $2 = this replica; guards that
-     * do not care who holds the file still mention $2 (PostgreSQL must be able to type every parameter). {@code {epoch}}
-     * stands for the claim epoch the change was started with: a later claim of the file refuses it.
-     */
-    public enum Guard {
-        /** this replica is preparing it */
-        PREPARING("state IN ('SUBMITTED', 'STAGING') AND lease_owner = $2 AND claim_epoch = {epoch}"),
-        /** this replica is moving it */
-        RUNNING("state = 'ACTIVE' AND lease_owner = $2 AND claim_epoch = {epoch}"),
-        /** its replica stopped renewing the lease */
-        LEASE_LAPSED("state = 'ACTIVE' AND lease_until < now() AND claim_epoch = {epoch} AND $2::text IS NOT NULL"),
-        /** its replica stopped beating (DeadReplicaSweeper) */
-        ABANDONED("state = 'ACTIVE' AND claim_epoch = {epoch} AND $2::text IS NOT NULL"),
-        /** still queued */
-        QUEUED("state IN ('SUBMITTED', 'STAGING', 'READY') AND $2::text IS NOT NULL"),
-        /** copied to tape storage, waiting to be on tape (no lease: any replica's archive poll may end it) */
-        ARCHIVING("state = 'ARCHIVING' AND $2::text IS NOT NULL");
-
-        final String where;
-
-        Guard(String where) {
-            this.where = where;
-        }
-    }
 
     @Inject
     Pool pool;
@@ -108,10 +82,7 @@ public class StateChanges {
     @Inject
     TransferMetrics metrics;
 
-    /**
-     * Source and destination checked: the file may start. From SUBMITTED this cannot change the job's state, so the
-     * job row is not locked (prepares of one job run in parallel); from STAGING it can, and is.
-     */
+    @Override
     public boolean prepared(ClaimedFile f, SourceStat stat) {
         if (!FileState.STAGING.name().equals(f.state())) {
             return preparedWriter.submit(new Prepared(f, stat));
@@ -121,41 +92,38 @@ public class StateChanges {
                 + "lease_owner = NULL, lease_until = NULL", Tuple.of(stat.size(), stat.ranges()), FileState.READY.name(), "prepared", (c, ok) -> Uni.createFrom().voidItem());
     }
 
-    /** A stage request was accepted by the SE: poll it later. */
+    @Override
     public boolean staging(ClaimedFile f, String request, Duration poll) {
         return change(f, Guard.PREPARING, "state = 'STAGING', stage_request = $3, staging_start = now(), staging_finished = NULL, next_attempt_at = now() + make_interval(secs => $4), "
                 + "lease_owner = NULL, lease_until = NULL", Tuple.of(request, poll.toMillis() / 1000.0), FileState.STAGING.name(), "stage request " + request,
                 (c, ok) -> Uni.createFrom().voidItem());
     }
 
-    /** Not on disk yet: poll again later (no event, nothing changed for users). */
+    @Override
     public void stillStaging(ClaimedFile f, Duration poll) {
         pool.preparedQuery("UPDATE transfer_file SET next_attempt_at = now() + make_interval(secs => $3), lease_owner = NULL, lease_until = NULL "
                         + "WHERE file_id = $1 AND state = 'STAGING' AND lease_owner = $2 AND claim_epoch = $4")
                 .execute(Tuple.of(f.fileId(), identity.id(), poll.toMillis() / 1000.0, f.claimEpoch())).await().atMost(Db.WAIT);
     }
 
-    /** An ARCHIVING file is on tape: FINISHED. */
+    @Override
     public boolean archived(ClaimedFile f) {
         return metrics.archiveEnded(change(f, Guard.ARCHIVING, "state = 'FINISHED', finish_time = clock_timestamp()", Tuple.tuple(), FileState.FINISHED.name(),
                 "on tape", (c, ok) -> Uni.createFrom().voidItem()), f, FileState.FINISHED);
     }
 
-    /** An ARCHIVING file will not reach tape (the SE says so, or archive_timeout passed): FAILED, phase ARCHIVING. */
+    @Override
     public boolean archiveFailed(ClaimedFile f, MoverException.Code code, String reason) {
         return metrics.archiveEnded(change(f, Guard.ARCHIVING, "state = 'FAILED', finish_time = clock_timestamp(), reason = $3, error_code = $4, error_phase = 'ARCHIVING'",
                 Tuple.of(reason, code.name()), FileState.FAILED.name(), reason, (c, ok) -> Uni.createFrom().voidItem()), f, FileState.FAILED);
     }
 
-    /**
-     * The copy succeeded: FINISHED, with its record. Answers a {@link System#nanoTime} no earlier than the change's
-     * commit.
-     */
+    @Override
     public long finished(ClaimedFile f, long bytes, int streams, double throughput, AttemptTimes t) {
         return finished(f, bytes, streams, throughput, t, false);
     }
 
-    /** The copy succeeded; {@code archive}: it goes ARCHIVING (polled until on tape) instead of FINISHED. */
+    @Override
     public long finished(ClaimedFile f, long bytes, int streams, double throughput, AttemptTimes t, boolean archive) {
         if (finishedWriter.submit(new Finished(f, bytes, streams, throughput, t, archive))) {
             wakeups.fileChanged();
@@ -297,10 +265,7 @@ public class StateChanges {
         return byJob;
     }
 
-    /**
-     * A failed attempt: tried again after the job's retry_delay when the failure is recoverable and retries are left
-     * (a lapsed lease always is: the file did nothing wrong), else FAILED. {@code attempt} is the attempt's number.
-     */
+    @Override
     public void failed(ClaimedFile f, Guard guard, int attempt, MoverException e, long bytes, Integer streams, AttemptTimes t) {
         boolean lapsed = e.code() == MoverException.Code.LEASE_EXPIRED;
         boolean again = lapsed || RetryPolicy.retry(e.retryable(), attempt, f.retry());
@@ -360,22 +325,14 @@ public class StateChanges {
                         .chain(x -> records.write(c, record))), f, guard, true, e, bytes);
     }
 
-    /**
-     * The replica is shutting down and this copy would not finish within the drain grace: the file goes back to the
-     * queue as if the attempt had not started (its number not counted, no retry used, no record), and the destination
-     * it may have begun is this job's to replace. False when the file finished or was cancelled meanwhile.
-     */
+    @Override
     public boolean handedBack(ClaimedFile f, String reason) {
         return change(f, Guard.RUNNING, "state = 'SUBMITTED', attempts = greatest(attempts - 1, 0), next_attempt_at = now(), prepared_at = NULL, "
                 + "stage_request = NULL, dest_ours = TRUE, lease_owner = NULL, lease_until = NULL", Tuple.tuple(), FileState.SUBMITTED.name(), reason,
                 (c, ok) -> Uni.createFrom().voidItem());
     }
 
-    /**
-     * The file cannot get its storage credential now (its token issuer did not answer): it waits {@code delay} and is
-     * then taken up again as if this claim had not happened — no attempt used, no retry, no record. One being
-     * prepared keeps its state (a stage request already made stays); one about to be moved goes back to the queue.
-     */
+    @Override
     public boolean deferred(ClaimedFile f, Guard guard, Duration delay, String reason) {
         String set = guard == Guard.RUNNING
                 ? "state = 'SUBMITTED', attempts = greatest(attempts - 1, 0), prepared_at = NULL, stage_request = NULL, "
@@ -385,7 +342,7 @@ public class StateChanges {
                 (c, ok) -> Uni.createFrom().voidItem());
     }
 
-    /** A running attempt stopped because its file was cancelled (the cancel already set the state): its record. */
+    @Override
     public void canceledAttempt(ClaimedFile f, long bytes, Integer streams, AttemptTimes t, String why) {
         TransferRecords.Built record = records.build(f, f.attempts(), t,
                 new TransferRecords.Outcome("CANCELED", bytes, streams, "CANCELED", "transfer", why, false));
@@ -424,10 +381,7 @@ public class StateChanges {
         return changed;
     }
 
-    /**
-     * After a claim committed: the jobs of the claimed files are ACTIVE (a job with an ACTIVE file always is, by the
-     * rule) and subscribers hear it. Only this one row of the job is touched.
-     */
+    @Override
     public void started(UUID jobId, List<Long> fileIds, String reason) {
         String active = JobStateRule.whileOpen(true, false, false).name();
         pool.withTransaction(c -> c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state IN ("
@@ -436,11 +390,7 @@ public class StateChanges {
                 .await().atMost(Db.WAIT);
     }
 
-    /**
-     * A claim of {@code n} prepared files of one queue ({@code transitions.FileQueue.transferClaim}), and in the same
-     * statement the ACTIVE event of those whose job needs no write for it (it is past SUBMITTED and STAGING); the
-     * others' jobs must change first: {@link #started} after the claim committed.
-     */
+    @Override
     public Uni<Claim> claimStarted(SqlClient c, QueueSnapshot q, int n, String owner, Duration lease, Duration pin, String reason) {
         String jobWritten = "claimed.job_state NOT IN (" + JobState.sql(EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")";
         return c.preparedQuery("WITH claimed AS (" + FileQueue.transferClaim() + "), "
@@ -463,11 +413,7 @@ public class StateChanges {
                 });
     }
 
-    /** The files a claim started, and by job those whose ACTIVE event waits for their job's write ({@link #started}). */
-    public record Claim(List<ClaimedFile> files, Map<UUID, List<Long>> jobsToStart) {
-    }
-
-    /** Jobs not over although none of their files is open: their last change could not settle them (at most 500). */
+    @Override
     public List<UUID> unsettledJobs() {
         List<UUID> unsettled = new ArrayList<>();
         for (Row r : pool.query("SELECT job_id FROM job j WHERE state IN (" + JobState.sql(JobState.OPEN) + ") AND NOT EXISTS ("
@@ -478,10 +424,7 @@ public class StateChanges {
         return unsettled;
     }
 
-    /**
-     * Settles the job by the rule if its row can be had without waiting (else a later pass does); the final state is
-     * announced on the job's last-changed file.
-     */
+    @Override
     public void settle(UUID job) {
         Tx.run(pool, c -> {
             if (c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(job)).await()
@@ -499,13 +442,7 @@ public class StateChanges {
         });
     }
 
-    /**
-     * A user's cancel: every open file of the job among {@code fileIds} (all of them when null) becomes CANCELED, the
-     * job's state follows by the rule (a finished job is left as it is), and every replica hears it (the one moving a
-     * cancelled file stops the copy). The job row is locked first, then its files: the engine's changes take them so
-     * that a cancel and a finishing transfer of the same job wait for each other instead of overwriting each other.
-     * Asks {@code unknown} for the failure to raise when some of {@code fileIds} are not the job's (nothing changes).
-     */
+    @Override
     public Uni<Void> cancel(UUID jobId, List<Long> fileIds, String reason, Function<List<Long>, RuntimeException> unknown) {
         return pool.withTransaction(c -> c.preparedQuery("SELECT state, job_type = 'H', vo FROM job WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
                 .chain(job -> c.preparedQuery("SELECT file_id, state FROM transfer_file WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
@@ -543,10 +480,7 @@ public class StateChanges {
                         }))).replaceWithVoid();
     }
 
-    /**
-     * FTS3's priority change: the job's and its unfinished files' (the queues order by the files' own), in one
-     * transaction; false, and nothing changed, when the job is over.
-     */
+    @Override
     public Uni<Boolean> reprioritise(UUID jobId, int priority) {
         Tuple args = Tuple.of(jobId, priority);
         return pool.withTransaction(c -> c.preparedQuery("UPDATE job SET priority = $2 WHERE job_id = $1 AND state IN ("

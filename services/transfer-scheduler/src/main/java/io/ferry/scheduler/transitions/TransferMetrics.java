@@ -59,7 +59,7 @@ public class TransferMetrics {
      * {@code again}: the file went back to the queue. A lapsed lease or a silent replica means another replica took the
      * file back.
      */
-    public boolean attemptFailed(boolean applied, ClaimedFile f, StateChanges.Guard guard, boolean again, MoverException e, long bytes) {
+    public boolean attemptFailed(boolean applied, ClaimedFile f, Guard guard, boolean again, MoverException e, long bytes) {
         if (!applied) {
             return false;
         }
@@ -68,8 +68,8 @@ public class TransferMetrics {
         if (!again) {
             ended(f.vo(), end, 1);
         }
-        if (guard == StateChanges.Guard.LEASE_LAPSED || guard == StateChanges.Guard.ABANDONED) {
-            counter(TAKEOVERS, guard == StateChanges.Guard.ABANDONED ? REPLICA_DEAD : LEASE_LAPSED, "", "").increment();
+        if (guard == Guard.LEASE_LAPSED || guard == Guard.ABANDONED) {
+            counter(TAKEOVERS, guard == Guard.ABANDONED ? REPLICA_DEAD : LEASE_LAPSED, "", "").increment();
         }
         return true;
     }

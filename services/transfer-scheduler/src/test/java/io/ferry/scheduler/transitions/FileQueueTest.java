@@ -6,6 +6,7 @@ import io.ferry.scheduler.EngineFixture;
 import io.ferry.scheduler.queue.AttemptTimes;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.QueueSnapshot;
+import io.ferry.scheduler.transitions.Guard;
 import io.ferry.scheduler.transitions.StateChanges;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -81,7 +82,7 @@ class FileQueueTest extends EngineFixture {
         AttemptTimes times = AttemptTimes.prepare(OffsetDateTime.now(), OffsetDateTime.now());
         outcomes.finished(stale, 100_000, 1, 1e6, times);
         assertEquals("ACTIVE", stateOf(fileId), "the earlier claim's outcome is refused");
-        outcomes.failed(stale, StateChanges.Guard.RUNNING, stale.attempts(), new MoverException(MoverException.Code.CONNECTION_RESET, "transfer",
+        outcomes.failed(stale, Guard.RUNNING, stale.attempts(), new MoverException(MoverException.Code.CONNECTION_RESET, "transfer",
                 "late failure of the earlier claim"), 0, 1, times);
         assertEquals("ACTIVE", stateOf(fileId), "so is its failure");
         outcomes.finished(current, 100_000, 1, 1e6, times);

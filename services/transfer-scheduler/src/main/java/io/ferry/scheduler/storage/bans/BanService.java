@@ -9,6 +9,7 @@ import io.ferry.scheduler.queue.JobState;
 import io.ferry.scheduler.storage.StorageEndpoint;
 import io.ferry.scheduler.transitions.Bans;
 import io.ferry.scheduler.transitions.StateChanges;
+import io.ferry.scheduler.transitions.StateStore;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -48,7 +49,7 @@ public class BanService {
     Pool pool;
 
     @Inject
-    StateChanges states;
+    StateStore states;
 
     @Inject
     CurrentCaller caller;
