@@ -1,4 +1,4 @@
-package io.ferry.profiles.rest;
+package io.ferry.profiles.api;
 
 import io.ferry.profiles.model.ConfigText;
 import jakarta.validation.constraints.Max;

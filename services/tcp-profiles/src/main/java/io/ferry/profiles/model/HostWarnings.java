@@ -1,8 +1,4 @@
-package io.ferry.profiles.rest;
-
-import io.ferry.profiles.model.BdpRecommender;
-import io.ferry.profiles.model.NicSpeed;
-import io.ferry.profiles.model.Recommendation;
+package io.ferry.profiles.model;
 
 import java.util.ArrayList;
 import java.util.List;

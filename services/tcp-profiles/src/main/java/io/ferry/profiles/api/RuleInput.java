@@ -1,4 +1,4 @@
-package io.ferry.profiles.rest;
+package io.ferry.profiles.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.validation.constraints.Max;

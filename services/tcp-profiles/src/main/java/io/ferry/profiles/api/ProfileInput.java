@@ -1,4 +1,4 @@
-package io.ferry.profiles.rest;
+package io.ferry.profiles.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.ferry.profiles.model.ConfigText;

@@ -1,8 +1,6 @@
-package io.ferry.profiles.rest;
+package io.ferry.profiles.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.ferry.profiles.repository.Profile;
-import io.ferry.profiles.repository.ProfileVersion;
 
 import java.time.OffsetDateTime;
 import java.util.Map;
@@ -12,9 +10,4 @@ public record ProfileView(String name, String site, int version, int currentVers
                           Map<String, String> sysctls, @JsonProperty("interface") Map<String, Integer> interfaceSettings,
                           Map<String, Map<String, String>> diff, String comment, OffsetDateTime createdAt,
                           String createdBy) {
-
-    public static ProfileView of(Profile p, ProfileVersion v) {
-        return new ProfileView(p.name, p.site, v.version, p.currentVersion, v.summary, v.includeProfile, v.sysctls,
-                v.interfaceSettings, v.diff, v.comment, v.createdAt, v.createdBy);
-    }
 }

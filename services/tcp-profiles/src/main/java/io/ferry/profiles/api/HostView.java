@@ -1,7 +1,4 @@
-package io.ferry.profiles.rest;
-
-import io.ferry.profiles.model.NicSpeed;
-import io.ferry.profiles.repository.Host;
+package io.ferry.profiles.api;
 
 import java.time.OffsetDateTime;
 import java.util.Map;
@@ -10,9 +7,4 @@ import java.util.Map;
 public record HostView(String name, String site, String storageElement, String nicSpeed, int nicSpeedMbps, int mtu,
                        String kernel, Map<String, String> labels, OffsetDateTime updatedAt, String updatedBy,
                        long version) {
-
-    static HostView of(Host h) {
-        return new HostView(h.name, h.site, h.storageElement, NicSpeed.format(h.nicSpeedMbps), h.nicSpeedMbps, h.mtu,
-                h.kernel, h.labels, h.updatedAt, h.updatedBy, h.version);
-    }
 }

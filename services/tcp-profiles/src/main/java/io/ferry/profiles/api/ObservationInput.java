@@ -1,4 +1,4 @@
-package io.ferry.profiles.rest;
+package io.ferry.profiles.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.Size;
