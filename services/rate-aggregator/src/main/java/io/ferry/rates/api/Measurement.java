@@ -1,4 +1,4 @@
-package io.ferry.rates.rest;
+package io.ferry.rates.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import jakarta.validation.constraints.DecimalMax;

@@ -1,9 +1,8 @@
-package io.ferry.rates.rest;
+package io.ferry.rates.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.ferry.rates.model.Names;
-import io.ferry.rates.service.RecordValidator;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -35,8 +34,8 @@ public record TransferRecord(
         @Pattern(regexp = NAME, message = Names.RULE) String dest_site,
         @Size(max = 4096) String source_url,
         @Size(max = 4096) String dest_url,
-        @PositiveOrZero @Max(RecordValidator.MAX_BYTES) Long filesize,
-        @NotNull @PositiveOrZero @Max(RecordValidator.MAX_BYTES) Long bytes_transferred,
+        @PositiveOrZero @Max(MAX_BYTES) Long filesize,
+        @NotNull @PositiveOrZero @Max(MAX_BYTES) Long bytes_transferred,
         @Min(1) @Max(64) Integer streams,
         OffsetDateTime submitted_at,
         OffsetDateTime prepare_started_at,
@@ -51,6 +50,9 @@ public record TransferRecord(
         @Pattern(regexp = "prepare|transfer|checksum|queue", message = "must be prepare, transfer, checksum or queue") String error_phase,
         @Size(max = 4000) String error_message,
         Boolean retryable) {
+
+    /** The largest file or byte count a record may carry (1 PB): room for any file, none for overflowing the rollup sums. */
+    public static final long MAX_BYTES = 1_000_000_000_000_000L;
 
     /** SE and site names ({@link Names#isName} checks them at ingest). */
     public static final String NAME = "[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}";

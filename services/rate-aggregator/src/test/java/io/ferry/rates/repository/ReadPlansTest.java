@@ -1,4 +1,4 @@
-package io.ferry.rates.service;
+package io.ferry.rates.repository;
 
 import io.ferry.dev.FerryTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -43,25 +43,25 @@ class ReadPlansTest {
         OffsetDateTime from = OffsetDateTime.parse("2026-11-01T00:00:00Z");
         OffsetDateTime at = from.plusDays(7);
         OffsetDateTime to = at.plusDays(7);
-        String regression = plan(RecordAnalysis.REGRESSION, Tuple.of("A", "B", from, to, 1001));
-        String link = plan(RecordAnalysis.compareSql(RecordAnalysis.LINK), Tuple.of("A", "B", from, at, to, 501));
-        String se = plan(RecordAnalysis.compareSql(RecordAnalysis.links("source_se", "dest_se")),
+        String regression = plan(RawRecordReads.REGRESSION, Tuple.of("A", "B", from, to, 1001));
+        String link = plan(RawRecordReads.compareSql(RawRecordReads.LINK), Tuple.of("A", "B", from, at, to, 501));
+        String se = plan(RawRecordReads.compareSql(RawRecordReads.links("source_se", "dest_se")),
                 Tuple.of(new Integer[]{1, 2}, "A", from, at, to, 501));
-        String site = plan(RecordAnalysis.compareSql(RecordAnalysis.links("source_site", "dest_site")),
+        String site = plan(RawRecordReads.compareSql(RawRecordReads.links("source_site", "dest_site")),
                 Tuple.of(new Integer[]{1, 2}, "S", from, at, to, 501));
         for (String p : new String[]{regression, link, se, site}) {
             assertTrue(p.contains("transfer_record_link_day_idx"), p);
             assertFalse(p.contains("transfer_record_completed_idx") || p.contains("Seq Scan"), p);
             assertTrue(p.contains("Limit"), "bounded by LIMIT: " + p);
         }
-        String keys = plan(RecordAnalysis.SITE_LINKS, Tuple.of("S", 1001));
+        String keys = plan(RawRecordReads.SITE_LINKS, Tuple.of("S", 1001));
         assertTrue(keys.contains("rollup_key_k2_idx"), keys);
     }
 
     @Test
     void probeReadsUseThePartialProbeIndex() {
         OffsetDateTime since = OffsetDateTime.parse("2026-11-01T00:00:00Z");
-        for (String p : new String[]{plan(ProbeSeries.SQL, Tuple.of("A", "B", since, 1000)), plan(ProbeSeries.LINKS, Tuple.of(since, 200))}) {
+        for (String p : new String[]{plan(ProbeRecords.SQL, Tuple.of("A", "B", since, 1000)), plan(ProbeRecords.LINKS, Tuple.of(since, 200))}) {
             assertTrue(p.contains("transfer_record_probe_idx"), p);
             assertFalse(p.contains("Seq Scan"), p);
             assertTrue(p.contains("Limit"), "bounded by LIMIT: " + p);
@@ -70,7 +70,7 @@ class ReadPlansTest {
 
     @Test
     void measurementReadsUseAnIndexPerDirection() {
-        String latest = plan(MeasurementService.LATEST, Tuple.of("h", OffsetDateTime.parse("2026-01-01T00:00:00Z"), 1000));
+        String latest = plan(MeasurementStore.LATEST, Tuple.of("h", OffsetDateTime.parse("2026-01-01T00:00:00Z"), 1000));
         assertTrue(latest.contains("measurement_pair_idx") || latest.contains("measurement_source_destination_tool_measured_at_key"), latest);
         assertTrue(latest.contains("measurement_destination_idx"), latest);
         assertFalse(latest.contains("Seq Scan"), latest);
