@@ -1,4 +1,4 @@
-package io.ferry.resolver.rest;
+package io.ferry.resolver.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 

@@ -1,4 +1,4 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.authentication;
 
 import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.model.HandleValue;

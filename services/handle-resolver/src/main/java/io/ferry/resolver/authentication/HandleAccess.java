@@ -1,4 +1,4 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.authentication;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.identity.model.FerryRoles;

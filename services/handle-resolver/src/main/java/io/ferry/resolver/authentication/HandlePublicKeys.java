@@ -1,9 +1,9 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.authentication;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.resolver.model.HandleValue;
 import io.ferry.resolver.model.ValueFormats;
-import io.ferry.resolver.nativeprotocol.PublicKeyChallenge;
+import io.ferry.resolver.authentication.PublicKeyChallenge;
 
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;

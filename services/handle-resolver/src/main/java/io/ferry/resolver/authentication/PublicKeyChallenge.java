@@ -1,5 +1,8 @@
-package io.ferry.resolver.nativeprotocol;
+package io.ferry.resolver.authentication;
 
+import io.ferry.resolver.nativeprotocol.wire.WireReader;
+import io.ferry.resolver.nativeprotocol.wire.ProtocolException;
+import io.ferry.resolver.nativeprotocol.wire.KeyEncoding;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;

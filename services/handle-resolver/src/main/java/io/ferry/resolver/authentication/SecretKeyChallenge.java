@@ -1,6 +1,8 @@
-package io.ferry.resolver.nativeprotocol;
+package io.ferry.resolver.authentication;
 
-import io.ferry.resolver.service.SecretKeys;
+import io.ferry.resolver.nativeprotocol.wire.WireWriter;
+import io.ferry.resolver.nativeprotocol.wire.WireReader;
+import io.ferry.resolver.nativeprotocol.wire.ProtocolException;
 
 import javax.crypto.Mac;
 import javax.crypto.SecretKeyFactory;
@@ -20,12 +22,12 @@ import java.util.Arrays;
  */
 public final class SecretKeyChallenge {
 
-    static final byte MD5 = 1;
-    static final byte SHA1 = 2;
-    static final byte SHA256 = 3;
-    static final byte HMAC_SHA1 = 0x12;
-    static final byte HMAC_SHA256 = 0x13;
-    static final byte PBKDF2_HMAC_SHA1 = 0x22;
+    public static final byte MD5 = 1;
+    public static final byte SHA1 = 2;
+    public static final byte SHA256 = 3;
+    public static final byte HMAC_SHA1 = 0x12;
+    public static final byte HMAC_SHA256 = 0x13;
+    public static final byte PBKDF2_HMAC_SHA1 = 0x22;
 
     /** Bounds what an answer may ask this server to compute. */
     private static final int MAX_ITERATIONS = 100_000;
@@ -46,7 +48,7 @@ public final class SecretKeyChallenge {
     }
 
     /** CNRI's hashed secret key: the lower-case hex of the key's SHA-1, as bytes. */
-    static byte[] cnriHashed(byte[] key) {
+    public static byte[] cnriHashed(byte[] key) {
         return SecretKeys.hash(key).getBytes(StandardCharsets.US_ASCII);
     }
 
@@ -62,7 +64,7 @@ public final class SecretKeyChallenge {
     }
 
     /** CNRI's keyed digest {@code alg} of {@code data} (HMACs, or the older key+data+key digests); null for another code. */
-    static byte[] mac(byte alg, byte[] key, byte[] data) throws GeneralSecurityException {
+    public static byte[] mac(byte alg, byte[] key, byte[] data) throws GeneralSecurityException {
         return switch (alg) {
             case HMAC_SHA1 -> hmac("HmacSHA1", key, data);
             case HMAC_SHA256 -> hmac("HmacSHA256", key, data);
@@ -109,7 +111,7 @@ public final class SecretKeyChallenge {
         return md.digest();
     }
 
-    static byte[] concat(byte[] a, byte[] b) {
+    public static byte[] concat(byte[] a, byte[] b) {
         byte[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;

@@ -1,4 +1,4 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.authentication;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,12 +1,12 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.authentication;
 
 import io.ferry.resolver.model.HandleAuthorization;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.model.HandleValue;
 import io.ferry.resolver.model.ValueFormats;
-import io.ferry.resolver.nativeprotocol.PublicKeyChallenge;
-import io.ferry.resolver.nativeprotocol.SecretKeyChallenge;
+import io.ferry.resolver.authentication.PublicKeyChallenge;
+import io.ferry.resolver.authentication.SecretKeyChallenge;
 import io.ferry.resolver.repository.HandleStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,4 +1,4 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.cache;
 
 import java.util.Iterator;
 import java.util.Map;

@@ -1,5 +1,8 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.cache;
 
+import io.ferry.resolver.resolution.ProxyDecisions;
+import io.ferry.resolver.resolution.HandleAnswers;
+import io.ferry.resolver.resolution.Answer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.resolver.config.ResolverConfig;
@@ -7,7 +10,7 @@ import io.ferry.resolver.model.HandleValue;
 import io.ferry.resolver.model.Locations;
 import io.ferry.resolver.model.ValueRules;
 import io.ferry.resolver.repository.HandleStore;
-import io.ferry.resolver.rest.HandleResponse;
+import io.ferry.resolver.api.HandleResponse;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -295,16 +298,16 @@ public class ResolutionCache {
     Entry entry(String key, HandleStore.Stored stored) {
         HandleStore.Stored s = stored.publicView();
         ValueRules.TtlBounds ttl = ValueRules.ttlBounds(s.values());
-        HandleService.Answer answer = HandleService.answer(s, List.of(), List.of(), OffsetDateTime.now(ZoneOffset.UTC));
+        Answer answer = HandleAnswers.answer(s, List.of(), List.of(), OffsetDateTime.now(ZoneOffset.UTC));
         byte[] body;
         try {
             body = json.writeValueAsBytes(answer.body());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize the resolution of " + s.handle(), e);
         }
-        ProxyResolver.Decision d = s.tombstonedAt() != null ? null : ProxyResolver.choose(s, null, null, 0);
+        ProxyDecisions.Decision d = s.tombstonedAt() != null ? null : ProxyDecisions.choose(s, null, null, 0);
         // Only a fixed target is precomputed (choose() returns only permitted targets): 10320/loc is chosen per request.
-        boolean plain = d != null && d.kind() == ProxyResolver.Kind.REDIRECT
+        boolean plain = d != null && d.kind() == ProxyDecisions.Kind.REDIRECT
                 && s.values().stream().noneMatch(v -> HandleValue.LOC.equals(v.type()));
         return new Entry(key, key.equals(s.handle()) ? key : s.handle(), s, body, ttl.relative(), ttl.absoluteExpiry(),
                 plain ? d.location() : null);

@@ -1,4 +1,4 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.cache;
 
 import io.ferry.resolver.config.ResolverConfig;
 import io.ferry.resolver.repository.HandleStore;

@@ -1,5 +1,8 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.handles;
 
+import io.ferry.resolver.authentication.SecretKeys;
+import io.ferry.resolver.cache.ResolutionCache;
+import io.ferry.resolver.authentication.HandleAccess;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,8 +15,10 @@ import io.ferry.resolver.model.Locations;
 import io.ferry.resolver.model.ValueFormats;
 import io.ferry.resolver.model.ValueRules;
 import io.ferry.resolver.repository.HandleStore;
-import io.ferry.resolver.rest.HandleListing;
-import io.ferry.resolver.rest.HandleResponse;
+import io.ferry.resolver.api.HandleListing;
+import io.ferry.resolver.api.HandleResponse;
+import io.ferry.resolver.resolution.Answer;
+import io.ferry.resolver.resolution.HandleAnswers;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,10 +36,6 @@ import java.util.UUID;
 /** Handle.net's JSON REST semantics: resolve, create or replace, add or modify values, delete, list. */
 @ApplicationScoped
 public class HandleService {
-
-    /** A resolution: the response body, its HTTP status and how long it may be cached. */
-    public record Answer(int status, HandleResponse body, long ttlSeconds) {
-    }
 
     @Inject
     HandleStore store;
@@ -75,29 +76,8 @@ public class HandleService {
                     Uni<HandleStore.Stored> readable = reader.isEmpty() ? Uni.createFrom().item(found.get())
                             : Boolean.TRUE.equals(publicOnly) ? Uni.createFrom().item(found.get().publicView())
                             : access.readable(reader.get(), found.get());
-                    return readable.map(h -> answer(h, types, indices, OffsetDateTime.now(ZoneOffset.UTC)));
+                    return readable.map(h -> HandleAnswers.answer(h, types, indices, OffsetDateTime.now(ZoneOffset.UTC)));
                 }));
-    }
-
-    /** The resolution of a stored handle, with only the values that match the type and index filters. */
-    public static Answer answer(HandleStore.Stored h, List<String> types, List<Integer> indices, OffsetDateTime now) {
-        List<HandleValue> selected = types.isEmpty() && indices.isEmpty() ? h.values()
-                : h.values().stream().filter(v -> selected(v, types, indices)).toList();
-        long ttl = ValueRules.minTtlSeconds(selected, now);
-        Map<String, Object> tombstone = h.tombstonedAt() == null ? null
-                : Map.of("at", h.tombstonedAt().toString(), "reason", h.tombstoneReason() == null ? "" : h.tombstoneReason());
-        if (selected.isEmpty()) {
-            return new Answer(200, new HandleResponse(200, h.handle(), List.of(), "Values Not Found",
-                    tombstone, null, null, null, null, null, null, null, null), ttl);
-        }
-        return new Answer(200, tombstone == null ? HandleResponse.ok(h.handle(), selected) : new HandleResponse(1, h.handle(), selected, null,
-                tombstone, null, null, null, null, null, null, null, null), ttl);
-    }
-
-    static boolean selected(HandleValue v, List<String> types, List<Integer> indices) {
-        boolean typeOk = types.isEmpty() || types.stream().anyMatch(t -> v.type().equalsIgnoreCase(t) || v.type().startsWith(t + "."));
-        boolean indexOk = indices.isEmpty() || indices.contains(v.index());
-        return (types.isEmpty() && indices.isEmpty()) || (!types.isEmpty() && typeOk) || (!indices.isEmpty() && indexOk);
     }
 
     /**

@@ -1,5 +1,8 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.handles;
 
+import io.ferry.resolver.cache.ResolutionCache;
+import io.ferry.resolver.authentication.HandleAccess;
+import io.ferry.resolver.repository.ReplicaStore;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.resolver.model.AdminPermissions;
 import io.ferry.problem.ProblemException;
@@ -8,7 +11,6 @@ import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.repository.HandleStore;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -26,6 +28,9 @@ public class ObjectLifecycle {
 
     @Inject
     HandleAccess access;
+
+    @Inject
+    ReplicaStore replicas;
 
     @Inject
     ResolutionCache cache;
@@ -47,7 +52,7 @@ public class ObjectLifecycle {
                     : access.require(c, caller, h.handle(), h.values(),
                     EnumSet.of(AdminPermissions.DELETE_HANDLE));
             return allowed.flatMap(v -> reason == null ? Uni.createFrom().voidItem()
-                            : c.preparedQuery("DELETE FROM replica WHERE handle = $1").execute(Tuple.of(h.handle())).replaceWithVoid())
+                            : replicas.deleteAll(c, h.handle()))
                     .flatMap(v -> store.tombstone(c, h.handle(), reason));
         }))));
     }

@@ -1,5 +1,7 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.handles;
 
+import io.ferry.resolver.authentication.HandleAccess;
+import io.ferry.resolver.repository.PrefixStore;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
@@ -7,7 +9,6 @@ import io.ferry.resolver.model.HandleValue;
 import io.ferry.resolver.repository.HandleStore;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -27,6 +28,9 @@ public class PrefixService {
     @Inject
     HandleAccess access;
 
+    @Inject
+    PrefixStore prefixes;
+
     @WithSpan
     public Uni<Void> home(String prefix, List<String> admins) {
         if (HandleName.parse(prefix + "/x") == null) {
@@ -43,9 +47,8 @@ public class PrefixService {
             for (String admin : admins) {
                 values.add(HandleAccess.defaultAdmin(admin, index++));
             }
-            return store.pool().withTransaction(c -> c.preparedQuery("INSERT INTO prefix (name, homed_by) VALUES ($1, $2) "
-                            + "ON CONFLICT (name) DO NOTHING").execute(Tuple.of(prefix, caller.subject()))
-                    .flatMap(rows -> store.find(c, prefixHandle))
+            return store.pool().withTransaction(c -> prefixes.home(c, prefix, caller.subject())
+                    .flatMap(v -> store.find(c, prefixHandle))
                     .flatMap(existing -> existing.isPresent() ? Uni.createFrom().voidItem()
                             : store.replace(c, prefixHandle, "0.NA", values, java.util.Map.of())));
         });
@@ -61,8 +64,8 @@ public class PrefixService {
             if (!caller.admin()) {
                 throw HandleException.notPermitted(prefixHandle, "unhoming a prefix needs the " + FerryRoles.HANDLES_ADMIN + " scope");
             }
-            return store.pool().preparedQuery("DELETE FROM prefix WHERE name = $1").execute(Tuple.of(prefix)).map(rows -> {
-                if (rows.rowCount() == 0) {
+            return prefixes.unhome(prefix).map(homed -> {
+                if (!homed) {
                     throw HandleException.notResponsible(prefix + "/");
                 }
                 return null;
@@ -71,10 +74,6 @@ public class PrefixService {
     }
 
     public Uni<List<String>> list() {
-        return store.pool().query("SELECT name FROM prefix ORDER BY name").execute().map(rows -> {
-            List<String> out = new ArrayList<>();
-            rows.forEach(r -> out.add(r.getString(0)));
-            return out;
-        });
+        return prefixes.names();
     }
 }

@@ -1,6 +1,6 @@
-package io.ferry.resolver.metrics;
+package io.ferry.resolver.nativeprotocol;
 
-import io.ferry.resolver.nativeprotocol.MessageHeader;
+import io.ferry.resolver.nativeprotocol.wire.MessageHeader;
 import io.ferry.resolver.nativeprotocol.Responses;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

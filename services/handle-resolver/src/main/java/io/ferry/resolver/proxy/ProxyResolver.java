@@ -1,14 +1,14 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.proxy;
 
-import io.ferry.problem.Problem;
-import io.ferry.problem.ProblemException;
+import io.ferry.resolver.cache.ResolutionCache;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
-import io.ferry.resolver.model.HandleValue;
-import io.ferry.resolver.model.Locations;
 import io.ferry.resolver.model.RedirectTarget;
 import io.ferry.resolver.model.ValueRules;
 import io.ferry.resolver.repository.HandleStore;
+import io.ferry.resolver.resolution.ProxyDecisions;
+import io.ferry.resolver.resolution.ProxyDecisions.Decision;
+import io.ferry.resolver.resolution.ProxyDecisions.Kind;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,7 +17,6 @@ import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The proxy's decision for a handle, as the Handle.net/DOI proxy makes it: gone (410) for a tombstone, 301 to the
@@ -27,11 +26,6 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 @ApplicationScoped
 public class ProxyResolver {
-
-    public enum Kind { REDIRECT, ALIAS, VALUES, GONE, NOT_FOUND, NOT_RESPONSIBLE, NO_URL }
-
-    public record Decision(Kind kind, String handle, String location, List<HandleValue> values, long ttlSeconds, String reason) {
-    }
 
     @Inject
     HandleStore store;
@@ -45,7 +39,7 @@ public class ProxyResolver {
         if (name == null) {
             throw HandleException.invalidHandle(handle);
         }
-        checkAppend(urlAppend);
+        ProxyDecisions.checkAppend(urlAppend);
         // The proxy is anonymous: it sees the public values only (the cache's view).
         return cache.find(handle).flatMap(found -> {
             if (found.isEmpty()) {
@@ -60,59 +54,7 @@ public class ProxyResolver {
             if (noRedirect) {
                 return Uni.createFrom().item(new Decision(Kind.VALUES, h.handle(), null, h.values(), ttl, null));
             }
-            return Uni.createFrom().item(choose(h, urlAppend, locatt, ttl));
+            return Uni.createFrom().item(ProxyDecisions.choose(h, urlAppend, locatt, ttl));
         });
-    }
-
-    /**
-     * The redirect for a handle (its public view): the first HS_ALIAS that names a handle, else a location of the
-     * first 10320/loc value with a permitted one, else the first URL value that is a permitted target
-     * ({@link RedirectTarget}); values that are not are passed over, never redirected to.
-     */
-    static Decision choose(HandleStore.Stored h, String urlAppend, String locatt, long ttl) {
-        for (HandleValue v : h.values()) {
-            if (HandleValue.HS_ALIAS.equals(v.type())) {
-                var path = RedirectTarget.aliasPath(v.data().value().asText());
-                if (path.isPresent()) {
-                    return new Decision(Kind.ALIAS, h.handle(), path.get(), h.values(), ttl, null);
-                }
-            }
-        }
-        for (HandleValue v : h.values()) {
-            if (HandleValue.LOC.equals(v.type())) {
-                List<Locations.Location> permitted = h.locationsOf(v).stream().filter(l -> RedirectTarget.allowed(l.href())).toList();
-                Locations.Location l = Locations.choose(permitted, locatt, ThreadLocalRandom.current());
-                if (l != null) {
-                    return new Decision(Kind.REDIRECT, h.handle(), append(l.href(), urlAppend), h.values(), ttl, null);
-                }
-            }
-        }
-        for (HandleValue v : h.values()) {
-            if (HandleValue.URL.equals(v.type()) && RedirectTarget.allowed(v.data().value().asText())) {
-                return new Decision(Kind.REDIRECT, h.handle(), append(v.data().value().asText(), urlAppend), h.values(), ttl, null);
-            }
-        }
-        return new Decision(Kind.NO_URL, h.handle(), null, h.values(), ttl, null);
-    }
-
-    static String append(String url, String urlAppend) {
-        try {
-            return RedirectTarget.append(url, urlAppend);
-        } catch (RedirectTarget.BadAppend e) {
-            throw badAppend(e);
-        }
-    }
-
-    private static void checkAppend(String urlAppend) {
-        try {
-            RedirectTarget.checkAppend(urlAppend);
-        } catch (RedirectTarget.BadAppend e) {
-            throw badAppend(e);
-        }
-    }
-
-    private static ProblemException badAppend(RedirectTarget.BadAppend e) {
-        return new ProblemException(Problem.of(400, "INVALID_URLAPPEND", "urlappend: " + e.getMessage())
-                .withErrors(List.of(new Problem.FieldError("urlappend", e.getMessage()))));
     }
 }

@@ -1,5 +1,8 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.replicas;
 
+import io.ferry.resolver.authentication.HandleAccess;
+import io.ferry.resolver.api.NameInput;
+import io.ferry.resolver.repository.NameStore;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
@@ -10,12 +13,9 @@ import io.ferry.resolver.model.Identifier;
 import io.ferry.resolver.repository.HandleStore;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -35,14 +35,14 @@ public class LogicalNames {
     static final Pattern GUID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     static final Pattern DID = Pattern.compile("[A-Za-z0-9_.-]+:[^/\\s][^\\s]*");
 
-    public record NameInput(String name, String handle) {
-    }
-
     @Inject
     HandleStore store;
 
     @Inject
     HandleAccess access;
+
+    @Inject
+    NameStore names;
 
     /** The handle an identifier names ({@link Identifier}); 404 when none. */
     public Uni<String> handleFor(String id) {
@@ -77,9 +77,7 @@ public class LogicalNames {
 
     /** A bound name's handle; an LFN may arrive without its leading slash when written into a URL path. */
     private Uni<String> byName(String name, String kind) {
-        return store.pool().preparedQuery("SELECT handle FROM logical_name WHERE (name = $1 OR (kind = 'lfn' AND name = '/' || $1)) "
-                        + "AND ($2::text IS NULL OR kind = $2) ORDER BY name = $1 DESC LIMIT 1")
-                .execute(Tuple.of(name, kind)).map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0));
+        return names.handleOf(name, kind);
     }
 
     /** Binds a name to a handle; returns its kind. */
@@ -117,11 +115,9 @@ public class LogicalNames {
                         + (w.caller().vo() == null ? "not given" : "'" + w.caller().vo() + "'")).withErrors(List.of(
                         new Problem.FieldError("name", "outside the caller's VO"))));
             }
-            return store.pool().preparedQuery("INSERT INTO logical_name (name, kind, handle, scope, owner_sub, owner_vo) "
-                            + "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING")
-                    .execute(Tuple.from(Arrays.asList(name, kind, w.handle().handle(), scope, w.caller().subject(), w.caller().vo())))
-                    .map(rows -> {
-                        if (rows.rowCount() == 0) {
+            return names.bind(name, kind, w.handle().handle(), scope, w.caller().subject(), w.caller().vo())
+                    .map(bound -> {
+                        if (!bound) {
                             throw ProblemException.conflict("NAME_TAKEN", "'" + name + "' is already bound; its owner may unbind it first");
                         }
                         return kind;
@@ -148,25 +144,23 @@ public class LogicalNames {
             throw ProblemException.badRequest("name", "the bound name to unbind is required (without control characters)");
         }
         return access.caller(name).onFailure(HandleException.class).transform(HandleAccess::problem)
-                .flatMap(caller -> store.pool().preparedQuery("SELECT handle, owner_sub, owner_vo FROM logical_name WHERE name = $1")
-                        .execute(Tuple.of(name)).flatMap(rows -> {
-                            if (rows.size() == 0) {
+                .flatMap(caller -> names.binding(name).flatMap(found -> {
+                            if (found.isEmpty()) {
                                 throw ProblemException.notFound("name '" + name + "'");
                             }
                             if (!caller.writer()) {
                                 throw ProblemException.forbidden("unbinding a name needs the " + FerryRoles.HANDLES_WRITE + " scope");
                             }
-                            Row r = rows.iterator().next();
-                            String handle = r.getString(0);
-                            boolean owner = caller.admin() || caller.subject().equals(r.getString(1))
-                                    || (r.getString(2) != null && r.getString(2).equals(caller.vo()));
+                            NameStore.Binding b = found.get();
+                            String handle = b.handle();
+                            boolean owner = caller.admin() || caller.subject().equals(b.ownerSubject())
+                                    || (b.ownerVo() != null && b.ownerVo().equals(caller.vo()));
                             Uni<Void> allowed = owner ? Uni.createFrom().voidItem()
                                     : store.find(handle).flatMap(h -> access.require(store.pool(), caller, handle,
                                     h.map(HandleStore.Stored::values).orElse(List.of()), EnumSet.of(AdminPermissions.REMOVE_VALUE)))
                                     .onFailure(HandleException.class).transform(e -> ProblemException.forbidden(
                                             "'" + name + "' was bound by another owner; only it, its VO or the handle's admins may unbind it"));
-                            return allowed.flatMap(v -> store.pool().preparedQuery("DELETE FROM logical_name WHERE name = $1 AND handle = $2")
-                                    .execute(Tuple.of(name, handle))).replaceWithVoid();
+                            return allowed.flatMap(v -> names.unbind(name, handle));
                         }));
     }
 }

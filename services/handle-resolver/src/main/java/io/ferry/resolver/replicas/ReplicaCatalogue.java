@@ -1,16 +1,17 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.replicas;
 
+import io.ferry.resolver.authentication.HandleAccess;
+import io.ferry.resolver.api.ReplicaInput;
+import io.ferry.resolver.repository.NameStore;
+import io.ferry.resolver.repository.ReplicaStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.resolver.client.StorageEndpoint;
 import io.ferry.resolver.model.ReplicaPath;
-import io.ferry.resolver.repository.HandleStore;
 import io.ferry.storageurl.InvalidStorageUrl;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -34,9 +35,6 @@ public class ReplicaCatalogue {
     static final int SAME_SITE = 1;
     static final int ELSEWHERE = 10;
 
-    public record ReplicaInput(String handle, String se, String path, Long size, String adler32, String state) {
-    }
-
     public record Replica(String se, String site, String path, Long size, String adler32, String state, OffsetDateTime createdAt,
                           String turl, Double expectedSeconds, Integer distance) {
     }
@@ -44,9 +42,6 @@ public class ReplicaCatalogue {
     public record Ranked(String id, String handle, List<String> names, String destination, String protocol, long filesize,
                          String rankedBy, String catalogue, List<Replica> replicas) {
     }
-
-    @Inject
-    HandleStore store;
 
     @Inject
     LogicalNames names;
@@ -60,6 +55,12 @@ public class ReplicaCatalogue {
     @Inject
     CostSource costs;
 
+    @Inject
+    ReplicaStore replicaStore;
+
+    @Inject
+    NameStore nameStore;
+
     @WithSpan
     public Uni<Ranked> replicas(String id, String destination, String protocol, Long filesize) {
         String proto = protocol == null ? "https" : protocol;
@@ -72,23 +73,15 @@ public class ReplicaCatalogue {
         if (id.length() > 1100 || id.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             throw ProblemException.badRequest("id", "a handle, LFN, GUID or scope:name without control characters");
         }
-        return names.handleFor(id).flatMap(handle -> store.pool().preparedQuery(
-                        "SELECT se, path, size, adler32, state, created_at FROM replica WHERE handle = $1").execute(Tuple.of(handle))
-                .flatMap(rows -> store.pool().preparedQuery("SELECT name FROM logical_name WHERE handle = $1 ORDER BY name")
-                        .execute(Tuple.of(handle)).map(names -> {
-                            List<String> n = new ArrayList<>();
-                            names.forEach(r -> n.add(r.getString(0)));
-                            List<Row> list = new ArrayList<>();
-                            rows.forEach(list::add);
-                            return Map.entry(n, list);
-                        }))
+        return names.handleFor(id).flatMap(handle -> replicaStore.of(handle)
+                .flatMap(rows -> nameStore.namesOf(handle).map(n -> Map.entry(n, rows)))
                 .flatMap(found -> catalogue.current().flatMap(cat -> {
-                    List<Row> rows = found.getValue();
+                    List<ReplicaStore.StoredReplica> rows = found.getValue();
                     long size = filesize != null ? filesize
-                            : rows.stream().map(r -> r.getLong(2)).filter(java.util.Objects::nonNull).findFirst().orElse(1_000_000_000L);
+                            : rows.stream().map(ReplicaStore.StoredReplica::size).filter(java.util.Objects::nonNull).findFirst().orElse(1_000_000_000L);
                     Uni<Map<String, Double>> ranked = destination == null || rows.isEmpty()
                             ? Uni.createFrom().item(Map.of())
-                            : costs.cost(String.join(",", rows.stream().map(r -> r.getString(0)).distinct().toList()), destination, size)
+                            : costs.cost(String.join(",", rows.stream().map(ReplicaStore.StoredReplica::se).distinct().toList()), destination, size)
                             .map(ReplicaCatalogue::secondsByOrigin)
                             .onFailure().recoverWithItem(e -> null);
                     return ranked.map(seconds -> {
@@ -97,16 +90,16 @@ public class ReplicaCatalogue {
                                 : "static distance: same SE, same site, elsewhere (rate-aggregator unavailable)";
                         String dstSite = destination == null ? null : cat.find(destination).map(StorageEndpoint::site).orElse(null);
                         List<Replica> replicas = new ArrayList<>();
-                        for (Row r : rows) {
-                            StorageEndpoint se = cat.find(r.getString(0)).orElse(null);
+                        for (ReplicaStore.StoredReplica r : rows) {
+                            StorageEndpoint se = cat.find(r.se()).orElse(null);
                             String base = se == null || se.baseUrls() == null ? null : se.baseUrls().get(proto);
                             // only ever the canonical URL below the SE's base (a stored path that would leave it has none)
-                            String turl = ReplicaPath.turl(base, r.getString(1)).orElse(null);
-                            Integer distance = destination == null ? null : r.getString(0).equals(destination) ? SAME_SE
+                            String turl = ReplicaPath.turl(base, r.path()).orElse(null);
+                            Integer distance = destination == null ? null : r.se().equals(destination) ? SAME_SE
                                     : se != null && dstSite != null && dstSite.equals(se.site()) ? SAME_SITE : ELSEWHERE;
-                            replicas.add(new Replica(r.getString(0), se == null ? null : se.site(), r.getString(1), r.getLong(2),
-                                    r.getString(3), r.getString(4), r.getOffsetDateTime(5), turl,
-                                    seconds == null ? null : seconds.get(r.getString(0)), distance));
+                            replicas.add(new Replica(r.se(), se == null ? null : se.site(), r.path(), r.size(),
+                                    r.adler32(), r.state(), r.createdAt(), turl,
+                                    seconds == null ? null : seconds.get(r.se()), distance));
                         }
                         replicas.sort(Comparator.comparing((Replica x) -> !"AVAILABLE".equals(x.state()))
                                 .thenComparing(x -> x.turl() == null)
@@ -164,12 +157,8 @@ public class ReplicaCatalogue {
             if (cat.find(in.se()).isEmpty()) {
                 throw ProblemException.unprocessable("UNKNOWN_SE", "'" + in.se() + "' is not a registered storage endpoint", Map.of());
             }
-            return access.addable(in.handle()).map(a -> a.handle().handle()).flatMap(handle -> store.pool().preparedQuery("INSERT INTO replica (handle, se, path, size, adler32, state) "
-                            + "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (handle, se) DO UPDATE SET path = EXCLUDED.path, size = EXCLUDED.size, "
-                            + "adler32 = EXCLUDED.adler32, state = EXCLUDED.state")
-                    .execute(Tuple.from(java.util.Arrays.asList(handle, in.se(), canonicalPath, in.size(),
-                            in.adler32() == null ? null : in.adler32().toLowerCase(), state)))
-                    .replaceWithVoid());
+            return access.addable(in.handle()).map(a -> a.handle().handle()).flatMap(handle -> replicaStore.put(handle, in.se(),
+                    canonicalPath, in.size(), in.adler32() == null ? null : in.adler32().toLowerCase(), state));
         });
     }
 }

@@ -1,4 +1,4 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.replicas;
 
 import io.ferry.resolver.client.SchedulerClient;
 import io.ferry.resolver.client.StorageEndpoint;

@@ -1,4 +1,4 @@
-package io.ferry.resolver.service;
+package io.ferry.resolver.authentication;
 
 import org.junit.jupiter.api.Test;
 

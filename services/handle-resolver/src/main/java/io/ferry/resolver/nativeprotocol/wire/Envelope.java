@@ -1,4 +1,4 @@
-package io.ferry.resolver.nativeprotocol;
+package io.ferry.resolver.nativeprotocol.wire;
 
 /**
  * The 20-byte envelope before every message: the protocol version the message is written in, the version its

@@ -1,4 +1,4 @@
-package io.ferry.resolver.nativeprotocol;
+package io.ferry.resolver.nativeprotocol.wire;
 
 import javax.crypto.interfaces.DHPublicKey;
 import javax.crypto.spec.DHPublicKeySpec;
@@ -19,9 +19,9 @@ import java.security.spec.RSAPublicKeySpec;
  */
 public final class KeyEncoding {
 
-    static final String DSA = "DSA_PUB_KEY";
-    static final String RSA = "RSA_PUB_KEY";
-    static final String DH = "DH_PUB_KEY";
+    public static final String DSA = "DSA_PUB_KEY";
+    public static final String RSA = "RSA_PUB_KEY";
+    public static final String DH = "DH_PUB_KEY";
 
     private KeyEncoding() {
     }

@@ -1,4 +1,4 @@
-package io.ferry.resolver.nativeprotocol;
+package io.ferry.resolver.nativeprotocol.wire;
 
 /** The 24-byte header of every message: operation, response code (0 in requests), flags, and the body's length. */
 public record MessageHeader(int opCode, int responseCode, int opFlags, int siteInfoSerial, int recursionCount,

@@ -1,4 +1,4 @@
-package io.ferry.resolver.nativeprotocol;
+package io.ferry.resolver.nativeprotocol.wire;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ public record NativeValue(int index, int timestamp, int ttlType, int ttl, int pe
     }
 
     /** A count, then that many values (the body of create, add and modify requests after the handle). */
-    static List<NativeValue> decodeList(WireReader in) {
+    public static List<NativeValue> decodeList(WireReader in) {
         int n = in.count(26);
         List<NativeValue> values = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {

@@ -1,4 +1,4 @@
-package io.ferry.resolver.nativeprotocol;
+package io.ferry.resolver.nativeprotocol.wire;
 
 /** A message that does not decode: answered with Handle.net's protocol error (4) where there is someone to answer. */
 public class ProtocolException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.ferry.resolver.nativeprotocol;
+package io.ferry.resolver.nativeprotocol.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -30,9 +30,9 @@ import java.util.List;
  * over the protocol are stored as {@code admin} (HS_ADMIN), {@code vlist} (HS_VLIST), {@code string} when their
  * bytes are text, else {@code base64}, so every byte comes back as it was sent.
  */
-final class ValueTranslation {
+public final class ValueTranslation {
 
-    static final String HS_VLIST = "HS_VLIST";
+    public static final String HS_VLIST = "HS_VLIST";
 
     private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'");
     private static final int DEFAULT_TTL = 86400;
@@ -40,7 +40,7 @@ final class ValueTranslation {
     private ValueTranslation() {
     }
 
-    static NativeValue toNative(HandleValue v) {
+    public static NativeValue toNative(HandleValue v) {
         int ttlType = 0;
         int ttl = DEFAULT_TTL;
         JsonNode t = v.ttl();
@@ -61,7 +61,7 @@ final class ValueTranslation {
                 v.type().getBytes(StandardCharsets.UTF_8), data(v.data()), List.of());
     }
 
-    static byte[] data(HandleValue.Data d) {
+    public static byte[] data(HandleValue.Data d) {
         if (d == null || d.value() == null || d.value().isNull()) {
             return new byte[0];
         }
@@ -102,7 +102,7 @@ final class ValueTranslation {
     }
 
     /** A value received over the protocol, in Ferry's shape; {@code null} data formats never occur. */
-    static HandleValue fromNative(NativeValue n) {
+    public static HandleValue fromNative(NativeValue n) {
         String type = n.typeName();
         HandleValue.Data data;
         if (HandleValue.HS_ADMIN.equals(type)) {

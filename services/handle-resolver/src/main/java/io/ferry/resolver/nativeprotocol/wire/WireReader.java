@@ -1,18 +1,18 @@
-package io.ferry.resolver.nativeprotocol;
+package io.ferry.resolver.nativeprotocol.wire;
 
 import java.util.Arrays;
 
 /** Reads the Handle protocol's big-endian integers and length-prefixed byte strings, refusing anything out of bounds. */
-final class WireReader {
+public final class WireReader {
 
     /** No list or string in a message can be longer than a whole message. */
-    static final int MAX_MESSAGE = 262_144;
+    public static final int MAX_MESSAGE = 262_144;
 
     private final byte[] buf;
     private final int end;
     private int pos;
 
-    WireReader(byte[] buf, int offset, int end) {
+    public WireReader(byte[] buf, int offset, int end) {
         if (offset < 0 || end > buf.length || offset > end) {
             throw new ProtocolException("message bounds outside the buffer");
         }
@@ -21,11 +21,11 @@ final class WireReader {
         this.end = end;
     }
 
-    int position() {
+    public int position() {
         return pos;
     }
 
-    boolean atEnd() {
+    public boolean atEnd() {
         return pos >= end;
     }
 
@@ -35,26 +35,26 @@ final class WireReader {
         }
     }
 
-    byte int1() {
+    public byte int1() {
         need(1);
         return buf[pos++];
     }
 
-    int int2() {
+    public int int2() {
         need(2);
         int v = ((buf[pos] & 0xff) << 8) | (buf[pos + 1] & 0xff);
         pos += 2;
         return v;
     }
 
-    int int4() {
+    public int int4() {
         need(4);
         int v = ((buf[pos] & 0xff) << 24) | ((buf[pos + 1] & 0xff) << 16) | ((buf[pos + 2] & 0xff) << 8) | (buf[pos + 3] & 0xff);
         pos += 4;
         return v;
     }
 
-    byte[] raw(int n) {
+    public byte[] raw(int n) {
         need(n);
         byte[] out = Arrays.copyOfRange(buf, pos, pos + n);
         pos += n;
@@ -62,7 +62,7 @@ final class WireReader {
     }
 
     /** A 4-byte length, then that many bytes. */
-    byte[] bytes() {
+    public byte[] bytes() {
         int n = int4();
         if (n > MAX_MESSAGE) {
             throw new ProtocolException("byte string longer than a message");
@@ -71,7 +71,7 @@ final class WireReader {
     }
 
     /** A 4-byte count, then that many 4-byte integers. */
-    int[] ints() {
+    public int[] ints() {
         int n = count(4);
         int[] out = new int[n];
         for (int i = 0; i < n; i++) {
@@ -81,7 +81,7 @@ final class WireReader {
     }
 
     /** A 4-byte count, then that many length-prefixed byte strings. */
-    byte[][] byteStrings() {
+    public byte[][] byteStrings() {
         int n = count(4);
         byte[][] out = new byte[n][];
         for (int i = 0; i < n; i++) {
@@ -91,7 +91,7 @@ final class WireReader {
     }
 
     /** A 4-byte element count, checked against what is left (each element at least {@code minSize} bytes). */
-    int count(int minSize) {
+    public int count(int minSize) {
         int n = int4();
         if (n < 0 || (long) n * minSize > end - pos) {
             throw new ProtocolException("list longer than the message");

@@ -1,14 +1,14 @@
-package io.ferry.resolver.nativeprotocol;
+package io.ferry.resolver.nativeprotocol.wire;
 
 import java.util.Arrays;
 
 /** Writes the Handle protocol's big-endian integers and length-prefixed byte strings into a growing buffer. */
-final class WireWriter {
+public final class WireWriter {
 
     private byte[] buf;
     private int size;
 
-    WireWriter(int capacity) {
+    public WireWriter(int capacity) {
         buf = new byte[Math.max(capacity, 16)];
     }
 
@@ -18,24 +18,24 @@ final class WireWriter {
         }
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    WireWriter int1(int v) {
+    public WireWriter int1(int v) {
         ensure(1);
         buf[size++] = (byte) v;
         return this;
     }
 
-    WireWriter int2(int v) {
+    public WireWriter int2(int v) {
         ensure(2);
         buf[size++] = (byte) (v >>> 8);
         buf[size++] = (byte) v;
         return this;
     }
 
-    WireWriter int4(int v) {
+    public WireWriter int4(int v) {
         ensure(4);
         buf[size++] = (byte) (v >>> 24);
         buf[size++] = (byte) (v >>> 16);
@@ -45,25 +45,25 @@ final class WireWriter {
     }
 
     /** Overwrites the 4-byte integer at {@code at} (a length written before its contents were known). */
-    void int4At(int at, int v) {
+    public void int4At(int at, int v) {
         buf[at] = (byte) (v >>> 24);
         buf[at + 1] = (byte) (v >>> 16);
         buf[at + 2] = (byte) (v >>> 8);
         buf[at + 3] = (byte) v;
     }
 
-    WireWriter raw(byte[] b) {
+    public WireWriter raw(byte[] b) {
         ensure(b.length);
         System.arraycopy(b, 0, buf, size, b.length);
         size += b.length;
         return this;
     }
 
-    WireWriter bytes(byte[] b) {
+    public WireWriter bytes(byte[] b) {
         return int4(b.length).raw(b);
     }
 
-    WireWriter ints(int[] values) {
+    public WireWriter ints(int[] values) {
         int4(values.length);
         for (int v : values) {
             int4(v);
@@ -71,7 +71,7 @@ final class WireWriter {
         return this;
     }
 
-    byte[] toByteArray() {
+    public byte[] toByteArray() {
         return Arrays.copyOf(buf, size);
     }
 }
