@@ -1,7 +1,7 @@
 package io.ferry.resolver;
 
 import io.ferry.dev.FerryTestResource;
-import io.ferry.identity.testca.GridCredential;
+import io.ferry.dev.testca.GridCredential;
 import io.ferry.resolver.authentication.SecretKeys;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;

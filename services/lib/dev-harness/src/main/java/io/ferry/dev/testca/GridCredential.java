@@ -1,4 +1,4 @@
-package io.ferry.identity.testca;
+package io.ferry.dev.testca;
 
 import eu.emi.security.authn.x509.proxy.ProxyCertificate;
 import eu.emi.security.authn.x509.proxy.ProxyCertificateOptions;

@@ -1,4 +1,4 @@
-package io.ferry.identity.testca;
+package io.ferry.dev.testca;
 
 import eu.emi.security.authn.x509.proxy.ProxyType;
 import org.bouncycastle.asn1.x509.AttributeCertificate;

@@ -1,4 +1,4 @@
-package io.ferry.identity.testca;
+package io.ferry.dev.testca;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;

@@ -1,7 +1,8 @@
-package io.ferry.identity.testca;
+package io.ferry.dev.testca;
 
+import javax.security.auth.x500.X500Principal;
+import eu.emi.security.authn.x509.impl.OpensslNameUtils;
 import eu.emi.security.authn.x509.impl.KeyAndCertCredential;
-import io.ferry.identity.x509.GridNames;
 import org.bouncycastle.asn1.x509.AttributeCertificate;
 import org.italiangrid.voms.asn1.VOMSACGenerator;
 
@@ -78,7 +79,12 @@ public record TestVomsSigner(String vo, String host, int port, GridCredential aa
         X509Certificate cert = aa.certificate();
         Path lsc = vomsdir.resolve(vo).resolve(host + ".lsc");
         Files.createDirectories(lsc.getParent());
-        return Files.writeString(lsc, GridNames.openssl(cert.getSubjectX500Principal()) + "\n"
-                + GridNames.openssl(cert.getIssuerX500Principal()) + "\n");
+        return Files.writeString(lsc, openssl(cert.getSubjectX500Principal()) + "\n"
+                + openssl(cert.getIssuerX500Principal()) + "\n");
+    }
+
+    /** A DN in OpenSSL's one-line form ({@code /DC=org/DC=ferry/CN=alice}), as trust anchors and .lsc files write it. */
+    private static String openssl(X500Principal name) {
+        return OpensslNameUtils.convertFromRfc2253(name.getName(X500Principal.RFC2253), false);
     }
 }

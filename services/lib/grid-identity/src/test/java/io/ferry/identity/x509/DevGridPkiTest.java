@@ -1,9 +1,9 @@
-package io.ferry.identity.testca;
+package io.ferry.identity.x509;
 
+import io.ferry.dev.testca.GridCredential;
+import io.ferry.dev.testca.DevGridPki;
 import io.ferry.identity.mapping.AccessRules;
 import io.ferry.identity.model.GridCaller;
-import io.ferry.identity.x509.CertificateVerifier;
-import io.ferry.identity.x509.TrustSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,8 +1,7 @@
-package io.ferry.identity.testca;
+package io.ferry.dev.testca;
 
 import eu.emi.security.authn.x509.helpers.trust.OpensslTruststoreHelper;
 import eu.emi.security.authn.x509.impl.OpensslNameUtils;
-import io.ferry.identity.x509.GridNames;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.CRLNumber;
@@ -93,7 +92,7 @@ public final class TestGridCa {
 
     /** The CA's DN in OpenSSL form. */
     public String dn() {
-        return GridNames.openssl(certificate().getSubjectX500Principal());
+        return openssl(certificate().getSubjectX500Principal());
     }
 
     /** A user certificate (client authentication) for {@code dn}. */
@@ -208,5 +207,10 @@ public final class TestGridCa {
 
     private static BigInteger serial() {
         return new BigInteger(63, RANDOM).add(BigInteger.ONE);
+    }
+
+    /** A DN in OpenSSL's one-line form ({@code /DC=org/DC=ferry/CN=alice}), as trust anchors and .lsc files write it. */
+    private static String openssl(X500Principal name) {
+        return OpensslNameUtils.convertFromRfc2253(name.getName(X500Principal.RFC2253), false);
     }
 }
