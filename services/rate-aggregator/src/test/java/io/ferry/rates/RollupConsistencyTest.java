@@ -2,7 +2,7 @@ package io.ferry.rates;
 
 import io.ferry.dev.FerryTestResource;
 import io.ferry.rates.repository.ExpiredRows;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * brute-force recomputation over the raw records.
  */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
+@WithTestResource(FerryTestResource.class)
 class RollupConsistencyTest {
 
     /**
