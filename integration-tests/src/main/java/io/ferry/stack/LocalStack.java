@@ -5,7 +5,7 @@ import io.ferry.dev.DevTokens;
 import io.ferry.dev.FreePort;
 import io.ferry.dev.OwnerOnlyFiles;
 import io.ferry.dev.PostgresServer;
-import io.ferry.identity.testca.DevGridPki;
+import io.ferry.dev.testca.DevGridPki;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.NginxWebDav;
-import io.ferry.identity.testca.TestTokenIssuer;
+import io.ferry.dev.testca.TestTokenIssuer;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceProcess;
 import io.ferry.stack.ServiceSpec;

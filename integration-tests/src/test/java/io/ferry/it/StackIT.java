@@ -2,8 +2,8 @@ package io.ferry.it;
 
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.NginxWebDav;
-import io.ferry.identity.testca.DevGridPki;
-import io.ferry.identity.testca.GridCredential;
+import io.ferry.dev.testca.DevGridPki;
+import io.ferry.dev.testca.GridCredential;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceProcess;
 import io.ferry.stack.ServiceSpec;

@@ -2,7 +2,7 @@ package io.ferry.resolver;
 
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -22,8 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Handle.net's JSON API, codes and permissions; the proxy; the replica catalogue and its ranking. */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
-@QuarkusTestResource(SchedulerStandIn.class)
+@WithTestResource(FerryTestResource.class)
+@WithTestResource(SchedulerStandIn.class)
 class HandleApiTest {
 
     static final String PREFIX = "10.5072";

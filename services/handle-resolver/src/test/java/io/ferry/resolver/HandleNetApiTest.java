@@ -1,9 +1,10 @@
 package io.ferry.resolver;
 
 import io.ferry.dev.FerryTestResource;
-import io.ferry.identity.testca.GridCredential;
-import io.ferry.resolver.service.SecretKeys;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.ferry.dev.testca.GridCredential;
+import io.ferry.resolver.authentication.SecretKeys;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -49,9 +50,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * parameters and its codes.
  */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
-@QuarkusTestResource(SchedulerStandIn.class)
-@QuarkusTestResource(ResolverHttps.class)
+@WithTestResource(FerryTestResource.class)
+@WithTestResource(SchedulerStandIn.class)
+// Global, as before: every test of this module runs on the one HTTPS-enabled application.
+@WithTestResource(value = ResolverHttps.class, scope = TestResourceScope.GLOBAL)
 class HandleNetApiTest {
 
     @TestHTTPResource(value = "/", tls = true)

@@ -3,7 +3,7 @@ package io.ferry.resolver;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.resolver.nativeprotocol.NativeProtocolServer;
 import io.ferry.resolver.nativeprotocol.ServerKey;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
@@ -47,8 +47,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * whose HS_PUBKEY is stored), on the store the REST API serves.
  */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
-@QuarkusTestResource(SchedulerStandIn.class)
+@WithTestResource(FerryTestResource.class)
+@WithTestResource(SchedulerStandIn.class)
 class NativeProtocolTest {
 
     @Inject

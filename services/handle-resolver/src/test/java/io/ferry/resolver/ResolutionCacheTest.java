@@ -2,7 +2,7 @@ package io.ferry.resolver;
 
 import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.PostgresServer;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.restassured.http.ContentType;
@@ -25,8 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * announced a change, whoever made it. (Same test resources as {@link HandleApiTest}: one application for both.)
  */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
-@QuarkusTestResource(SchedulerStandIn.class)
+@WithTestResource(FerryTestResource.class)
+@WithTestResource(SchedulerStandIn.class)
 class ResolutionCacheTest {
 
     static final String PREFIX = HandleApiTest.PREFIX;

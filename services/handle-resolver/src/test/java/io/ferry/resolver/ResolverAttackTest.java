@@ -3,7 +3,7 @@ package io.ferry.resolver;
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.resolver.model.AdminPermissions;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -30,8 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link HandleApiTest}: one application for all of them.)
  */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
-@QuarkusTestResource(SchedulerStandIn.class)
+@WithTestResource(FerryTestResource.class)
+@WithTestResource(SchedulerStandIn.class)
 class ResolverAttackTest {
 
     static final String PREFIX = HandleApiTest.PREFIX;

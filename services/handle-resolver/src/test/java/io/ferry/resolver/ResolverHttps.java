@@ -1,7 +1,7 @@
 package io.ferry.resolver;
 
-import io.ferry.identity.testca.GridCredential;
-import io.ferry.identity.testca.TestGridCa;
+import io.ferry.dev.testca.GridCredential;
+import io.ferry.dev.testca.TestGridCa;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.nio.file.Files;

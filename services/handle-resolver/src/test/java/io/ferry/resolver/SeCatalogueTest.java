@@ -2,7 +2,7 @@ package io.ferry.resolver;
 
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
@@ -12,8 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The resolver's copy of the SE catalogue: fetched with the service token, kept when the scheduler is away. */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
-@QuarkusTestResource(SchedulerStandIn.class)
+@WithTestResource(FerryTestResource.class)
+@WithTestResource(SchedulerStandIn.class)
 class SeCatalogueTest {
 
     static String operator() {

@@ -2,7 +2,7 @@ package io.ferry.rates;
 
 import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.HeadlessChromium;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * link grid and the site table rendered, and keeps a screenshot in target/dashboard.png.
  */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
+@WithTestResource(FerryTestResource.class)
 class DashboardTest {
 
     @TestHTTPResource("/dashboard/index.html")

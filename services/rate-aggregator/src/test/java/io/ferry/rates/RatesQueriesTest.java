@@ -1,7 +1,7 @@
 package io.ferry.rates;
 
 import io.ferry.dev.FerryTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
@@ -22,7 +22,7 @@ import static org.hamcrest.Matchers.lessThan;
 
 /** The queries sites and tools read, on datasets whose answers are known. */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
+@WithTestResource(FerryTestResource.class)
 class RatesQueriesTest {
 
     static final String PROBLEM = "application/problem+json";

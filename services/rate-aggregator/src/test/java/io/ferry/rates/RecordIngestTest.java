@@ -2,7 +2,7 @@ package io.ferry.rates;
 
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
@@ -17,7 +17,7 @@ import static org.hamcrest.Matchers.hasSize;
 
 /** Ingest of transfer records: per-item answers, idempotency by id, scope checks. */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
+@WithTestResource(FerryTestResource.class)
 class RecordIngestTest {
 
     static final String PROBLEM = "application/problem+json";

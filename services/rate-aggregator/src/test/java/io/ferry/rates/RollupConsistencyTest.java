@@ -1,8 +1,8 @@
 package io.ferry.rates;
 
 import io.ferry.dev.FerryTestResource;
-import io.ferry.rates.service.RetentionService;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.ferry.rates.repository.ExpiredRows;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * brute-force recomputation over the raw records.
  */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
+@WithTestResource(FerryTestResource.class)
 class RollupConsistencyTest {
 
     /**
@@ -136,7 +136,7 @@ class RollupConsistencyTest {
         String bins = "SELECT bin_seconds || ' ' || to_char(bin_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') FROM rollup "
                 + "WHERE dim = 'link' AND k1 = 'RET-SRC' AND k2 = 'RET-DST' ORDER BY bin_seconds, bin_start";
         try {
-            pool.preparedQuery(RetentionService.EXPIRED_FINE_ROLLUPS)
+            pool.preparedQuery(ExpiredRows.EXPIRED_FINE_ROLLUPS)
                     .execute(Tuple.of(OffsetDateTime.parse("2001-06-01T00:00:00Z"))).await().indefinitely();
             List<String> left = new ArrayList<>();
             pool.query(bins).execute().await().indefinitely().forEach(r -> left.add(r.getString(0)));

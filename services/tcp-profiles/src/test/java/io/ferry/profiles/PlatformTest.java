@@ -3,7 +3,7 @@ package io.ferry.profiles;
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What every Ferry service promises: health with the database, tokens, problem+json, telemetry, metrics. */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
+@WithTestResource(FerryTestResource.class)
 class PlatformTest {
 
     static final String PROBLEM = "application/problem+json";

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** A site admin's day: profiles with versions and includes, rules, rendering, drift, stream advice, impact. */
 @QuarkusTest
-@QuarkusTestResource(FerryTestResource.class)
+@WithTestResource(FerryTestResource.class)
 class ProfilesFlowTest {
 
     static final String PROBLEM = "application/problem+json";

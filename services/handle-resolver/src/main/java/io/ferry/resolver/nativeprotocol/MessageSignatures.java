@@ -1,5 +1,9 @@
 package io.ferry.resolver.nativeprotocol;
 
+import io.ferry.resolver.nativeprotocol.wire.WireWriter;
+import io.ferry.resolver.nativeprotocol.wire.WireReader;
+import io.ferry.resolver.authentication.SecretKeyChallenge;
+import io.ferry.resolver.nativeprotocol.wire.Envelope;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;

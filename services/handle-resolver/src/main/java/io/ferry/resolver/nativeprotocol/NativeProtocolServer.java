@@ -1,5 +1,9 @@
 package io.ferry.resolver.nativeprotocol;
 
+import io.ferry.resolver.nativeprotocol.wire.WireWriter;
+import io.ferry.resolver.nativeprotocol.wire.ProtocolException;
+import io.ferry.resolver.nativeprotocol.wire.MessageHeader;
+import io.ferry.resolver.nativeprotocol.wire.Envelope;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
@@ -34,7 +38,7 @@ public class NativeProtocolServer {
     NativeRequestHandler handler;
 
     @Inject
-    io.ferry.resolver.metrics.NativeRequestMetrics metrics;
+    io.ferry.resolver.nativeprotocol.NativeRequestMetrics metrics;
 
     private NetServer tcp;
     private UdpSockets udp;
@@ -103,7 +107,7 @@ public class NativeProtocolServer {
             // One request at a time per connection, so that answers leave in the order of their requests.
             parser.pause();
             handler.handle(req).subscribe().with(reply -> {
-                metrics.answered(io.ferry.resolver.metrics.NativeRequestMetrics.TCP, req.opCode(), reply.message());
+                metrics.answered(io.ferry.resolver.nativeprotocol.NativeRequestMetrics.TCP, req.opCode(), reply.message());
                 socket.write(frame(e, reply));
                 parser.resume();
             });

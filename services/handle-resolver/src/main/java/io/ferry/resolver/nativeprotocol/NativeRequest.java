@@ -1,5 +1,9 @@
 package io.ferry.resolver.nativeprotocol;
 
+import io.ferry.resolver.nativeprotocol.wire.WireReader;
+import io.ferry.resolver.nativeprotocol.wire.ProtocolException;
+import io.ferry.resolver.nativeprotocol.wire.MessageHeader;
+import io.ferry.resolver.nativeprotocol.wire.Envelope;
 import java.util.Arrays;
 
 /**

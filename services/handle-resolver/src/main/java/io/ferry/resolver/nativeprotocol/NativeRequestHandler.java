@@ -1,5 +1,14 @@
 package io.ferry.resolver.nativeprotocol;
 
+import io.ferry.resolver.nativeprotocol.wire.WireReader;
+import io.ferry.resolver.nativeprotocol.wire.ValueTranslation;
+import io.ferry.resolver.authentication.SecretKeyChallenge;
+import io.ferry.resolver.authentication.PublicKeyChallenge;
+import io.ferry.resolver.nativeprotocol.wire.ProtocolException;
+import io.ferry.resolver.nativeprotocol.wire.NativeValue;
+import io.ferry.resolver.nativeprotocol.wire.MessageHeader;
+import io.ferry.resolver.nativeprotocol.wire.Envelope;
+import io.ferry.resolver.resolution.HandleAnswers;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.ferry.resolver.model.AdminPermissions;
@@ -8,9 +17,9 @@ import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.model.HandleValue;
 import io.ferry.resolver.model.ValuePermissions;
 import io.ferry.resolver.repository.HandleStore;
-import io.ferry.resolver.service.HandleAccess;
-import io.ferry.resolver.service.HandleService;
-import io.ferry.resolver.service.ResolutionCache;
+import io.ferry.resolver.authentication.HandleAccess;
+import io.ferry.resolver.handles.HandleService;
+import io.ferry.resolver.cache.ResolutionCache;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -247,7 +256,7 @@ public class NativeRequestHandler {
                 });
             }
             HandleStore.Stored h = found.get();
-            List<HandleValue> selected = HandleService.answer(h, types, indices, OffsetDateTime.now(ZoneOffset.UTC)).body().values();
+            List<HandleValue> selected = HandleAnswers.answer(h, types, indices, OffsetDateTime.now(ZoneOffset.UTC)).body().values();
             List<NativeValue> values = new ArrayList<>(selected.size() + 1);
             selected.forEach(v -> values.add(ValueTranslation.toNative(v)));
             NativeValue siteValue = siteValue(h);
@@ -268,7 +277,7 @@ public class NativeRequestHandler {
      */
     private byte[] allValues(NativeRequest req, byte[] handleBytes, ResolutionCache.Entry cached) {
         byte[] encoded = cache.nativeValues(cached, view -> {
-            List<HandleValue> values = HandleService.answer(view, List.of(), List.of(), OffsetDateTime.now(ZoneOffset.UTC)).body().values();
+            List<HandleValue> values = HandleAnswers.answer(view, List.of(), List.of(), OffsetDateTime.now(ZoneOffset.UTC)).body().values();
             return values.isEmpty() ? new byte[0] : Responses.valueList(values.stream().map(ValueTranslation::toNative).toList());
         });
         return encoded.length == 0 ? Responses.error(req, Responses.RC_VALUES_NOT_FOUND, "Values Not Found")

@@ -1,5 +1,9 @@
 package io.ferry.resolver.nativeprotocol;
 
+import io.ferry.resolver.nativeprotocol.wire.WireWriter;
+import io.ferry.resolver.nativeprotocol.wire.NativeValue;
+import io.ferry.resolver.nativeprotocol.wire.MessageHeader;
+import io.ferry.resolver.nativeprotocol.wire.Envelope;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

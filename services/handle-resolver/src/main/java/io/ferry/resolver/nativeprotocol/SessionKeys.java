@@ -1,5 +1,8 @@
 package io.ferry.resolver.nativeprotocol;
 
+import io.ferry.resolver.nativeprotocol.wire.WireWriter;
+import io.ferry.resolver.authentication.SecretKeyChallenge;
+import io.ferry.resolver.nativeprotocol.wire.KeyEncoding;
 import javax.crypto.Cipher;
 import javax.crypto.KeyAgreement;
 import javax.crypto.interfaces.DHPublicKey;

@@ -1,5 +1,7 @@
 package io.ferry.resolver.nativeprotocol;
 
+import io.ferry.resolver.nativeprotocol.wire.WireWriter;
+import io.ferry.resolver.nativeprotocol.wire.Envelope;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 

@@ -1,5 +1,9 @@
 package io.ferry.resolver.nativeprotocol;
 
+import io.ferry.resolver.nativeprotocol.wire.WireWriter;
+import io.ferry.resolver.nativeprotocol.wire.ProtocolException;
+import io.ferry.resolver.nativeprotocol.wire.MessageHeader;
+import io.ferry.resolver.nativeprotocol.wire.Envelope;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -45,7 +49,7 @@ final class UdpSockets {
 
     /** Binds {@code count} sockets to {@code host}:{@code port} (0: a free port, the same for all). */
     static UdpSockets bind(Vertx vertx, String host, int port, int count, NativeRequestHandler handler,
-                           io.ferry.resolver.metrics.NativeRequestMetrics metrics) {
+                           io.ferry.resolver.nativeprotocol.NativeRequestMetrics metrics) {
         UdpSockets sockets = new UdpSockets();
         VertxInternal vx = (VertxInternal) vertx;
         int bound = port;
@@ -90,11 +94,11 @@ final class UdpSockets {
 
         private final ContextInternal context;
         private final NativeRequestHandler handler;
-        private final io.ferry.resolver.metrics.NativeRequestMetrics metrics;
+        private final io.ferry.resolver.nativeprotocol.NativeRequestMetrics metrics;
         /** Inside channelRead0, on the event loop: an answer given now is flushed with its batch. */
         private boolean reading;
 
-        Answering(ContextInternal context, NativeRequestHandler handler, io.ferry.resolver.metrics.NativeRequestMetrics metrics) {
+        Answering(ContextInternal context, NativeRequestHandler handler, io.ferry.resolver.nativeprotocol.NativeRequestMetrics metrics) {
             this.context = context;
             this.handler = handler;
             this.metrics = metrics;
@@ -110,7 +114,7 @@ final class UdpSockets {
             reading = true;
             try {
                 context.emit(req, r -> handler.handle(r).subscribe().with(reply -> {
-                    metrics.answered(io.ferry.resolver.metrics.NativeRequestMetrics.UDP, r.opCode(), reply.message());
+                    metrics.answered(io.ferry.resolver.nativeprotocol.NativeRequestMetrics.UDP, r.opCode(), reply.message());
                     send(ctx, req.envelope(), reply, sender);
                     // An answer that came later (from the database) is not part of a batch being read.
                     if (!reading || !ctx.executor().inEventLoop()) {

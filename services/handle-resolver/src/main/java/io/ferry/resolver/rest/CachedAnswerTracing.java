@@ -1,7 +1,7 @@
 package io.ferry.resolver.rest;
 
 import io.ferry.resolver.config.ResolverConfig;
-import io.ferry.resolver.service.ResolutionCache;
+import io.ferry.resolver.cache.ResolutionCache;
 import io.quarkus.opentelemetry.runtime.tracing.instrumentation.InstrumentationRecorder;
 import io.quarkus.opentelemetry.runtime.tracing.instrumentation.vertx.OpenTelemetryVertxTracingFactory;
 import io.quarkus.runtime.StartupEvent;

@@ -1,6 +1,6 @@
 package io.ferry.resolver.rest;
 
-import io.ferry.resolver.service.ResolutionCache;
+import io.ferry.resolver.cache.ResolutionCache;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;

@@ -1,6 +1,6 @@
 package io.ferry.resolver.rest;
 
-import io.ferry.resolver.service.ProxyResolver;
+import io.ferry.resolver.proxy.ProxyResolver;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

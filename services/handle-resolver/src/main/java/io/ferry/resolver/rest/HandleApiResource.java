@@ -1,10 +1,12 @@
 package io.ferry.resolver.rest;
 
+import io.ferry.resolver.api.PrefixInput;
+import io.ferry.resolver.api.HandleListing;
 import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
-import io.ferry.resolver.service.HandleService;
-import io.ferry.resolver.service.PrefixService;
+import io.ferry.resolver.handles.HandleService;
+import io.ferry.resolver.handles.PrefixService;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -28,9 +30,6 @@ import java.util.List;
 @Path("/api")
 @Produces(MediaType.APPLICATION_JSON)
 public class HandleApiResource {
-
-    public record PrefixInput(List<String> admins) {
-    }
 
     @Inject
     HandleService handles;

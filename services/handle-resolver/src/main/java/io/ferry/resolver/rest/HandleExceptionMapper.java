@@ -1,5 +1,6 @@
 package io.ferry.resolver.rest;
 
+import io.ferry.resolver.api.HandleResponse;
 import io.ferry.resolver.model.HandleException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;

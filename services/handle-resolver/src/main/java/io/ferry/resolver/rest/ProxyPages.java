@@ -1,7 +1,8 @@
 package io.ferry.resolver.rest;
 
+import io.ferry.resolver.resolution.ProxyDecisions;
 import io.ferry.resolver.model.HandleValue;
-import io.ferry.resolver.service.ProxyResolver;
+import io.ferry.resolver.proxy.ProxyResolver;
 
 /** The proxy's HTML pages: values, gone, not found. Every value is escaped. */
 final class ProxyPages {
@@ -9,7 +10,7 @@ final class ProxyPages {
     private ProxyPages() {
     }
 
-    static String values(ProxyResolver.Decision d) {
+    static String values(ProxyDecisions.Decision d) {
         StringBuilder rows = new StringBuilder();
         for (HandleValue v : d.values()) {
             rows.append("<tr><td>").append(v.index()).append("</td><td>").append(esc(v.type())).append("</td><td>")
@@ -19,13 +20,13 @@ final class ProxyPages {
         return page("Handle " + d.handle(), "<table><tr><th>Index</th><th>Type</th><th>Timestamp</th><th>Data</th></tr>" + rows + "</table>");
     }
 
-    static String gone(ProxyResolver.Decision d) {
+    static String gone(ProxyDecisions.Decision d) {
         return page("Gone: " + d.handle(), "<p>The object identified by this handle was deleted"
                 + (d.reason() == null ? "" : ": " + esc(d.reason())) + ". The identifier remains registered.</p>");
     }
 
-    static String notFound(ProxyResolver.Decision d) {
-        return page("Not found: " + d.handle(), d.kind() == ProxyResolver.Kind.NOT_RESPONSIBLE
+    static String notFound(ProxyDecisions.Decision d) {
+        return page("Not found: " + d.handle(), d.kind() == ProxyDecisions.Kind.NOT_RESPONSIBLE
                 ? "<p>The prefix of this handle is not homed on this resolver.</p>" : "<p>No handle with this name exists.</p>");
     }
 

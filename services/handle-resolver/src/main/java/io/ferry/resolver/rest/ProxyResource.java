@@ -1,6 +1,8 @@
 package io.ferry.resolver.rest;
 
-import io.ferry.resolver.service.ProxyResolver;
+import io.ferry.resolver.resolution.ProxyDecisions;
+import io.ferry.resolver.api.HandleResponse;
+import io.ferry.resolver.proxy.ProxyResolver;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -48,8 +50,8 @@ public class ProxyResource {
                     .entity(json ? HandleResponse.error(1, 410, d.handle(), "Gone: the object was deleted" + (d.reason() == null ? "" : " (" + d.reason() + ")"))
                             : ProxyPages.gone(d)).build();
             case NOT_FOUND, NOT_RESPONSIBLE -> Response.status(404).type(json ? MediaType.APPLICATION_JSON : MediaType.TEXT_HTML)
-                    .entity(json ? HandleResponse.error(d.kind() == ProxyResolver.Kind.NOT_FOUND ? 100 : 301, 404, d.handle(),
-                            d.kind() == ProxyResolver.Kind.NOT_FOUND ? "Handle Not Found" : "Server Not Responsible For Handle")
+                    .entity(json ? HandleResponse.error(d.kind() == ProxyDecisions.Kind.NOT_FOUND ? 100 : 301, 404, d.handle(),
+                            d.kind() == ProxyDecisions.Kind.NOT_FOUND ? "Handle Not Found" : "Server Not Responsible For Handle")
                             : ProxyPages.notFound(d)).build();
         });
     }

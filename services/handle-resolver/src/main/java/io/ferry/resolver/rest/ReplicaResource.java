@@ -1,9 +1,11 @@
 package io.ferry.resolver.rest;
 
-import io.ferry.resolver.service.AtRiskReport;
-import io.ferry.resolver.service.LogicalNames;
-import io.ferry.resolver.service.ObjectLifecycle;
-import io.ferry.resolver.service.ReplicaCatalogue;
+import io.ferry.resolver.api.ReplicaInput;
+import io.ferry.resolver.api.NameInput;
+import io.ferry.resolver.replicas.AtRiskReport;
+import io.ferry.resolver.replicas.LogicalNames;
+import io.ferry.resolver.handles.ObjectLifecycle;
+import io.ferry.resolver.replicas.ReplicaCatalogue;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -61,8 +63,8 @@ public class ReplicaResource {
     @PUT
     @Path("replicas")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> register(ReplicaCatalogue.ReplicaInput input) {
-        return replicas.register(input == null ? new ReplicaCatalogue.ReplicaInput(null, null, null, null, null, null) : input)
+    public Uni<Response> register(ReplicaInput input) {
+        return replicas.register(input == null ? new ReplicaInput(null, null, null, null, null, null) : input)
                 .replaceWith(Response.noContent().build());
     }
 
@@ -70,8 +72,8 @@ public class ReplicaResource {
     @POST
     @Path("names")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> bind(LogicalNames.NameInput input) {
-        return names.bind(input == null ? new LogicalNames.NameInput(null, null) : input)
+    public Uni<Response> bind(NameInput input) {
+        return names.bind(input == null ? new NameInput(null, null) : input)
                 .map(kind -> Response.status(201).entity(Map.of("name", input.name(), "kind", kind, "handle", input.handle())).build());
     }
 

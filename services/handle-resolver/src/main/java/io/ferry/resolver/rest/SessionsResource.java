@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.resolver.model.HandleAuthorization;
 import io.ferry.resolver.model.HandleException;
-import io.ferry.resolver.service.HandleSessions;
-import io.ferry.resolver.service.SecretKeyAuthentication;
-import io.ferry.resolver.service.SessionAuthentication;
+import io.ferry.resolver.authentication.HandleSessions;
+import io.ferry.resolver.authentication.SecretKeyAuthentication;
+import io.ferry.resolver.authentication.SessionAuthentication;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -138,11 +138,11 @@ public class SessionsResource {
             String provenBy = authorization == null ? auth.fields().toString() : authorization;
             proven = Uni.createFrom().deferred(() -> authentication.prove(session, auth, provenBy, null));
         } else {
-            return Uni.createFrom().item(Response.ok(SessionResponse.of(session, null)).build());
+            return Uni.createFrom().item(Response.ok(SessionResponses.of(session, null)).build());
         }
-        return proven.map(s -> Response.ok(s.id() == null ? SessionResponse.proven(s.caller().subject()) : SessionResponse.of(s, null)).build())
+        return proven.map(s -> Response.ok(s.id() == null ? SessionResponses.proven(s.caller().subject()) : SessionResponses.of(s, null)).build())
                 .onFailure(HandleException.class).recoverWithItem(e -> Response.status(401)
-                        .entity(SessionResponse.of(session, e.getMessage())).build());
+                        .entity(SessionResponses.of(session, e.getMessage())).build());
     }
 
     // CNRI answers these 403s with no body; Ferry adds Handle.net's error shape so that clients and scripts can tell why.

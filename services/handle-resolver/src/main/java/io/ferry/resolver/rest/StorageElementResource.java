@@ -1,7 +1,7 @@
 package io.ferry.resolver.rest;
 
 import io.ferry.identity.model.FerryRoles;
-import io.ferry.resolver.service.SeCatalogue;
+import io.ferry.resolver.replicas.SeCatalogue;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;

@@ -1,5 +1,14 @@
 package io.ferry.resolver.nativeprotocol;
 
+import io.ferry.resolver.nativeprotocol.wire.WireWriter;
+import io.ferry.resolver.nativeprotocol.wire.ValueTranslation;
+import io.ferry.resolver.authentication.SecretKeyChallenge;
+import io.ferry.resolver.authentication.PublicKeyChallenge;
+import io.ferry.resolver.nativeprotocol.wire.ProtocolException;
+import io.ferry.resolver.nativeprotocol.wire.NativeValue;
+import io.ferry.resolver.nativeprotocol.wire.MessageHeader;
+import io.ferry.resolver.nativeprotocol.wire.KeyEncoding;
+import io.ferry.resolver.nativeprotocol.wire.Envelope;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;

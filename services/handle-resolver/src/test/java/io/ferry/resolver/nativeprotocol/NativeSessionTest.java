@@ -1,5 +1,6 @@
 package io.ferry.resolver.nativeprotocol;
 
+import io.ferry.resolver.nativeprotocol.wire.Envelope;
 import net.handle.hdllib.AbstractMessage;
 import net.handle.hdllib.ClientSideSessionInfo;
 import net.handle.hdllib.Common;

@@ -1,6 +1,6 @@
 package io.ferry.rates.repository;
 
-import io.ferry.rates.rest.TransferRecord;
+import io.ferry.rates.api.TransferRecord;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;

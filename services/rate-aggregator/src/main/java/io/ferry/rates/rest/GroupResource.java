@@ -1,6 +1,8 @@
 package io.ferry.rates.rest;
 
+import io.ferry.rates.api.GroupInput;
 import io.ferry.identity.model.FerryRoles;
+import io.ferry.rates.repository.SiteGroupStore;
 import io.ferry.rates.service.SiteGroups;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -23,14 +25,11 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class GroupResource {
 
-    public record GroupInput(@NotNull List<String> sites) {
-    }
-
     @Inject
     SiteGroups groups;
 
     @GET
-    public Uni<List<SiteGroups.Group>> list() {
+    public Uni<List<SiteGroupStore.Group>> list() {
         return groups.list();
     }
 
@@ -38,7 +37,7 @@ public class GroupResource {
     @Path("{name}")
     @RolesAllowed(FerryRoles.RATES_WRITE)
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<SiteGroups.Group> put(@PathParam("name") String name, @NotNull GroupInput input) {
+    public Uni<SiteGroupStore.Group> put(@PathParam("name") String name, @NotNull GroupInput input) {
         return groups.put(name, input.sites());
     }
 

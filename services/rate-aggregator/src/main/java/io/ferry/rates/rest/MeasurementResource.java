@@ -33,7 +33,7 @@ public class MeasurementResource {
     }
 
     @GET
-    public Uni<List<MeasurementService.Stored>> list(@QueryParam("source") String source, @QueryParam("destination") String destination,
+    public Uni<List<io.ferry.rates.repository.MeasurementStore.Stored>> list(@QueryParam("source") String source, @QueryParam("destination") String destination,
                                                      @QueryParam("limit") Integer limit) {
         int n = limit == null ? 100 : limit;
         if (n < 1 || n > 10_000) {

@@ -43,7 +43,7 @@ public class RatesResource {
     /** {@code GET /probes/links?window=7d}: the links with probe runs in the window, with their counts and mean throughput. */
     @GET
     @Path("probes/links")
-    public Uni<java.util.List<io.ferry.rates.service.ProbeSeries.ProbedLink>> probedLinks(@QueryParam("window") String window) {
+    public Uni<java.util.List<io.ferry.rates.repository.ProbeRecords.ProbedLink>> probedLinks(@QueryParam("window") String window) {
         return probes.links(window);
     }
 

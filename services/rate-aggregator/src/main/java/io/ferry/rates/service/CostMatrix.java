@@ -3,11 +3,9 @@ package io.ferry.rates.service;
 import io.ferry.problem.ProblemException;
 import io.ferry.rates.config.RatesConfig;
 import io.ferry.rates.model.Window;
+import io.ferry.rates.repository.LinkCostSources;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -16,9 +14,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The network-cost matrix (WP7's getNetworkCost(SE[], SE[])): expected seconds per file of a given size between
@@ -38,46 +34,37 @@ public class CostMatrix {
     }
 
     @Inject
-    Pool pool;
+    LinkCostSources sources;
 
     @Inject
     RatesConfig config;
 
     @WithSpan
     public Uni<Matrix> cost(String from, String to, String filesize) {
-        List<String> sources = names("from", from);
+        List<String> froms = names("from", from);
         List<String> destinations = names("to", to);
-        if (sources.size() * destinations.size() > 2500) {
+        if (froms.size() * destinations.size() > 2500) {
             throw ProblemException.badRequest("from", "at most 2500 cells per request");
         }
         long size = filesize == null ? 1_000_000_000L : Window.parseBytes("filesize", filesize);
         Duration window = Window.parse("window", config.cost().window(), "7d");
         OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(window);
-        String transfers = "SELECT k1, k2, sum(files_done)::bigint, sum(prepare_s + checksum_s), sum(transfer_s), sum(bytes)::bigint "
-                + "FROM rollup WHERE dim = 'link' AND bin_seconds = 3600 AND bin_start >= $1 AND k1 = ANY($2) AND k2 = ANY($3) GROUP BY 1, 2";
-        String measured = "SELECT DISTINCT ON (source, destination) source, destination, throughput_bps, measured_at "
-                + "FROM measurement WHERE measured_at >= $1 AND source = ANY($2) AND destination = ANY($3) AND throughput_bps > 0 "
-                + "ORDER BY source, destination, measured_at DESC";
-        Tuple args = Tuple.of(since, sources.toArray(String[]::new), destinations.toArray(String[]::new));
-        return pool.preparedQuery(transfers).execute(args).flatMap(tRows -> pool.preparedQuery(measured).execute(args).map(mRows -> {
-            Map<String, Row> byLink = new HashMap<>();
-            tRows.forEach(r -> byLink.put(r.getString(0) + "\u0000" + r.getString(1), r));
-            Map<String, Row> byMeasurement = new HashMap<>();
-            mRows.forEach(r -> byMeasurement.put(r.getString(0) + "\u0000" + r.getString(1), r));
+        return sources.transfers(since, froms, destinations).flatMap(byLink -> sources.measured(since, froms, destinations).map(byMeasurement -> {
             List<Cell> cells = new ArrayList<>();
             String w = config.cost().window();
-            for (String s : sources) {
+            for (String s : froms) {
                 for (String d : destinations) {
-                    Row t = byLink.get(s + "\u0000" + d);
-                    Row m = byMeasurement.get(s + "\u0000" + d);
-                    long done = t == null ? 0 : t.getLong(2);
-                    if (done >= config.cost().minSamples() && t.getDouble(4) > 0) {
-                        double overhead = t.getDouble(3) / done;
-                        double throughput = t.getLong(5) / t.getDouble(4);
+                    LinkCostSources.Pair pair = new LinkCostSources.Pair(s, d);
+                    LinkCostSources.Transfers t = byLink.get(pair);
+                    LinkCostSources.Measured m = byMeasurement.get(pair);
+                    long done = t == null ? 0 : t.filesDone();
+                    if (done >= config.cost().minSamples() && t.transferSeconds() > 0) {
+                        double overhead = t.overheadSeconds() / done;
+                        double throughput = t.bytes() / t.transferSeconds();
                         cells.add(cell(s, d, size, overhead, throughput, new Basis("transfers", done, w, null)));
                     } else if (m != null) {
-                        cells.add(cell(s, d, size, config.cost().defaultOverheadSeconds(), m.getDouble(2) / 8,
-                                new Basis("measurements", 1, w, "throughput measured " + m.getOffsetDateTime(3)
+                        cells.add(cell(s, d, size, config.cost().defaultOverheadSeconds(), m.throughputBps() / 8,
+                                new Basis("measurements", 1, w, "throughput measured " + m.at()
                                         + "; overhead is the configured default" + (done > 0 ? " (" + done + " transfers are too few)" : ""))));
                     } else {
                         cells.add(cell(s, d, size, config.cost().defaultOverheadSeconds(), config.cost().defaultThroughput(),
@@ -86,7 +73,7 @@ public class CostMatrix {
                     }
                 }
             }
-            return new Matrix(size, sources, destinations, cells);
+            return new Matrix(size, froms, destinations, cells);
         }));
     }
 

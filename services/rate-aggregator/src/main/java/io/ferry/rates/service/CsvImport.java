@@ -2,7 +2,7 @@ package io.ferry.rates.service;
 
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
-import io.ferry.rates.rest.TransferRecord;
+import io.ferry.rates.api.TransferRecord;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

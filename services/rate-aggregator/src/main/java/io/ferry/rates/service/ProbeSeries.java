@@ -2,72 +2,37 @@ package io.ferry.rates.service;
 
 import io.ferry.problem.ProblemException;
 import io.ferry.rates.model.Window;
+import io.ferry.rates.repository.ProbeRecords;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A link's probe series: the records of transfer-scheduler's link probes (activity {@value #ACTIVITY}), one per
- * run, each with the mean throughput of the finished ones in the 12 hours up to it, as SONAR plotted them. Read
- * through the partial index of V12, which covers that activity only.
+ * A link's probe series: the records of transfer-scheduler's link probes, one per run, each with the mean
+ * throughput of the finished ones in the 12 hours up to it, as SONAR plotted them.
  */
 @ApplicationScoped
 public class ProbeSeries {
 
-    /** The activity transfer-scheduler runs its probes under (its {@code ferry.scheduler.probes.activity} default). */
-    public static final String ACTIVITY = "ferry-probe";
     static final Duration LONGEST = Duration.ofDays(30);
     static final int MAX_RUNS = 20_000;
-
-    /** One probe run as its record tells it; throughputs in bytes/s. */
-    public record Run(OffsetDateTime at, String outcome, long bytes, Double throughput, Double average12h, String errorCode) {
-    }
-
-    public record Series(String source, String destination, String window, List<Run> runs) {
-    }
-
-    /** A record's throughput: as sent, else from its bytes and transfer time (imported histories may lack it). */
-    private static final String THROUGHPUT = "coalesce(throughput_bytes_per_s, "
-            + "(bytes_transferred / nullif(extract(epoch FROM transfer_ended_at - transfer_started_at), 0))::float8)";
-
-    static final String SQL = "SELECT * FROM (SELECT completed_at, outcome, bytes_transferred, " + THROUGHPUT + ", "
-            + "avg(" + THROUGHPUT + ") FILTER (WHERE outcome = 'FINISHED') OVER (ORDER BY completed_at "
-            + "RANGE BETWEEN INTERVAL '12 hours' PRECEDING AND CURRENT ROW), error_code FROM transfer_record "
-            + "WHERE activity = '" + ACTIVITY + "' AND source_se = $1 AND dest_se = $2 AND completed_at >= $3::timestamptz - INTERVAL '12 hours') s "
-            + "WHERE completed_at >= $3 ORDER BY completed_at LIMIT $4";
-
-    /** A probed link within a window: its runs, the finished ones, and their mean throughput. */
-    public record ProbedLink(String source, String destination, long runs, long finished, Double averageThroughput) {
-    }
-
     static final int MAX_LINKS = 200;
 
-    static final String LINKS = "SELECT source_se, dest_se, count(*), count(*) FILTER (WHERE outcome = 'FINISHED'), "
-            + "avg(" + THROUGHPUT + ") FILTER (WHERE outcome = 'FINISHED') FROM transfer_record "
-            + "WHERE activity = '" + ACTIVITY + "' AND completed_at >= $1 GROUP BY source_se, dest_se ORDER BY source_se, dest_se LIMIT $2";
+    public record Series(String source, String destination, String window, List<ProbeRecords.Run> runs) {
+    }
 
     @Inject
-    Pool pool;
+    ProbeRecords records;
 
     /** Every link with probe records within the window (at most 30 days). */
-    public Uni<List<ProbedLink>> links(String window) {
+    public Uni<List<ProbeRecords.ProbedLink>> links(String window) {
         Duration w = Window.parse("window", window, "7d", LONGEST);
-        return pool.preparedQuery(LINKS).execute(Tuple.of(OffsetDateTime.now(ZoneOffset.UTC).minus(w), MAX_LINKS)).map(rows -> {
-            List<ProbedLink> out = new ArrayList<>();
-            for (Row r : rows) {
-                out.add(new ProbedLink(r.getString(0), r.getString(1), r.getLong(2), r.getLong(3), r.getDouble(4)));
-            }
-            return out;
-        });
+        return records.links(OffsetDateTime.now(ZoneOffset.UTC).minus(w), MAX_LINKS);
     }
 
     public Uni<Series> series(String source, String destination, String window) {
@@ -76,12 +41,6 @@ public class ProbeSeries {
         }
         Duration w = Window.parse("window", window, "7d", LONGEST);
         OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(w);
-        return pool.preparedQuery(SQL).execute(Tuple.of(source, destination, since, MAX_RUNS)).map(rows -> {
-            List<Run> runs = new ArrayList<>();
-            for (Row r : rows) {
-                runs.add(new Run(r.getOffsetDateTime(0), r.getString(1), r.getLong(2), r.getDouble(3), r.getDouble(4), r.getString(5)));
-            }
-            return new Series(source, destination, Window.describe(w), runs);
-        });
+        return records.runs(source, destination, since, MAX_RUNS).map(runs -> new Series(source, destination, Window.describe(w), runs));
     }
 }

@@ -5,11 +5,9 @@ import io.ferry.rates.config.RatesConfig;
 import io.ferry.rates.model.Names;
 import io.ferry.rates.model.Stats;
 import io.ferry.rates.model.Window;
+import io.ferry.rates.repository.RawRecordReads;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -44,58 +42,10 @@ public class RecordAnalysis {
     }
 
     @Inject
-    Pool pool;
+    RawRecordReads reads;
 
     @Inject
     RatesConfig config;
-
-    /**
-     * Records of the link $1 -> $2, found through the index on the link's hash (V6; and completion day since V9, see
-     * {@link #linkDays}); the names settle which link a shared hash belongs to.
-     */
-    static final String LINK = "hashtext(source_se || ' ' || dest_se) = hashtext($1::text || ' ' || $2::text) AND source_se = $1 AND dest_se = $2";
-
-    /**
-     * Records of any of the links whose hashes are $1 (the same index as {@link #LINK}) that touch $2: as an SE
-     * ({@code column} source_se/dest_se) or a site (source_site/dest_site).
-     */
-    static String links(String sourceColumn, String destColumn) {
-        return "hashtext(source_se || ' ' || dest_se) = ANY($1::int[]) AND (" + sourceColumn + " = $2 OR " + destColumn + " = $2)";
-    }
-
-    /** The hashes of the links touching SE $1, from the rollup keys (a few rows; no raw record is read). */
-    static final String SE_LINKS = "SELECT hashtext(k1 || ' ' || k2) FROM rollup_key WHERE dim = 'link' AND (k1 = $1 OR k2 = $1) LIMIT $2";
-
-    /** The hashes of the links touching an SE of site $1 (the SEs a site has are keys of dimension 'se' since V11). */
-    static final String SITE_LINKS = "SELECT hashtext(k1 || ' ' || k2) FROM rollup_key WHERE dim = 'link' AND "
-            + "(k1 IN (SELECT k1 FROM rollup_key WHERE dim = 'se' AND k2 = $1) OR k2 IN (SELECT k1 FROM rollup_key WHERE dim = 'se' AND k2 = $1)) LIMIT $2";
-
-    /**
-     * The days of completion times from parameter {@code from} to {@code to}, as the per-link index (V9) keys them:
-     * implied by the time range itself, they give the index its bounds.
-     */
-    static String linkDays(int from, int to) {
-        String day = "date_bin('1 day', completed_at, TIMESTAMPTZ '2000-01-01 00:00:00+00')";
-        return " AND " + day + " >= date_bin('1 day', $" + from + "::timestamptz, TIMESTAMPTZ '2000-01-01 00:00:00+00') AND "
-                + day + " <= $" + to + "::timestamptz";
-    }
-
-    /** The finished transfers of link $1 -> $2 in [$3, $4], the first $5 by completion time. */
-    static final String REGRESSION = "SELECT completed_at, bytes_transferred FROM transfer_record WHERE " + LINK + linkDays(3, 4)
-            + " AND outcome = 'FINISHED' AND completed_at >= $3 AND completed_at <= $4 ORDER BY completed_at LIMIT $5";
-
-    static final String THROUGHPUT = "coalesce(throughput_bytes_per_s, bytes_transferred / nullif(extract(epoch FROM transfer_ended_at - transfer_started_at), 0))";
-
-    /**
-     * Per-file throughput of the finished transfers matching {@code scope} (which uses $1 and $2) in [$3, $4) and
-     * [$4, $5): on each side the $6 nearest to $4, so that a cut answer still compares like with like.
-     */
-    static String compareSql(String scope) {
-        String side = "SELECT completed_at, " + THROUGHPUT + " AS thr FROM transfer_record WHERE " + scope + " AND outcome = 'FINISHED' AND "
-                + THROUGHPUT + " IS NOT NULL AND ";
-        return "(" + side + "completed_at >= $3 AND completed_at < $4" + linkDays(3, 4) + " ORDER BY completed_at DESC LIMIT $6) UNION ALL ("
-                + side + "completed_at >= $4 AND completed_at < $5" + linkDays(4, 5) + " ORDER BY completed_at LIMIT $6)";
-    }
 
     @WithSpan
     public Uni<Regression> regression(String source, String destination, String from, String to) {
@@ -111,9 +61,9 @@ public class RecordAnalysis {
             throw ProblemException.badRequest("to", "at most " + Window.describe(max) + " after from");
         }
         int maxRows = config.reads().maxRows();
-        return pool.preparedQuery(REGRESSION).execute(Tuple.of(source, destination, f, t, maxRows + 1)).map(rows -> {
-            boolean truncated = rows.rowCount() > maxRows;
-            int n = Math.min(rows.rowCount(), maxRows);
+        return reads.finished(source, destination, f, t, maxRows + 1).map(rows -> {
+            boolean truncated = rows.size() > maxRows;
+            int n = Math.min(rows.size(), maxRows);
             if (n < 3) {
                 throw ProblemException.unprocessable("TOO_FEW_TRANSFERS", "a regression needs at least 3 finished transfers, found " + n,
                         Map.of("n", n));
@@ -123,15 +73,15 @@ public class RecordAnalysis {
             long cumulative = 0;
             OffsetDateTime first = null;
             int i = 0;
-            for (Row r : rows) {
+            for (RawRecordReads.Arrival r : rows) {
                 if (i == n) {
                     break;
                 }
-                OffsetDateTime at = r.getOffsetDateTime(0);
+                OffsetDateTime at = r.at();
                 if (first == null) {
                     first = at;
                 }
-                cumulative += r.getLong(1);
+                cumulative += r.bytes();
                 x[i] = Duration.between(first, at).toNanos() / 1e9;
                 y[i] = cumulative;
                 i++;
@@ -151,41 +101,33 @@ public class RecordAnalysis {
         OffsetDateTime when = time("at", at);
         Duration w = Window.parse("window", window, "7d", config.reads().maxWindow());
         int maxLinks = config.reads().maxLinks();
+        int perSide = config.reads().maxRows() / 2;
         String scope;
-        Uni<Tuple> args;
+        Uni<List<RawRecordReads.Sample>> samples;
         boolean[] linksCut = {false};
         if (source != null || destination != null) {
             require("source", source);
             require("destination", destination);
             scope = "link " + source + " -> " + destination;
-            args = Uni.createFrom().item(Tuple.of(source, destination));
+            samples = reads.linkSamples(source, destination, when.minus(w), when, when.plus(w), perSide + 1);
         } else if (se != null || site != null) {
             String key = se != null ? se : site;
             require(se != null ? "se" : "site", key);
             scope = se != null ? "links touching SE " + se : "links touching site " + site;
-            args = pool.preparedQuery(se != null ? SE_LINKS : SITE_LINKS).execute(Tuple.of(key, maxLinks + 1)).map(rows -> {
-                List<Integer> hashes = new ArrayList<>();
-                rows.forEach(r -> hashes.add(r.getInteger(0)));
+            samples = reads.linkHashes(se == null, key, maxLinks + 1).flatMap(hashes -> {
                 linksCut[0] = hashes.size() > maxLinks;
-                return Tuple.of(hashes.stream().limit(maxLinks).toArray(Integer[]::new), key);
+                Integer[] kept = hashes.stream().limit(maxLinks).toArray(Integer[]::new);
+                return kept.length == 0 ? Uni.createFrom().item(List.<RawRecordReads.Sample>of())
+                        : reads.samplesTouching(se == null, kept, key, when.minus(w), when, when.plus(w), perSide + 1);
             });
         } else {
             throw ProblemException.badRequest("source", "give source and destination, se or site");
         }
-        String sql = compareSql(source != null ? LINK : se != null ? links("source_se", "dest_se") : links("source_site", "dest_site"));
-        int perSide = config.reads().maxRows() / 2;
-        return args.flatMap(a -> a.getValue(0) instanceof Integer[] hashes && hashes.length == 0
-                ? Uni.createFrom().item(List.<Row>of())
-                : pool.preparedQuery(sql).execute(a.addOffsetDateTime(when.minus(w)).addOffsetDateTime(when).addOffsetDateTime(when.plus(w))
-                        .addInteger(perSide + 1)).map(rows -> {
-                    List<Row> out = new ArrayList<>(rows.rowCount());
-                    rows.forEach(out::add);
-                    return out;
-                })).map(rows -> {
-            List<Row> before = new ArrayList<>();
-            List<Row> after = new ArrayList<>();
-            for (Row r : rows) {
-                (r.getOffsetDateTime(0).isBefore(when) ? before : after).add(r);
+        return samples.map(rows -> {
+            List<RawRecordReads.Sample> before = new ArrayList<>();
+            List<RawRecordReads.Sample> after = new ArrayList<>();
+            for (RawRecordReads.Sample r : rows) {
+                (r.at().isBefore(when) ? before : after).add(r);
             }
             boolean truncated = linksCut[0] || before.size() > perSide || after.size() > perSide;
             List<Double> b = nearest(before, when, perSide);
@@ -207,11 +149,11 @@ public class RecordAnalysis {
     }
 
     /** The throughputs of the {@code n} rows completed nearest to {@code at}. */
-    static List<Double> nearest(List<Row> rows, OffsetDateTime at, int n) {
+    static List<Double> nearest(List<RawRecordReads.Sample> rows, OffsetDateTime at, int n) {
         if (rows.size() > n) {
-            rows.sort(java.util.Comparator.comparing((Row r) -> Duration.between(r.getOffsetDateTime(0), at).abs()));
+            rows.sort(java.util.Comparator.comparing((RawRecordReads.Sample r) -> Duration.between(r.at(), at).abs()));
         }
-        return rows.stream().limit(n).map(r -> r.getDouble(1)).toList();
+        return rows.stream().limit(n).map(RawRecordReads.Sample::throughput).toList();
     }
 
     static Side side(List<Double> values, OffsetDateTime from, OffsetDateTime to) {

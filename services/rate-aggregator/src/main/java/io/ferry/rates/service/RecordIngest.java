@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.rates.repository.TransferRecordStore;
-import io.ferry.rates.rest.TransferRecord;
+import io.ferry.rates.api.TransferRecord;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.instrumentation.annotations.WithSpan;

@@ -2,7 +2,7 @@ package io.ferry.rates.service;
 
 import io.ferry.problem.Problem;
 import io.ferry.rates.model.Names;
-import io.ferry.rates.rest.TransferRecord;
+import io.ferry.rates.api.TransferRecord;
 import jakarta.inject.Singleton;
 
 import java.time.Duration;
@@ -18,9 +18,6 @@ import java.util.List;
 public class RecordValidator {
 
     private static final Duration CLOCK_SKEW = Duration.ofHours(1);
-
-    /** The largest file or byte count a record may carry (1 PB): room for any file, none for overflowing the rollup sums. */
-    public static final long MAX_BYTES = 1_000_000_000_000_000L;
 
     /** No transfer record predates this; earlier times (or ones PostgreSQL cannot hold) are mistakes. */
     static final OffsetDateTime EARLIEST = OffsetDateTime.parse("1970-01-01T00:00:00Z");
@@ -56,13 +53,13 @@ public class RecordValidator {
         if (r.attempt() != null && (r.attempt() < 1 || r.attempt() > 1000)) {
             errors.add(new Problem.FieldError("attempt", "must be between 1 and 1000"));
         }
-        if (r.filesize() != null && (r.filesize() < 0 || r.filesize() > MAX_BYTES)) {
-            errors.add(new Problem.FieldError("filesize", "must be between 0 and " + MAX_BYTES + " (1 PB)"));
+        if (r.filesize() != null && (r.filesize() < 0 || r.filesize() > TransferRecord.MAX_BYTES)) {
+            errors.add(new Problem.FieldError("filesize", "must be between 0 and " + TransferRecord.MAX_BYTES + " (1 PB)"));
         }
         if (r.bytes_transferred() == null) {
             errors.add(new Problem.FieldError("bytes_transferred", "must not be null"));
-        } else if (r.bytes_transferred() < 0 || r.bytes_transferred() > MAX_BYTES) {
-            errors.add(new Problem.FieldError("bytes_transferred", "must be between 0 and " + MAX_BYTES + " (1 PB)"));
+        } else if (r.bytes_transferred() < 0 || r.bytes_transferred() > TransferRecord.MAX_BYTES) {
+            errors.add(new Problem.FieldError("bytes_transferred", "must be between 0 and " + TransferRecord.MAX_BYTES + " (1 PB)"));
         }
         if (r.streams() != null && (r.streams() < 1 || r.streams() > 64)) {
             errors.add(new Problem.FieldError("streams", "must be between 1 and 64"));

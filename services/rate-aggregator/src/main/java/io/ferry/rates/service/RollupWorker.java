@@ -1,12 +1,9 @@
 package io.ferry.rates.service;
 
-import io.ferry.rates.repository.RollupSql;
+import io.ferry.rates.repository.RollupQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -29,7 +26,7 @@ public class RollupWorker {
     }
 
     @Inject
-    Pool pool;
+    RollupQueue queue;
 
     private final AtomicLong pending = new AtomicLong();
 
@@ -52,16 +49,11 @@ public class RollupWorker {
     }
 
     private Uni<Drained> drainFrom(long soFar) {
-        // A batch groups up to 9 × BATCH increments; with the default 4 MB of work_mem PostgreSQL sorted them on disk.
-        return pool.withTransaction(c -> c.query("SET LOCAL work_mem = '64MB'").execute()
-                .flatMap(v -> c.preparedQuery(RollupSql.DRAIN).execute(Tuple.of(BATCH)))).flatMap(rows -> {
-            Row taken = rows.iterator().next();
-            long n = taken.getLong(1);
-            if (taken.getLong(0) > 0) {
-                return drainFrom(soFar + n);
+        return queue.fold(BATCH).flatMap(fold -> {
+            if (fold.rows() > 0) {
+                return drainFrom(soFar + fold.increments());
             }
-            return pool.query(RollupSql.PENDING).execute().flatMap(c -> {
-                long left = c.iterator().next().getLong(0);
+            return queue.pending().flatMap(left -> {
                 pending.set(left);
                 if (left > 0) {
                     // Another fold (the timer, or another replica) holds those rows: wait for it to commit.

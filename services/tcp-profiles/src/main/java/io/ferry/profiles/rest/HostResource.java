@@ -1,5 +1,9 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.profiles.api.ObservationView;
+import io.ferry.profiles.api.ObservationInput;
+import io.ferry.profiles.api.HostView;
+import io.ferry.profiles.api.HostInput;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.profiles.service.HostService;
 import io.ferry.profiles.service.SiteAdmin;
@@ -47,38 +51,31 @@ public class HostResource {
     @Inject
     io.ferry.profiles.service.HostRecommender recommender;
 
-    public record ObservationView(Long id, java.time.OffsetDateTime observedAt, java.time.OffsetDateTime receivedAt,
-                                  String receivedBy, int sysctlCount, Map<String, Map<String, Integer>> interfaces) {
-        static ObservationView of(io.ferry.profiles.repository.HostObservation o) {
-            return new ObservationView(o.id, o.observedAt, o.receivedAt, o.receivedBy, o.sysctls.size(), o.interfaces);
-        }
-    }
-
     @GET
     @Authenticated
     public Uni<List<HostView>> list(@QueryParam("site") String site, @QueryParam("label") List<String> labels) {
-        return hosts.list(site, parseLabels(labels)).map(l -> l.stream().map(HostView::of).toList());
+        return hosts.list(site, parseLabels(labels)).map(l -> l.stream().map(WireViews::host).toList());
     }
 
     @GET
     @Path("{name}")
     @Authenticated
     public Uni<HostView> get(@PathParam("name") String name) {
-        return hosts.get(name.toLowerCase()).map(HostView::of);
+        return hosts.get(name.toLowerCase()).map(WireViews::host);
     }
 
     @POST
     @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<Response> create(@Valid @NotNull HostInput input, @Context UriInfo uri) {
         return hosts.create(input).map(h -> Response.created(uri.getAbsolutePathBuilder().path(h.name).build())
-                .entity(HostView.of(h)).build());
+                .entity(WireViews.host(h)).build());
     }
 
     @PUT
     @Path("{name}")
     @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<HostView> update(@PathParam("name") String name, @Valid @NotNull HostInput input) {
-        return hosts.update(name.toLowerCase(), input).map(HostView::of);
+        return hosts.update(name.toLowerCase(), input).map(WireViews::host);
     }
 
     @DELETE
@@ -93,7 +90,7 @@ public class HostResource {
     @Path("import")
     @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<List<HostView>> importAll(@NotNull @Size(min = 1, max = 5000) List<@Valid @NotNull HostInput> inputs) {
-        return hosts.importAll(inputs).map(l -> l.stream().map(HostView::of).toList());
+        return hosts.importAll(inputs).map(l -> l.stream().map(WireViews::host).toList());
     }
 
     /**
@@ -114,7 +111,7 @@ public class HostResource {
     @Path("{name}/observed")
     @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<ObservationView> observe(@PathParam("name") String name, @Valid @NotNull ObservationInput input) {
-        return drift.record(name.toLowerCase(), input).map(ObservationView::of);
+        return drift.record(name.toLowerCase(), input).map(WireViews::observation);
     }
 
     @GET
@@ -122,7 +119,7 @@ public class HostResource {
     @Authenticated
     public Uni<List<ObservationView>> observations(@PathParam("name") String name, @QueryParam("limit") Integer limit) {
         int n = limit == null ? 20 : Math.max(1, Math.min(limit, 500));
-        return drift.history(name.toLowerCase(), n).map(l -> l.stream().map(ObservationView::of).toList());
+        return drift.history(name.toLowerCase(), n).map(l -> l.stream().map(WireViews::observation).toList());
     }
 
     @GET

@@ -1,7 +1,9 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.profiles.api.Effective;
+import io.ferry.profiles.api.ProfileView;
+import io.ferry.profiles.api.ProfileInput;
 import io.ferry.identity.model.FerryRoles;
-import io.ferry.profiles.service.ProfileCatalog;
 import io.ferry.profiles.service.ProfileService;
 import io.ferry.profiles.service.SiteAdmin;
 import io.quarkus.security.Authenticated;
@@ -32,14 +34,6 @@ import java.util.Map;
 @Consumes(MediaType.APPLICATION_JSON)
 @Authenticated
 public class ProfileResource {
-
-    public record Effective(String name, int version, List<String> chain, Map<String, String> sysctls,
-                            Map<String, Integer> interfaceSettings) {
-        static Effective of(ProfileCatalog.Resolved r) {
-            return new Effective(r.profile().name, r.version().version, r.chain(), r.settings().sysctls(),
-                    r.settings().interfaceSettings());
-        }
-    }
 
     @Inject
     ProfileService profiles;
@@ -86,7 +80,7 @@ public class ProfileResource {
     @GET
     @Path("{name}/effective")
     public Uni<Effective> effective(@PathParam("name") String name, @QueryParam("version") Integer version) {
-        return profiles.effective(name, version).map(Effective::of);
+        return profiles.effective(name, version).map(WireViews::effective);
     }
 
     /** A new version with the settings of an earlier one. */

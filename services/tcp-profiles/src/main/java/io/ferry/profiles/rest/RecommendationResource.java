@@ -1,5 +1,6 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.profiles.model.HostWarnings;
 import io.ferry.problem.ProblemException;
 import io.ferry.profiles.model.BdpRecommender;
 import io.ferry.profiles.model.NicSpeed;

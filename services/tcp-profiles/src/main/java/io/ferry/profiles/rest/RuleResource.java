@@ -1,5 +1,7 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.profiles.api.RuleView;
+import io.ferry.profiles.api.RuleInput;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.profiles.service.AssignmentService;
 import io.ferry.profiles.service.SiteAdmin;
@@ -33,14 +35,14 @@ public class RuleResource {
     @GET
     @Authenticated
     public Uni<List<RuleView>> list() {
-        return assignments.list().map(l -> l.stream().map(RuleView::of).toList());
+        return assignments.list().map(l -> l.stream().map(WireViews::rule).toList());
     }
 
     @PUT
     @Path("{name}")
     @RolesAllowed(FerryRoles.PROFILES_WRITE)
     public Uni<RuleView> put(@PathParam("name") String name, @Valid @NotNull RuleInput input) {
-        return assignments.put(name, input).map(RuleView::of);
+        return assignments.put(name, input).map(WireViews::rule);
     }
 
     @DELETE

@@ -5,7 +5,7 @@ import io.ferry.problem.ProblemException;
 import io.ferry.profiles.model.Selector;
 import io.ferry.profiles.repository.AssignmentRule;
 import io.ferry.profiles.repository.Host;
-import io.ferry.profiles.rest.RuleInput;
+import io.ferry.profiles.api.RuleInput;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;

@@ -6,7 +6,7 @@ import io.ferry.profiles.model.DriftCheck;
 import io.ferry.profiles.model.ObservedHost;
 import io.ferry.profiles.repository.Host;
 import io.ferry.profiles.repository.HostObservation;
-import io.ferry.profiles.rest.ObservationInput;
+import io.ferry.profiles.api.ObservationInput;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;

@@ -57,7 +57,7 @@ public class HostRecommender {
                     Integer slowest = list.stream().map(PeerRtt::peerNicMbps).filter(java.util.Objects::nonNull)
                             .min(Integer::compare).orElse(null);
                     List<Recommendation.Warning> warnings = new ArrayList<>(r.warnings());
-                    warnings.addAll(io.ferry.profiles.rest.HostWarnings.forContext(host.nicSpeedMbps, host.labels.get("pool"),
+                    warnings.addAll(io.ferry.profiles.model.HostWarnings.forContext(host.nicSpeedMbps, host.labels.get("pool"),
                             slowest, r.settings().interfaceSettings().get("txqueuelen"),
                             SysctlCatalog.maxOf(r.settings().sysctls().get("net.ipv4.tcp_rmem"))));
                     return new HostRecommendation(host.name, given.basis(), list,

@@ -3,7 +3,7 @@ package io.ferry.profiles.service;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.profiles.repository.Host;
-import io.ferry.profiles.rest.HostInput;
+import io.ferry.profiles.api.HostInput;
 import io.ferry.profiles.model.NicSpeed;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;

@@ -7,8 +7,8 @@ import io.ferry.profiles.model.SysctlCatalog;
 import io.ferry.profiles.repository.AssignmentRule;
 import io.ferry.profiles.repository.Profile;
 import io.ferry.profiles.repository.ProfileVersion;
-import io.ferry.profiles.rest.ProfileInput;
-import io.ferry.profiles.rest.ProfileView;
+import io.ferry.profiles.api.ProfileInput;
+import io.ferry.profiles.api.ProfileView;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -55,7 +55,7 @@ public class ProfileService {
         return loadCatalog().map(cat -> cat.profiles().values().stream()
                 .filter(p -> site == null || site.equals(p.site) || p.site == null)
                 .sorted(java.util.Comparator.comparing(p -> p.name))
-                .map(p -> ProfileView.of(p, cat.current().get(p.name))).toList());
+                .map(p -> ProfileViews.of(p, cat.current().get(p.name))).toList());
     }
 
     /** The current version of a profile. */
@@ -64,7 +64,7 @@ public class ProfileService {
         return Profile.<Profile>findById(name)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("profile '" + name + "'"))
                 .flatMap(p -> ProfileVersion.<ProfileVersion>find("profile = ?1 and version = ?2", name, p.currentVersion)
-                        .firstResult().map(v -> ProfileView.of(p, v)));
+                        .firstResult().map(v -> ProfileViews.of(p, v)));
     }
 
     @WithSession
@@ -72,7 +72,7 @@ public class ProfileService {
         return Profile.<Profile>findById(name)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("profile '" + name + "'"))
                 .flatMap(p -> ProfileVersion.<ProfileVersion>find("profile = ?1 order by version desc", name).list()
-                        .map(vs -> vs.stream().map(v -> ProfileView.of(p, v)).toList()));
+                        .map(vs -> vs.stream().map(v -> ProfileViews.of(p, v)).toList()));
     }
 
     @WithSession
@@ -81,7 +81,7 @@ public class ProfileService {
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("profile '" + name + "'"))
                 .flatMap(p -> ProfileVersion.<ProfileVersion>find("profile = ?1 and version = ?2", name, version).firstResult()
                         .onItem().ifNull().failWith(() -> ProblemException.notFound("version " + version + " of profile '" + name + "'"))
-                        .map(v -> ProfileView.of(p, v)));
+                        .map(v -> ProfileViews.of(p, v)));
     }
 
     /** Resolves a profile (optionally an older version) over its includes. */
@@ -190,10 +190,10 @@ public class ProfileService {
                         Map.of("errors", merged));
             }
             if (previous != null && v.diff.isEmpty()) {
-                return Uni.createFrom().item(ProfileView.of(existing, previous));
+                return Uni.createFrom().item(ProfileViews.of(existing, previous));
             }
             p.currentVersion = v.version;
-            return p.<Profile>persist().flatMap(saved -> v.<ProfileVersion>persist()).map(saved -> ProfileView.of(p, saved));
+            return p.<Profile>persist().flatMap(saved -> v.<ProfileVersion>persist()).map(saved -> ProfileViews.of(p, saved));
         });
     }
 

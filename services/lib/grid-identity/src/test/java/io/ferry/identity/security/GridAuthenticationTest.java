@@ -1,6 +1,6 @@
 package io.ferry.identity.security;
 
-import io.ferry.identity.testca.GridCredential;
+import io.ferry.dev.testca.GridCredential;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;

@@ -4,10 +4,10 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import eu.emi.security.authn.x509.proxy.ProxyType;
-import io.ferry.identity.testca.GridCredential;
-import io.ferry.identity.testca.TestGridCa;
-import io.ferry.identity.testca.TestTokenIssuer;
-import io.ferry.identity.testca.TestVomsSigner;
+import io.ferry.dev.testca.GridCredential;
+import io.ferry.dev.testca.TestGridCa;
+import io.ferry.dev.testca.TestTokenIssuer;
+import io.ferry.dev.testca.TestVomsSigner;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.nio.file.Files;

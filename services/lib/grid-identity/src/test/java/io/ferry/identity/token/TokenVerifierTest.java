@@ -12,7 +12,7 @@ import io.ferry.identity.model.AuthMethod;
 import io.ferry.identity.model.GridCaller;
 import io.ferry.identity.model.Refusal;
 import io.ferry.identity.model.Refusal.Code;
-import io.ferry.identity.testca.TestTokenIssuer;
+import io.ferry.dev.testca.TestTokenIssuer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

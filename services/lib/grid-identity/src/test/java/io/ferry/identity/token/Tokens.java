@@ -3,7 +3,7 @@ package io.ferry.identity.token;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
-import io.ferry.identity.testca.TestTokenIssuer;
+import io.ferry.dev.testca.TestTokenIssuer;
 
 import java.time.Duration;
 import java.time.Instant;

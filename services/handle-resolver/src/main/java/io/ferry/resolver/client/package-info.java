@@ -1,0 +1,2 @@
+/** Clients of the other services: transfer-scheduler's SE catalogue and rate-aggregator's network costs. */
+package io.ferry.resolver.client;

@@ -1,0 +1,2 @@
+/** The resolver's configuration (ferry.resolver.*). */
+package io.ferry.resolver.config;

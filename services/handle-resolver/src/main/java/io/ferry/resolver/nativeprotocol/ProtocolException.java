@@ -1,9 +1,0 @@
-package io.ferry.resolver.nativeprotocol;
-
-/** A message that does not decode: answered with Handle.net's protocol error (4) where there is someone to answer. */
-public class ProtocolException extends RuntimeException {
-
-    public ProtocolException(String message) {
-        super(message, null, false, false);
-    }
-}

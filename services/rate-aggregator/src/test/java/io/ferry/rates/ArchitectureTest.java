@@ -1,0 +1,40 @@
+package io.ferry.rates;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/** How rate-aggregator's packages may depend on each other (see the README's "Code layout"). */
+class ArchitectureTest {
+
+    static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.ferry.rates");
+
+    @Test
+    void packagesHaveNoCycles() {
+        slices().matching("io.ferry.rates.(**)").should().beFreeOfCycles().check(CLASSES);
+    }
+
+    @Test
+    void logicAndStorageNeverDependOnTheEndpoints() {
+        noClasses().that().resideInAnyPackage("io.ferry.rates.service..", "io.ferry.rates.repository..", "io.ferry.rates.model..")
+                .should().dependOnClassesThat().resideInAPackage("io.ferry.rates.rest..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void wireRecordsDependOnNothingOfTheServiceButItsModel() {
+        noClasses().that().resideInAPackage("io.ferry.rates.api..")
+                .should().dependOnClassesThat(resideInAPackage("io.ferry.rates..")
+                        .and(not(resideInAnyPackage("io.ferry.rates.api..", "io.ferry.rates.model.."))))
+                .check(CLASSES);
+    }
+}
