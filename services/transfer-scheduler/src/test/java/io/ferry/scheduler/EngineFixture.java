@@ -6,7 +6,7 @@ import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.FreePort;
 import io.ferry.dev.NginxWebDav;
-import io.ferry.identity.testca.TestTokenIssuer;
+import io.ferry.dev.testca.TestTokenIssuer;
 import io.ferry.scheduler.delivery.StompBroker;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;

@@ -59,7 +59,7 @@ public class ProblemMappers {
 
     /**
      * Jackson's message with Java type names shortened to the class's own name ({@code StorageAccess.Rule} rather than
-     * {@code io.ferry.scheduler.model.StorageAccess$Rule}): a client learns which shape was expected, not how the
+     * {@code io.ferry.scheduler.storage.StorageAccess$Rule}): a client learns which shape was expected, not how the
      * service's code is laid out.
      */
     static String withoutPackages(String message) {

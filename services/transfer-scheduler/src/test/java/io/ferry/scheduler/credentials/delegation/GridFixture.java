@@ -1,9 +1,9 @@
 package io.ferry.scheduler.credentials.delegation;
 
 import eu.emi.security.authn.x509.proxy.ProxyType;
-import io.ferry.identity.testca.GridCredential;
-import io.ferry.identity.testca.TestGridCa;
-import io.ferry.identity.testca.TestVomsSigner;
+import io.ferry.dev.testca.GridCredential;
+import io.ferry.dev.testca.TestGridCa;
+import io.ferry.dev.testca.TestVomsSigner;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.net.URI;

@@ -1,8 +1,8 @@
 package io.ferry.scheduler.credentials.delegation;
 
 import eu.emi.security.authn.x509.proxy.ProxyType;
-import io.ferry.identity.testca.GridCredential;
-import io.ferry.identity.testca.TestGridCa;
+import io.ferry.dev.testca.GridCredential;
+import io.ferry.dev.testca.TestGridCa;
 import org.junit.jupiter.api.Test;
 
 import java.security.cert.X509Certificate;
