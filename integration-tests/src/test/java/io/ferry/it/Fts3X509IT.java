@@ -8,7 +8,6 @@ import io.ferry.dev.testca.TestGridCa;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceSpec;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,27 +33,21 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The real FTS3 client ({@code ../shared/clients/fts3}, or where {@code ferry.clients.dir} / {@code FERRY_CLIENTS_DIR}
- * points) against the packaged stack with an X.509 proxy carrying VOMS attributes: {@code fts-rest-delegate}, then a
- * certificate submission (which delegates by itself when needed) and its status until FINISHED; and each refused
- * credential (expired, untrusted CA, revoked by the CRL, a VO the stack does not serve) is a 401 with its reason.
+ * The real FTS3 client (PyPI's {@code fts3}, unmodified, from the {@link ClientsVenv}) against the packaged stack with
+ * an X.509 proxy carrying VOMS attributes: {@code fts-rest-delegate}, then a certificate submission (which delegates
+ * by itself when needed) and its status until FINISHED; and each refused credential (expired, untrusted CA, revoked by
+ * the CRL, a VO the stack does not serve) is a 401 with its reason.
  */
 class Fts3X509IT {
 
-    private static final Path PYTHON = Path.of("/usr/bin/python3");
-
     static LocalStack stack;
     static NginxWebDav nginx;
-    static Path clients;
+    static ClientsVenv clients;
     static Path work;
 
     @BeforeAll
     static void start() throws Exception {
-        clients = Fts3Client.clientsDirectory();
-        Assumptions.assumeTrue(Files.isRegularFile(clients.resolve("fts3/cli/fts-rest-delegate")),
-                "the FTS3 client is not at " + clients + "/fts3 (set ferry.clients.dir or FERRY_CLIENTS_DIR): skipped");
-        Assumptions.assumeTrue(python("import M2Crypto, requests") == 0,
-                "/usr/bin/python3 lacks M2Crypto or requests (apt-get install python3-m2crypto python3-requests): skipped");
+        clients = ClientsVenv.require("fts3.rest.client", "M2Crypto");
         // trust anchors read again every second, so the CRL this test writes takes effect; cms is not served here
         stack = ItStacks.start("it-fts3-x509", Map.of("FERRY_IDENTITY_X509_REFRESH", "PT1S", "FERRY_IDENTITY_X509_VOS", "atlas,dteam"));
         nginx = new NginxWebDav();
@@ -84,22 +77,12 @@ class Fts3X509IT {
     record Run(int exit, String output) {
     }
 
-    static int python(String code) throws Exception {
-        if (!Files.isExecutable(PYTHON)) {
-            return -1;
-        }
-        Process p = new ProcessBuilder(PYTHON.toString(), "-c", code).redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
-    }
-
     static Run cli(String command, Path proxy, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(PYTHON.toString(), clients.resolve("fts3/cli/" + command).toString(),
+        List<String> cmd = new ArrayList<>(List.of(clients.command(command).toString(),
                 "-s", stack.schedulerHttpsUrl(), "--cert", proxy.toString(), "--key", proxy.toString(),
                 "--capath", stack.gridPki().certificates().toString()));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("PYTHONPATH", clients.resolve("fts3").toString());
+        ProcessBuilder pb = clients.process(cmd.toArray(String[]::new)).redirectErrorStream(true);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS)) {

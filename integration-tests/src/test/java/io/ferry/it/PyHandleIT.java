@@ -15,7 +15,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,37 +25,30 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * EUDAT's pyhandle (unmodified, {@code RESTHandleClient.instantiate_with_username_and_password}) writes through the
- * packaged resolver as it writes to CNRI's server: HTTP Basic with {@code 300:<prefix>/USER01} and the secret key in
- * that handle's HS_SECKEY, the user an admin of the prefix through the HS_VLIST group {@code 200:0.NA/<prefix>} that
- * the handles pyhandle creates name in their HS_ADMIN. A wrong key is refused and writes nothing.
+ * EUDAT's pyhandle (PyPI's, unmodified, from the {@link ClientsVenv};
+ * {@code RESTHandleClient.instantiate_with_username_and_password}) writes through the packaged resolver as it writes to
+ * CNRI's server: HTTP Basic with {@code 300:<prefix>/USER01} and the secret key in that handle's HS_SECKEY, the user an
+ * admin of the prefix through the HS_VLIST group {@code 200:0.NA/<prefix>} that the handles pyhandle creates name in
+ * their HS_ADMIN. A wrong key is refused and writes nothing.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PyHandleIT {
 
-    private static final String PYTHON = "/usr/bin/python3";
     private static final String PREFIX = "20.500.4242";
     private static final String USER = PREFIX + "/USER01";
     private static final String KEY = "pw-for-user01";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private Path pyhandle;
+    private ClientsVenv venv;
     private LocalStack stack;
     private String resolver;
 
     @BeforeAll
     void start() throws Exception {
-        pyhandle = Fts3Client.clientsDirectory().resolve("pyhandle");
-        assumeTrue(Files.isRegularFile(pyhandle.resolve("pyhandle/client/resthandleclient.py")),
-                "pyhandle is not at " + pyhandle + " (set -Dferry.clients.dir or FERRY_CLIENTS_DIR to the shared clients folder)");
-        assumeTrue(Files.isExecutable(Path.of(PYTHON)), PYTHON + " is missing (apt-get install python3)");
-        Process probe = new ProcessBuilder(PYTHON, "-c", "import requests").redirectErrorStream(true).start();
-        String why = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assumeTrue(probe.waitFor() == 0, "pyhandle's Python packages are missing (apt-get install python3-requests): " + why.strip());
+        venv = ClientsVenv.require("pyhandle.client.resthandleclient");
         stack = ItStacks.start("pyhandle-it", Map.of(), List.of(ServiceSpec.RESOLVER));
         resolver = stack.service(ServiceSpec.RESOLVER).url();
         String admin = stack.tokens().mint(DevTokens.Claims.of("it", null, "handles:admin handles:write"));
@@ -135,11 +127,10 @@ class PyHandleIT {
     }
 
     private String python(String program, String... args) throws IOException, InterruptedException {
-        List<String> argv = new ArrayList<>(List.of(PYTHON, "-c", program));
+        List<String> argv = new ArrayList<>(List.of("-c", program));
         argv.addAll(List.of(args));
         Path output = Files.createTempFile("pyhandle", ".out");
-        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(output.toFile());
-        pb.environment().put("PYTHONPATH", pyhandle.toString());
+        ProcessBuilder pb = venv.process(argv.toArray(String[]::new)).redirectErrorStream(true).redirectOutput(output.toFile());
         Process p = pb.start();
         p.getOutputStream().close();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
