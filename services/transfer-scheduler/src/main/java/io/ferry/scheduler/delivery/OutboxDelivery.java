@@ -20,7 +20,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
@@ -48,8 +47,7 @@ public class OutboxDelivery extends EngineLoop {
     Pool pool;
 
     @Inject
-    @RestClient
-    AggregatorClient aggregator;
+    RecordIngest aggregator;
 
     @Inject
     ObjectMapper json;
@@ -163,7 +161,7 @@ public class OutboxDelivery extends EngineLoop {
     /** Null when the aggregator took the batch (invalid items included: they are dropped), else why not. */
     private String send(String batch, List<String> ids) {
         try {
-            Response r = aggregator.ingest(batch).await().atMost(Duration.ofSeconds(30));
+            Response r = aggregator.ingest(batch).await().indefinitely();
             if (r.getStatus() == 207) {
                 JsonNode body = json.readTree(r.readEntity(String.class));
                 for (JsonNode rej : body.path("rejected")) {

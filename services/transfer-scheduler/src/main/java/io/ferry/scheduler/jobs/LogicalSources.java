@@ -13,9 +13,8 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
-import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,12 +32,10 @@ import java.util.Set;
 public class LogicalSources {
 
     static final Set<String> SCHEMES = Set.of("handle", "lfn", "guid", "did");
-    static final Duration TIMEOUT = Duration.ofSeconds(3);
     static final Set<String> UNUSABLE = Set.of("BAD", "LOST", "UNAVAILABLE", "DELETED");
 
     @Inject
-    @RestClient
-    ResolverClient resolver;
+    ReplicaLookup resolver;
 
     public static boolean isLogical(String source) {
         int colon = source.indexOf(':');
@@ -105,7 +102,7 @@ public class LogicalSources {
             String kind = source.substring(0, source.indexOf(':')).toLowerCase(Locale.ROOT);
             String id = kind + source.substring(source.indexOf(':'));
             sources = sources.chain(list -> resolver.replicas(id, destSe.get().name, protocol, f.filesize())
-                    .ifNoItem().after(TIMEOUT).failWith(() -> unavailable("did not answer within " + TIMEOUT.toSeconds() + " s"))
+                    .onFailure(TimeoutException.class).transform(e -> unavailable("did not answer within " + ReplicaLookup.TIMEOUT_MILLIS / 1000 + " s"))
                     .onFailure(WebApplicationException.class).recoverWithItem(e -> {
                         int status = ((WebApplicationException) e).getResponse().getStatus();
                         if (status == 404 || status == 400 || status == 410) {

@@ -1,9 +1,13 @@
 package io.ferry.scheduler.links;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.smallrye.faulttolerance.api.Guard;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.util.TypeLiteral;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
@@ -11,6 +15,7 @@ import org.jboss.logging.Logger;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,6 +42,19 @@ public class StreamAdvice {
 
     @Inject
     SchedulerConfig config;
+
+    private static final TypeLiteral<Uni<JsonNode>> ADVICE = new TypeLiteral<Uni<JsonNode>>() {
+    };
+
+    /** A guard, not {@code @Timeout}: the wait is configured (ADVICE_TIMEOUT), and an annotation's is fixed at build. */
+    private Guard adviceTimeout;
+
+    @PostConstruct
+    void guardAdvice() {
+        adviceTimeout = Guard.create().withDescription("tcp-profiles stream advice")
+                .withTimeout().duration(config.advice().timeout().toMillis(), ChronoUnit.MILLIS).done()
+                .build();
+    }
 
     static final Duration FALLBACK_CACHE = Duration.ofSeconds(15);
 
@@ -84,8 +102,7 @@ public class StreamAdvice {
         if (hit != null && hit.until().isAfter(Instant.now())) {
             return Uni.createFrom().item(hit.streams());
         }
-        return profiles.streams(sourceSe, destSe)
-                .ifNoItem().after(config.advice().timeout()).fail()
+        return adviceTimeout.get(() -> profiles.streams(sourceSe, destSe), ADVICE)
                 .map(advice -> {
                     List<String> why = new ArrayList<>();
                     advice.path("reasoning").forEach(r -> why.add(r.asText()));
