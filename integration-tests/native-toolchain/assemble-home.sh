@@ -133,5 +133,8 @@ touch "$work/.assembled"
 trap - EXIT
 rm -rf "$home"
 mv "$work" "$home"
+# Homes assembled from earlier inputs (300 MB each) are stale once this one exists.
+find "$(dirname "$home")" -maxdepth 1 -name 'native-home-svm*' ! -name "$(basename "$home")" ! -name '*.partial.*' \
+  -mmin +60 -exec rm -rf {} + 2>/dev/null || true
 log "assembled $home"
 echo "$home"

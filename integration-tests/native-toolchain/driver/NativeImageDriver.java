@@ -38,6 +38,7 @@ public final class NativeImageDriver {
     final List<Path> imageClassPath = new ArrayList<>();
     final List<Pattern[]> excludedConfig = new ArrayList<>();
     String mainClass;
+    boolean mainClassFromJar;
     String imageName;
     Path imageDir = Path.of("").toAbsolutePath();
 
@@ -123,10 +124,10 @@ public final class NativeImageDriver {
                 continue; // the default in GraalVM 25, or removed
             } else if (a.equals("--static") || a.equals("--shared") || a.startsWith("--libc=")) {
                 throw new IllegalArgumentException(a + " (" + origin + "): this toolchain builds dynamically linked executables only");
-            } else if (!a.startsWith("-") && mainClass == null && origin.equals("command line")) {
+            } else if (!a.startsWith("-") && mainClass == null && !mainClassFromJar && origin.equals("command line")) {
                 mainClass = a; // "native-image [options] class [imagename]"
-            } else if (!a.startsWith("-") && imageName == null && origin.equals("command line")) {
-                imageName = a;
+            } else if (!a.startsWith("-") && origin.equals("command line")) {
+                imageName = a; // "native-image [options] -jar jarfile [imagename]"
             } else {
                 throw new IllegalArgumentException("native-image option " + a + " (" + origin
                         + ") is not known to this toolchain's driver stand-in: add its translation to NativeImageDriver.parse");
@@ -155,7 +156,10 @@ public final class NativeImageDriver {
             Manifest m = jf.getManifest();
             if (m == null) return;
             var attributes = m.getMainAttributes();
-            if (mainClass == null) mainClass = attributes.getValue("Main-Class");
+            if (mainClass == null) {
+                mainClass = attributes.getValue("Main-Class");
+                mainClassFromJar = mainClass != null;
+            }
             String cp = attributes.getValue("Class-Path");
             if (cp != null) {
                 for (String entry : cp.trim().split("\\s+")) {
@@ -289,6 +293,7 @@ public final class NativeImageDriver {
     /** The builder reaches into JDK internals everywhere, as GraalVM's own driver allows it to. */
     static List<String> exportsOfAllSystemModules(String targets) {
         List<String> exports = new ArrayList<>();
+        // Modules the builder does not resolve (jdk.hotspot.agent, jdk.jcmd) draw an "Unknown module" warning each.
         for (ModuleReference r : ModuleFinder.ofSystem().findAll()) {
             ModuleDescriptor d = r.descriptor();
             Set<String> unqualified = d.exports().stream().filter(e -> !e.isQualified()).map(ModuleDescriptor.Exports::source)
