@@ -37,8 +37,9 @@ public final class NativeImageDriver {
     final List<String> builderOptions = new ArrayList<>();
     final List<Path> imageClassPath = new ArrayList<>();
     final List<Pattern[]> excludedConfig = new ArrayList<>();
+    final List<String> positional = new ArrayList<>();
     String mainClass;
-    boolean mainClassFromJar;
+    boolean jarGiven;
     String imageName;
     Path imageDir = Path.of("").toAbsolutePath();
 
@@ -57,6 +58,7 @@ public final class NativeImageDriver {
         }
         NativeImageDriver driver = new NativeImageDriver(home);
         driver.parse(List.of(args), "command line");
+        driver.placePositionalArguments();
         driver.readLibraryConfiguration();
         System.exit(driver.runBuilder());
     }
@@ -124,15 +126,22 @@ public final class NativeImageDriver {
                 continue; // the default in GraalVM 25, or removed
             } else if (a.equals("--static") || a.equals("--shared") || a.startsWith("--libc=")) {
                 throw new IllegalArgumentException(a + " (" + origin + "): this toolchain builds dynamically linked executables only");
-            } else if (!a.startsWith("-") && mainClass == null && !mainClassFromJar && origin.equals("command line")) {
-                mainClass = a; // "native-image [options] class [imagename]"
             } else if (!a.startsWith("-") && origin.equals("command line")) {
-                imageName = a; // "native-image [options] -jar jarfile [imagename]"
+                positional.add(a); // the main class and/or the image name, told apart once -jar is known
+
             } else {
                 throw new IllegalArgumentException("native-image option " + a + " (" + origin
                         + ") is not known to this toolchain's driver stand-in: add its translation to NativeImageDriver.parse");
             }
         }
+    }
+
+    /** "native-image [options] class [imagename]" or "native-image [options] -jar jarfile [imagename]". */
+    void placePositionalArguments() {
+        List<String> rest = new ArrayList<>(positional);
+        if (!jarGiven && !rest.isEmpty()) mainClass = rest.remove(0);
+        if (!rest.isEmpty()) imageName = rest.remove(0);
+        if (!rest.isEmpty()) throw new IllegalArgumentException("native-image: unexpected arguments " + rest);
     }
 
     static String value(String option) {
@@ -151,15 +160,13 @@ public final class NativeImageDriver {
 
     /** {@code -jar}: the jar, its Class-Path entries (relative to the jar), Main-Class and Add-Opens. */
     void readJar(Path jar) throws IOException {
+        jarGiven = true;
         imageClassPath.add(jar);
         try (JarFile jf = new JarFile(jar.toFile())) {
             Manifest m = jf.getManifest();
             if (m == null) return;
             var attributes = m.getMainAttributes();
-            if (mainClass == null) {
-                mainClass = attributes.getValue("Main-Class");
-                mainClassFromJar = mainClass != null;
-            }
+            if (mainClass == null) mainClass = attributes.getValue("Main-Class");
             String cp = attributes.getValue("Class-Path");
             if (cp != null) {
                 for (String entry : cp.trim().split("\\s+")) {
