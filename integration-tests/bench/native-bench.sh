@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # JVM against native executables on this machine, in one run (not part of the test run):
-#   integration-tests/bench/native-bench.sh [requests=10000] [modes=jvm,native]
+#   integration-tests/bench/native-bench.sh [requests=10000] [modes=jvm,native] [services=all four, comma-separated]
 # Per service: exec to ready (/q/health/ready 200), RSS idle and after the requests; then the ferry command's
 # wall time (--help, status) as a jar and as services/cli/target/ferry. Needs both builds: ./mvnw -DskipTests
 # package (the jars) and integration-tests/native-toolchain/build-native.sh (the executables).

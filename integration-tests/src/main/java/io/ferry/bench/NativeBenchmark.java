@@ -39,24 +39,26 @@ public final class NativeBenchmark {
     public static void main(String[] args) throws Exception {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         List<String> modes = List.of((args.length > 1 ? args[1] : "jvm,native").split(","));
+        List<String> names = List.of((args.length > 2 ? args[2] : String.join(",", ServiceSpec.ALL.stream().map(ServiceSpec::name).toList())).split(","));
+        List<ServiceSpec> services = ServiceSpec.ALL.stream().filter(s -> names.contains(s.name())).toList();
         System.out.println("mode    service             ready_ms  rss_idle_MB  rss_after_MB  requests  failed  req_per_s");
         for (String mode : modes) {
             System.setProperty(ServiceProcess.NATIVE, Boolean.toString(mode.equals("native")));
-            run(mode, requests);
+            run(mode, requests, services);
         }
     }
 
-    static void run(String mode, int requests) throws Exception {
+    static void run(String mode, int requests, List<ServiceSpec> services) throws Exception {
         Path root = LocalStack.projectRoot();
         Path state = root.resolve("integration-tests/target/native-bench-" + mode);
         Map<ServiceSpec, Integer> ports = new LinkedHashMap<>();
-        ServiceSpec.ALL.forEach(s -> ports.put(s, FreePort.find()));
+        services.forEach(s -> ports.put(s, FreePort.find()));
         try (LocalStack stack = new LocalStack(new LocalStack.Options(root, state, ports, null, FreePort.find(), Map.of()))) {
             stack.start(Duration.ofMinutes(3));
             String token = stack.tokens().mint(DevTokens.Claims.of("bench", "atlas",
                     "transfer:read profiles:read resolver:read rates:read"));
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-            for (ServiceSpec spec : ServiceSpec.ALL) {
+            for (ServiceSpec spec : services) {
                 ServiceProcess s = stack.service(spec);
                 s.stop(Duration.ofSeconds(20));
                 long t0 = System.nanoTime();

@@ -170,7 +170,7 @@ public final class LocalStack implements AutoCloseable {
         }
         env.putAll(options.extraEnvironment());
         Path serviceDir = options.projectRoot().resolve("services").resolve(spec.name());
-        Path jar = ServiceProcess.nativeRequested() ? nativeExecutable(serviceDir, spec.name())
+        Path jar = ServiceProcess.nativeRequested(spec.name()) ? nativeExecutable(serviceDir, spec.name())
                 : serviceDir.resolve("target/quarkus-app/quarkus-run.jar");
         Path log = options.stateDirectory().resolve("logs").resolve(logName + ".log");
         return new ServiceProcess(spec, port, jar, log, env, properties);

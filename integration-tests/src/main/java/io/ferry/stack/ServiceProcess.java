@@ -74,7 +74,8 @@ public final class ServiceProcess {
     /**
      * System property ({@code -Dferry.native=true}) or environment variable ({@code FERRY_NATIVE=1}) that makes the stack
      * start the services' native executables ({@code target/<name>-*-runner}, built by
-     * integration-tests/native-toolchain/build-native.sh) instead of quarkus-run.jar, with the same environment.
+     * integration-tests/native-toolchain/build-native.sh) instead of quarkus-run.jar, with the same environment. A
+     * comma-separated list of service names ({@code tcp-profiles,rate-aggregator}) makes only those native.
      */
     public static final String NATIVE = "ferry.native";
 
@@ -82,9 +83,9 @@ public final class ServiceProcess {
     public static final String NATIVE_ARGS = "ferry.service.native-args";
     static final String NATIVE_DEFAULT = "-Xmx384m";
 
-    public static boolean nativeRequested() {
-        String env = System.getenv("FERRY_NATIVE");
-        return Boolean.parseBoolean(System.getProperty(NATIVE, "false")) || "1".equals(env) || "true".equalsIgnoreCase(env);
+    public static boolean nativeRequested(String service) {
+        String value = System.getProperty(NATIVE, System.getenv().getOrDefault("FERRY_NATIVE", "false")).trim();
+        return value.equals("1") || value.equalsIgnoreCase("true") || List.of(value.split("\\s*,\\s*")).contains(service);
     }
 
     /**
