@@ -65,6 +65,10 @@ jboolean JVM_IsUseContainerSupport(void) { return JNI_FALSE; }
 
 char *JVM_NativePath(char *path) { return path; }
 
+/* System.exit ends in libjava's Shutdown.halt0, which calls these; Java's shutdown hooks have run by then. */
+void JVM_BeforeHalt(void) { }
+void JVM_Halt(jint code) { exit(code); }
+
 /* No java.lang.management in the image: libmanagement_ext falls back when it gets NULL. */
 void *JVM_GetManagement(jint version) { return NULL; }
 
