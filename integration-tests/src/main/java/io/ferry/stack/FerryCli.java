@@ -28,7 +28,7 @@ public final class FerryCli {
     private static final PrintStream OUT = System.out;
     private static final PrintStream ERR = System.err;
 
-    private static final String USAGE = "local stack: ferry up | status | down"
+    private static final String USAGE = "local stack: ferry up [--native] | status | down"
             + " | token --vo VO --scope \"SCOPES\" [--site SITE] [--sub NAME] [--hours N]"
             + " | token --wlcg --vo VO [--group G] [--scope \"SCOPES\"] [--aud AUDIENCE]"
             + " | proxy --vo VO [--fqan FQAN] [--hours N] [--out FILE] | test [maven arguments]";
@@ -41,7 +41,12 @@ public final class FerryCli {
         List<String> rest = List.of(args).subList(Math.min(1, args.length), args.length);
         Path root = LocalStack.projectRoot();
         int code = switch (command) {
-            case "up" -> up(root);
+            case "up" -> {
+                if (rest.contains("--native")) {
+                    System.setProperty(ServiceProcess.NATIVE, "true");
+                }
+                yield up(root);
+            }
             // `status JOB` (and `status --help`) is a job's status; `status` alone is the stack's
             case "status" -> rest.isEmpty() ? status(root) : io.ferry.cli.Main.run(args);
             case "down" -> down(root);

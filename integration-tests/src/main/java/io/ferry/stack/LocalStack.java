@@ -134,6 +134,14 @@ public final class LocalStack implements AutoCloseable {
         }
     }
 
+    private static Path nativeExecutable(Path serviceDir, String name) {
+        try {
+            return ServiceProcess.nativeExecutable(serviceDir, name);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** One process of {@code spec} on {@code port}, its output in {@code logs/<logName>.log}; not started yet. */
     private ServiceProcess process(ServiceSpec spec, int port, String logName) {
         Map<String, String> env = new HashMap<>(commonEnvironment());
@@ -161,7 +169,9 @@ public final class LocalStack implements AutoCloseable {
             env.put("FERRY_RESOLVER_NATIVE_PORT", Integer.toString(FreePort.find()));
         }
         env.putAll(options.extraEnvironment());
-        Path jar = options.projectRoot().resolve("services").resolve(spec.name()).resolve("target/quarkus-app/quarkus-run.jar");
+        Path serviceDir = options.projectRoot().resolve("services").resolve(spec.name());
+        Path jar = ServiceProcess.nativeRequested(spec.name()) ? nativeExecutable(serviceDir, spec.name())
+                : serviceDir.resolve("target/quarkus-app/quarkus-run.jar");
         Path log = options.stateDirectory().resolve("logs").resolve(logName + ".log");
         return new ServiceProcess(spec, port, jar, log, env, properties);
     }

@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** A packaged service running as its own JVM process, its output in a log file. */
+/**
+ * A packaged service running as its own process, its output in a log file: a JVM running quarkus-run.jar, or the
+ * service's native executable ({@code *-runner}, see {@link #NATIVE}).
+ */
 public final class ServiceProcess {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -68,16 +71,60 @@ public final class ServiceProcess {
     public static final String JVM_ARGS = "ferry.service.jvm-args";
     static final String FAST_START = "-Xms64m -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
 
+    /**
+     * System property ({@code -Dferry.native=true}) or environment variable ({@code FERRY_NATIVE=1}) that makes the stack
+     * start the services' native executables ({@code target/<name>-*-runner}, built by
+     * integration-tests/native-toolchain/build-native.sh) instead of quarkus-run.jar, with the same environment. A
+     * comma-separated list of service names ({@code tcp-profiles,rate-aggregator}) makes only those native.
+     */
+    public static final String NATIVE = "ferry.native";
+
+    /** System property with the native executables' options; the heap limit matches the JVM's default above. */
+    public static final String NATIVE_ARGS = "ferry.service.native-args";
+    static final String NATIVE_DEFAULT = "-Xmx384m";
+
+    public static boolean nativeRequested(String service) {
+        String value = System.getProperty(NATIVE, System.getenv().getOrDefault("FERRY_NATIVE", "false")).trim();
+        return value.equals("1") || value.equalsIgnoreCase("true") || List.of(value.split("\\s*,\\s*")).contains(service);
+    }
+
+    /**
+     * The service's native executable in {@code serviceDir/target}, or the path it would have (so that the missing
+     * file is named when starting).
+     */
+    public static Path nativeExecutable(Path serviceDir, String name) throws IOException {
+        Path target = serviceDir.resolve("target");
+        if (Files.isDirectory(target)) {
+            try (var files = Files.list(target)) {
+                var runner = files.filter(f -> f.getFileName().toString().startsWith(name + "-")
+                        && f.getFileName().toString().endsWith("-runner") && Files.isExecutable(f)).findFirst();
+                if (runner.isPresent()) {
+                    return runner.get();
+                }
+            }
+        }
+        return target.resolve(name + "-<version>-runner");
+    }
+
     public synchronized void start() throws IOException {
+        boolean executable = jar.getFileName().toString().endsWith("-runner");
         if (!Files.isRegularFile(jar)) {
-            throw new IOException(spec.name() + " is not built: " + jar + " is missing (run ./mvnw -DskipTests package)");
+            throw new IOException(spec.name() + " is not built: " + jar + " is missing (run " + (executable
+                    ? "integration-tests/native-toolchain/build-native.sh services/" + spec.name() : "./mvnw -DskipTests package") + ")");
         }
         Files.createDirectories(log.getParent());
         List<String> cmd = new ArrayList<>();
-        cmd.add(javaBinary());
-        cmd.addAll(List.of(System.getProperty(JVM_ARGS, FAST_START).trim().split("\\s+")));
+        if (executable) {
+            cmd.add(jar.toString());
+            cmd.addAll(List.of(System.getProperty(NATIVE_ARGS, NATIVE_DEFAULT).trim().split("\\s+")));
+        } else {
+            cmd.add(javaBinary());
+            cmd.addAll(List.of(System.getProperty(JVM_ARGS, FAST_START).trim().split("\\s+")));
+        }
         systemProperties.forEach((name, value) -> cmd.add("-D" + name + "=" + value));
-        cmd.addAll(List.of("-jar", jar.toString()));
+        if (!executable) {
+            cmd.addAll(List.of("-jar", jar.toString()));
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putAll(env);
