@@ -5,8 +5,8 @@ import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.DatabaseException;
 import jakarta.ws.rs.ProcessingException;
 
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
+import java.io.IOException;
+import java.net.SocketException;
 import java.nio.channels.ClosedChannelException;
 import java.sql.SQLException;
 import java.util.List;
@@ -73,9 +73,17 @@ public final class DatabaseFailures {
                 return true;
             }
             restClient |= t instanceof ProcessingException;
-            connectionLost |= t instanceof ConnectException || t instanceof NoRouteToHostException || t instanceof ClosedChannelException;
+            connectionLost |= t instanceof SocketException || t instanceof ClosedChannelException || isReset(t);
         }
         return connectionLost && !restClient;
+    }
+
+    /**
+     * A pooled connection whose server went away fails its next use with a reset: a {@link SocketException} from the
+     * JDK's sockets, or an {@link IOException} with the same text from Netty's native transport.
+     */
+    private static boolean isReset(Throwable t) {
+        return t instanceof IOException && t.getMessage() != null && t.getMessage().contains("Connection reset");
     }
 
     /** The first failure in the chain whose SQLSTATE says PostgreSQL refused a value, or null. */

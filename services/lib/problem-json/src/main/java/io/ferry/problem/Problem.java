@@ -1,6 +1,7 @@
 package io.ferry.problem;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.util.List;
 import java.util.Map;
@@ -8,7 +9,10 @@ import java.util.Map;
 /**
  * An RFC 7807 problem document. {@code code} is Ferry's stable, machine-readable error code
  * (clients branch on it, never on {@code detail}); {@code errors} names the offending fields of a 400/422.
+ * Registered for reflection: exception mappers answer it as an entity no resource method declares, which a native
+ * executable would otherwise serialize as {@code {}}.
  */
+@RegisterForReflection(targets = {Problem.class, Problem.FieldError.class})
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record Problem(String type, String title, int status, String detail, String instance, String code,
                       List<FieldError> errors, Map<String, Object> context) {

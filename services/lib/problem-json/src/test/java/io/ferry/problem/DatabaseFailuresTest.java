@@ -5,7 +5,9 @@ import io.vertx.sqlclient.ClosedConnectionException;
 import jakarta.ws.rs.ProcessingException;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.net.ConnectException;
+import java.net.SocketException;
 import java.sql.SQLException;
 import java.util.concurrent.CompletionException;
 
@@ -30,6 +32,14 @@ class DatabaseFailuresTest {
         assertEquals(503, DatabaseFailures.problemFor(pg("57P03", "the database system is starting up")).status());
         assertEquals(503, DatabaseFailures.problemFor(pg("08006", "connection failure")).status());
         assertEquals(503, DatabaseFailures.problemFor(new RuntimeException(new SQLException("terminating connection", "57P01"))).status());
+    }
+
+    /** The first use of a pooled connection after PostgreSQL was killed: the socket was reset under it. */
+    @Test
+    void aResetConnectionIsTheDatabaseBeingUnavailable() {
+        assertEquals(503, DatabaseFailures.problemFor(new CompletionException(new SocketException("Connection reset"))).status());
+        assertEquals(503, DatabaseFailures.problemFor(new RuntimeException(new IOException("recvAddress(..) failed: Connection reset by peer"))).status());
+        assertNull(DatabaseFailures.problemFor(new ProcessingException(new SocketException("Connection reset"))));
     }
 
     @Test
