@@ -119,7 +119,21 @@ class ManifestsIT {
         }
         assertEquals(4, userKeys.size(), "four services, four roles");
 
-        assertEquals(0, kind(eval, "Secret").size(), "secrets are the operator's, never rendered from values");
+        // secrets.generate (evaluation): the chart makes the roles and the storage-token key, random, never from values,
+        // and keeps them on uninstall; switched off, and in production, every Secret is the operator's
+        List<JsonNode> generated = kind(eval, "Secret");
+        assertEquals(Set.of("ferry-db", "ferry-storage-tokens"),
+                Set.copyOf(generated.stream().map(d -> d.at("/metadata/name").asText()).toList()));
+        for (JsonNode secret : generated) {
+            assertEquals("keep", secret.at("/metadata/annotations").path("helm.sh/resource-policy").asText());
+        }
+        JsonNode roles = generated.stream().filter(d -> d.at("/metadata/name").asText().equals("ferry-db")).findFirst().orElseThrow();
+        assertEquals(9, roles.path("data").size(), "four roles and the superuser's password");
+        assertNotEquals(roles.at("/data/transfer-scheduler-password"), documents(template().call()).stream()
+                .filter(d -> d.path("kind").asText().equals("Secret") && d.at("/metadata/name").asText().equals("ferry-db"))
+                .findFirst().orElseThrow().at("/data/transfer-scheduler-password"), "random, not from values");
+        assertEquals(0, kind(documents(template().set("secrets.generate", "false").call()), "Secret").size());
+        assertEquals(0, kind(documents(template().withValuesFile(CHART.resolve("values-production.yaml")).call()), "Secret").size());
 
         JsonNode postgres = kind(eval, "StatefulSet").get(0).at("/spec/template/spec/containers/0/env");
         assertEquals("postgres-password", secretRef(postgres, "POSTGRES_PASSWORD").path("key").asText());
