@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Samples a job's files while the cluster checks disturb it, and judges the samples.
+  sample.py record SCHEDULER_URL TOKEN JOB OUT.jsonl [TIMEOUT]   every 0.5 s: t, job state, each file's state/bytes;
+                                                                  until the job ends (or TIMEOUT s)
+  sample.py max-active OUT.jsonl LIMIT                            every sample's ACTIVE count <= LIMIT
+  sample.py stalls OUT.jsonl SINCE MAX                            after SINCE (epoch s), no file that is not done goes
+                                                                  longer than MAX s without its bytes growing
+  sample.py answers OUT.jsonl URL... (with TOKEN in $TOKEN) SECONDS   every 0.25 s each URL's status and Retry-After
+Run inside the cluster's network namespace."""
+import json, os, sys, time, urllib.request, urllib.error
+
+def get(url, token, timeout=5):
+    req = urllib.request.Request(url, headers={"Authorization": "Bearer " + token})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, r.headers.get("Retry-After"), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Retry-After"), e.read()
+    except Exception as e:
+        return 0, None, str(e).encode()
+
+mode = sys.argv[1]
+if mode == "record":
+    url, token, job, out = sys.argv[2:6]
+    timeout = float(sys.argv[6]) if len(sys.argv) > 6 else 600
+    end = time.time() + timeout
+    with open(out, "w") as f:
+        while time.time() < end:
+            t = time.time()
+            s1, _, jb = get(f"{url}/jobs/{job}", token)
+            s2, _, fb = get(f"{url}/jobs/{job}/files", token)
+            if s1 == 200 and s2 == 200:
+                state = json.loads(jb).get("job_state")
+                files = [{"id": x["file_id"], "state": x["file_state"], "bytes": x.get("bytes_transferred") or 0,
+                          "retry": x.get("retry", 0)} for x in json.loads(fb)]
+                f.write(json.dumps({"t": t, "job": state, "files": files}) + "\n"); f.flush()
+                if state in ("FINISHED", "FAILED", "FINISHEDDIRTY", "CANCELED"):
+                    break
+            else:
+                f.write(json.dumps({"t": t, "error": [s1, s2]}) + "\n"); f.flush()
+            time.sleep(max(0, 0.5 - (time.time() - t)))
+elif mode == "max-active":
+    limit = int(sys.argv[3]); worst = 0; n = 0; bad = 0
+    for line in open(sys.argv[2]):
+        s = json.loads(line)
+        if "files" not in s: continue
+        a = sum(1 for x in s["files"] if x["state"] == "ACTIVE"); n += 1
+        worst = max(worst, a); bad += a > limit
+    print(f"{n} samples, most ACTIVE at once {worst}, over {limit}: {bad}")
+    sys.exit(1 if bad or n == 0 else 0)
+elif mode == "stalls":
+    since, mx = float(sys.argv[3]), float(sys.argv[4])
+    last = {}; grew = {}; worst = (0, None)
+    samples = [json.loads(l) for l in open(sys.argv[2])]
+    samples = [s for s in samples if "files" in s]
+    for s in samples:
+        for x in s["files"]:
+            fid = x["id"]
+            moved = x["state"] == "FINISHED" or fid not in last or x["bytes"] != last[fid]
+            last[fid] = x["bytes"]
+            if s["t"] < since: grew[fid] = since; continue
+            if moved or x["state"] in ("FINISHED", "FAILED", "CANCELED"):
+                gap = s["t"] - grew.get(fid, since)
+                if gap > worst[0]: worst = (gap, fid)
+                grew[fid] = s["t"]
+    # files never moving again until the end count up to the last sample
+    if samples:
+        for x in samples[-1]["files"]:
+            if x["state"] not in ("FINISHED", "FAILED", "CANCELED"):
+                gap = samples[-1]["t"] - grew.get(x["id"], since)
+                if gap > worst[0]: worst = (gap, x["id"])
+    print(f"longest time a file's bytes stood still after the deletion: {worst[0]:.1f}s (file {worst[1]})")
+    sys.exit(1 if worst[0] > mx else 0)
+elif mode == "answers":
+    out = sys.argv[2]; urls = sys.argv[3:-1]; seconds = float(sys.argv[-1]); token = os.environ.get("TOKEN", "")
+    end = time.time() + seconds
+    with open(out, "a") as f:
+        while time.time() < end:
+            for u in urls:
+                code, ra, body = get(u, token, timeout=3)
+                f.write(json.dumps({"t": time.time(), "url": u, "status": code, "retry_after": ra, "body": body[:200].decode(errors="replace")}) + "\n")
+            f.flush(); time.sleep(0.25)
