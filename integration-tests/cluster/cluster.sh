@@ -13,8 +13,11 @@ CGROUP_PARENT=ferry-kubepods
 
 start() {   # start NAME CMD...: a background process in the namespace, pid in $RUN/pids/NAME, output in $RUN/logs/NAME.log
   local name="$1"; shift
-  in_ns setsid "$@" > "$RUN/logs/$name.log" 2>&1 < /dev/null &
-  echo $! > "$RUN/pids/$name"
+  # the process writes its own pid, then becomes CMD (the same pid: nothing forks in between)
+  nsenter --net="/run/netns/$NETNS" sh -c 'echo $$ > "$0"; exec "$@"' "$RUN/pids/$name" "$@" > "$RUN/logs/$name.log" 2>&1 < /dev/null &
+  local n
+  for n in $(seq 1 50); do [ -s "$RUN/pids/$name" ] && return 0; sleep 0.1; done
+  die "$name did not start"
 }
 wait_for() {  # wait_for SECONDS WHAT CMD...
   local deadline=$(( $(date +%s) + $1 )) what="$2"; shift 2
@@ -116,6 +119,7 @@ up() {
   [ -d /var/log/pods ] && touch "$RUN/had-var-log-pods"
   [ -d /run/containerd ] && touch "$RUN/had-run-containerd"
   [ -d /var/lib/cni ] && touch "$RUN/had-var-lib-cni"
+  { ls /run/netns 2>/dev/null || true; } | sort > "$RUN/netns-before"
 
   log "network namespace $NETNS: node $NODE_IP, no default route"
   ip netns add "$NETNS"
@@ -135,7 +139,7 @@ up() {
   start containerd containerd --config "$RUN/containerd/config.toml"
   start etcd etcd --name ferry --data-dir "$RUN/etcd" --listen-client-urls http://127.0.0.1:2379 \
     --advertise-client-urls http://127.0.0.1:2379 --listen-peer-urls http://127.0.0.1:2380 --initial-advertise-peer-urls http://127.0.0.1:2380 \
-    --initial-cluster ferry=http://127.0.0.1:2380 --listen-metrics-urls=
+    --initial-cluster ferry=http://127.0.0.1:2380
   wait_for 30 "etcd" in_ns curl -sf http://127.0.0.1:2379/health
   local p="$RUN/pki"
   start kube-apiserver "$BIN/kube-apiserver" --etcd-servers=http://127.0.0.1:2379 --bind-address=0.0.0.0 --secure-port=6443 \
@@ -168,6 +172,8 @@ up() {
   mkdir -p "$RUN/dns"; : > "$RUN/dns/hosts"
   start dnsmasq dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts --addn-hosts="$RUN/dns/hosts" \
     --listen-address="$NODE_IP" --bind-interfaces --local=/cluster.local/ --user=root --group=root --pid-file= --cache-size=0
+  # dns-sync sends dnsmasq SIGHUP: only once dnsmasq has its handler (it answers on port 53)
+  wait_for 20 "dnsmasq" sh -c "nsenter --net=/run/netns/$NETNS ss -lun | grep -q '$NODE_IP:53 '"
   start dns-sync python3 "$HERE/dns-sync.py" "$RUN/dns/hosts" "$RUN/pids/dnsmasq"
   wait_for 60 "node $NODE_NAME Ready" sh -c "nsenter --net=/run/netns/$NETNS kubectl --kubeconfig $KUBECONFIG get node $NODE_NAME -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True"
   in_ns kubectl get nodes -o wide >&2
@@ -179,7 +185,7 @@ cluster_pids() {
   for f in "$RUN"/pids/*; do [ -f "$f" ] && pid=$(cat "$f") && [ -d "/proc/$pid" ] && echo "$pid"; done
   # shims are started with our socket's address on their command line
   for pid in $(ls /proc | grep -E '^[0-9]+$'); do
-    tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "-address $RUN/containerd/containerd.sock" && echo "$pid"
+    { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "-address $RUN/containerd/containerd.sock" && echo "$pid"
   done
   container_pids
 }
@@ -208,6 +214,10 @@ down() {
   for n in 1 2 3; do
     for m in $(awk -v r="$RUN/" 'index($2, r) == 1 {print $2}' /proc/self/mounts | sort -r); do umount -l "$m" 2>/dev/null || true; done
   done
+  # pods' namespaces, had containerd put them in /run/netns (they are under the state dir normally)
+  if [ -f "$RUN/netns-before" ]; then
+    for m in $({ ls /run/netns 2>/dev/null || true; } | grep '^cni-' | sort | comm -13 "$RUN/netns-before" -); do ip netns delete "$m" 2>/dev/null || true; done
+  fi
   ip netns delete "$NETNS" 2>/dev/null || true
   ip link delete "$VETH_HOST" 2>/dev/null || true
   # cgroups the kubelet made (its root /$CGROUP_PARENT), in every hierarchy, deepest first
@@ -221,7 +231,7 @@ down() {
   if [ -f "$RUN/had-var-lib-cni" ]; then rm -f /var/lib/cni/results/$CNI_NET-*; else rm -rf /var/lib/cni; fi
   # keep the logs of the last run, drop the rest
   rm -rf "$W/logs/last-cluster"; mkdir -p "$W/logs/last-cluster"; cp -r "$RUN/logs/." "$W/logs/last-cluster/" 2>/dev/null || true
-  rm -rf "$RUN"
+  rm -rf "$RUN" 2>/dev/null || { sleep 2; rm -rf "$RUN" || true; }
   local left=""
   [ -e "/run/netns/$NETNS" ] && left+=" netns"
   awk -v r="$RUN/" 'index($2, r) == 1' /proc/self/mounts | grep -q . && left+=" mounts"

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # ./ferry cluster test: setup -> images -> cluster up -> helm install of charts/ferry (values only) -> checks ->
 # teardown (always: on success, failure or Ctrl-C). One result line per check, one timing line per step; exit 0 only
-# if every check passed. FERRY_CLUSTER_CHECKS="a b" runs only those checks (default: all, in order a..f).
+# if every check passed. FERRY_CLUSTER_CHECKS="a b" runs only those checks (default: all, in order a..f);
+# KEEP_CLUSTER=1 leaves the cluster up; FERRY_CLUSTER_REUSE=1 runs the checks against a cluster left up.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 rm -f "$W/logs/timings"
 T_START=$(date +%s)
 RESULTS="$W/logs/results"; : > "$RESULTS"
 CHECKS="${FERRY_CLUSTER_CHECKS:-a b c d e f}"
+R=$(date +%H%M%S)   # in every path a run writes, so reruns against a kept cluster find no earlier files
 NS=ferry
 SE_NS=ferry-se
 CLI_JAR=$(ls "$ROOT"/services/cli/target/ferry-cli-*.jar 2>/dev/null | grep -v original | head -1 || true)
@@ -110,9 +112,11 @@ YAML
   kn create secret generic ferry-service-tokens "${args[@]}" >/dev/null
   kn create configmap ferry-jwt-public-key --from-file=public.pem="$ROOT/.ferry/keys/jwt-public.pem" >/dev/null
   cat > "$RUN/values-test.yaml" <<YAML
-# the values this cluster needs: local JVM images (no registry, never pulled), small CPU requests (2 cores hold the
-# release, a rolling update's surge and three scheduler replicas)
+# the values this cluster needs: local JVM images (no registry, never pulled), time to start, small CPU requests
+# (2 cores hold the release, a rolling update's surge and three scheduler replicas)
 image: {registry: localhost, variant: $FERRY_VARIANT, tag: "$FERRY_TAG", pullPolicy: Never}
+# JVM starts on a 2-core machine that also builds: up to a few minutes
+probes: {startupTimeoutSeconds: 300}
 services:
   transferScheduler: {resources: {requests: {cpu: 50m}}}
   tcpProfiles: {resources: {requests: {cpu: 50m}}}
@@ -218,15 +222,16 @@ register_ses() {
 check_b() {
   local n=5 job st t0
   register_ses || { result b FAIL "ferry se put failed"; return; }
-  put_files "$SE_A_IP" atlas/b "$n" 1024 || { result b FAIL "could not write the source files to se-a"; return; }
-  for i in $(seq 1 $n); do echo "http://se-a.$SE_NS.svc.cluster.local/atlas/b/f$i http://se-b.$SE_NS.svc.cluster.local/atlas/b/f$i"; done > "$RUN/data/b.list"
+  put_files "$SE_A_IP" atlas/b$R "$n" 1024 || { result b FAIL "could not write the source files to se-a"; return; }
+  for i in $(seq 1 $n); do echo "http://se-a.$SE_NS.svc.cluster.local/atlas/b$R/f$i http://se-b.$SE_NS.svc.cluster.local/atlas/b$R/f$i"; done > "$RUN/data/b.list"
   t0=$(date +%s)
   job=$(submit_list "$RUN/data/b.list" --verify-checksum) || { result b FAIL "ferry submit failed"; return; }
   ferry_cli watch "$job" --plain > "$RUN/logs/watch-b.log" 2>&1 || true
   st=$(await_job "$job" 120)
-  local dt=$(( $(date +%s) - t0 )) ok=1 msg="job $job $st in ${dt}s"
+  local dt; dt=$(( $(date +%s) - t0 ))
+  local ok=1 msg="job $job $st in ${dt}s"
   [ "$st" = FINISHED ] || ok=0
-  if same_files "$SE_B_IP" atlas/b "$n"; then msg+=", $n files byte-identical on se-b"; else ok=0; msg+=", files differ"; fi
+  if same_files "$SE_B_IP" atlas/b$R "$n"; then msg+=", $n files byte-identical on se-b"; else ok=0; msg+=", files differ"; fi
   # the aggregator gets the transfer records from the scheduler's outbox: wait until the link shows there
   local seen=0 k
   for k in $(seq 1 30); do
@@ -285,9 +290,9 @@ check_c() {
     ctr -a "$RUN/containerd/containerd.sock" -n k8s.io images tag --force "localhost/ferry/$s:$FERRY_TAG-$FERRY_VARIANT" "localhost/ferry/$s:$tag2-$FERRY_VARIANT" >/dev/null
   done
   # undisturbed, the same shape first: its wall time is the baseline
-  t0=$(date +%s); base=$(slow_job c0 "$n" "$kib") || { result c FAIL "baseline submit failed"; return; }
+  t0=$(date +%s); base=$(slow_job c0$R "$n" "$kib") || { result c FAIL "baseline submit failed"; return; }
   st=$(await_job "$base" 300); local t_base=$(( $(date +%s) - t0 ))
-  t0=$(date +%s); job=$(slow_job c1 "$n" "$kib") || { result c FAIL "submit failed"; return; }
+  t0=$(date +%s); job=$(slow_job c1$R "$n" "$kib") || { result c FAIL "submit failed"; return; }
   record "$job" c 600 & local rec=$!
   await_active "$job" 2 60 || true
   sleep 3
@@ -300,8 +305,8 @@ check_c() {
   local msg="upgrade at +$((tu - t0))s to $tag2; job $st in ${dt}s vs ${t_base}s undisturbed (+$((dt - t_base))s); scheduler now $rolled" ok=1
   [ "$st" = FINISHED ] || ok=0
   case "$rolled" in *"$tag2"*) ;; *) ok=0; msg+=" (not rolled)";; esac
-  same_files "$SE_B_IP" slow/c1 "$n" && msg+="; $n files byte-identical" || { ok=0; msg+="; files differ or missing"; }
-  local puts; puts=$(puts_once slow/c1 "$n") || ok=0; msg+="; $puts"
+  same_files "$SE_B_IP" slow/c1$R "$n" && msg+="; $n files byte-identical" || { ok=0; msg+="; files differ or missing"; }
+  local puts; puts=$(puts_once slow/c1$R "$n") || ok=0; msg+="; $puts"
   wait_ready 120 || { ok=0; msg+="; pods not Ready after the upgrade"; }
   [ $ok = 1 ] && result c PASS "$msg" || result c FAIL "$msg"
 }
@@ -310,7 +315,7 @@ check_c() {
 check_d() {
   local n=12 kib=2048 max=2 job st
   link_max SE-A SE-B "$max" || { result d FAIL "could not set the link's max_active"; return; }
-  job=$(slow_job d "$n" "$kib") || { result d FAIL "submit failed"; return; }
+  job=$(slow_job d$R "$n" "$kib") || { result d FAIL "submit failed"; return; }
   record "$job" d 600 & local rec=$!
   await_active "$job" 1 60 || true
   sleep 2
@@ -332,7 +337,7 @@ check_d() {
 check_e() {
   local n=4 kib=6144 job st pod
   link_max SE-A SE-B 10 || true
-  job=$(slow_job e "$n" "$kib") || { result e FAIL "submit failed"; return; }
+  job=$(slow_job e$R "$n" "$kib") || { result e FAIL "submit failed"; return; }
   record "$job" e 600 & local rec=$!
   await_active "$job" "$n" 60 || true
   sleep 4
@@ -343,7 +348,7 @@ check_e() {
   st=$(await_job "$job" 600); wait $rec || true
   local verdict; verdict=$(python3 "$HERE/sample.py" stalls "$RUN/logs/samples-e.jsonl" "$td" 10); local vrc=$?
   local msg="deleted $pod (of $replicas ready) with $n files ACTIVE; job $st; $verdict"
-  same_files "$SE_B_IP" slow/e "$n" || { vrc=1; msg+="; files differ"; }
+  same_files "$SE_B_IP" slow/e$R "$n" || { vrc=1; msg+="; files differ"; }
   [ $vrc = 0 ] && [ "$st" = FINISHED ] && result e PASS "$msg" || result e FAIL "$msg"
 }
 
@@ -380,11 +385,15 @@ PY
   [ $vrc = 0 ] && [ -n "$ready_after" ] && python3 -c "import sys; sys.exit(0 if $ready_after <= 10 else 1)" && result f PASS "$msg" || result f FAIL "$msg"
 }
 
-step setup "$HERE/setup.sh" all
-step build build
-step images "$HERE/images.sh" all
-step cluster-up "$HERE/cluster.sh" up
-step helm-install install_ferry
+if [ "${FERRY_CLUSTER_REUSE:-}" = 1 ] && [ -e "/run/netns/$NETNS" ]; then
+  log "FERRY_CLUSTER_REUSE=1: checks against the running cluster and release"
+else
+  step setup "$HERE/setup.sh" all
+  step build build
+  step images "$HERE/images.sh" all
+  step cluster-up "$HERE/cluster.sh" up
+  step helm-install install_ferry
+fi
 endpoints
 for c in $CHECKS; do
   if declare -f "check_$c" >/dev/null; then step "check-$c" "check_$c" || result "$c" FAIL "the check itself failed"; else result "$c" SKIP "not implemented"; fi
