@@ -217,6 +217,10 @@ register_ses() {
   done
 }
 
+monitor_finished() {  # the scheduler's monitor: files FINISHED on SE-A -> SE-B in the last hour
+  curl_ns -H "Authorization: Bearer $USER_TOKEN" "$SCHED_URL/monitor/api/overview?window=1h" | python3 -c '
+import json,sys; print(sum(l["counts"]["finished"] for l in json.load(sys.stdin).get("links",[]) if l.get("source_se")=="SE-A" and l.get("dest_se")=="SE-B"))' 2>/dev/null || echo 0
+}
 # ---- check b: the ferry command submits a job between the two in-cluster SEs; bytes identical; seen by the
 # aggregator (/links) and the scheduler's monitor
 check_b() {
@@ -224,6 +228,10 @@ check_b() {
   register_ses || { result b FAIL "ferry se put failed"; return; }
   put_files "$SE_A_IP" atlas/b$R "$n" 1024 || { result b FAIL "could not write the source files to se-a"; return; }
   for i in $(seq 1 $n); do echo "http://se-a.$SE_NS.svc.cluster.local/atlas/b$R/f$i http://se-b.$SE_NS.svc.cluster.local/atlas/b$R/f$i"; done > "$RUN/data/b.list"
+  local agg0 mon0
+  agg0=$(curl_ns -H "Authorization: Bearer $USER_TOKEN" "$AGG_URL/links?window=1h" | python3 -c '
+import json,sys; print(sum(r.get("filesDone",0) for r in json.load(sys.stdin).get("rows",[]) if r.get("source")=="SE-A" and r.get("destination")=="SE-B"))' 2>/dev/null || echo 0)
+  mon0=$(monitor_finished)
   t0=$(date +%s)
   job=$(submit_list "$RUN/data/b.list" --verify-checksum) || { result b FAIL "ferry submit failed"; return; }
   ferry_cli watch "$job" --plain > "$RUN/logs/watch-b.log" 2>&1 || true
@@ -232,16 +240,17 @@ check_b() {
   local ok=1 msg="job $job $st in ${dt}s"
   [ "$st" = FINISHED ] || ok=0
   if same_files "$SE_B_IP" atlas/b$R "$n"; then msg+=", $n files byte-identical on se-b"; else ok=0; msg+=", files differ"; fi
-  # the aggregator gets the transfer records from the scheduler's outbox: wait until the link shows there
-  local seen=0 k
+  # the aggregator gets the transfer records from the scheduler's outbox: its SE-A -> SE-B row counts them
+  local seen=0 k done_agg=0 done_mon=0
   for k in $(seq 1 30); do
-    curl_ns -H "Authorization: Bearer $USER_TOKEN" "$AGG_URL/links?window=1h" > "$RUN/logs/aggregator-links.json" || true
-    grep -q 'SE-A' "$RUN/logs/aggregator-links.json" && grep -q 'SE-B' "$RUN/logs/aggregator-links.json" && { seen=1; break; }
+    done_agg=$(curl_ns -H "Authorization: Bearer $USER_TOKEN" "$AGG_URL/links?window=1h" | python3 -c '
+import json,sys; print(sum(r.get("filesDone",0) for r in json.load(sys.stdin).get("rows",[]) if r.get("source")=="SE-A" and r.get("destination")=="SE-B"))' 2>/dev/null || echo 0)
+    [ "$done_agg" -ge $((agg0 + n)) ] && { seen=1; break; }
     sleep 1
   done
-  [ $seen = 1 ] && msg+=", aggregator /links has SE-A->SE-B after ${k}s" || { ok=0; msg+=", aggregator /links lacks the link"; }
-  curl_ns -H "Authorization: Bearer $USER_TOKEN" "$SCHED_URL/monitor/api/overview?window=1h" > "$RUN/logs/monitor-overview.json" || true
-  if grep -q 'SE-A' "$RUN/logs/monitor-overview.json"; then msg+=", monitor overview shows the link"; else ok=0; msg+=", monitor overview lacks it"; fi
+  [ $seen = 1 ] && msg+=", aggregator /links SE-A->SE-B filesDone $agg0 -> $done_agg (${k}s)" || { ok=0; msg+=", aggregator /links SE-A->SE-B filesDone $agg0 -> $done_agg, not +$n"; }
+  done_mon=$(monitor_finished)
+  [ "$done_mon" -ge $((mon0 + n)) ] && msg+=", monitor overview SE-A->SE-B finished $mon0 -> $done_mon" || { ok=0; msg+=", monitor overview finished $mon0 -> $done_mon, not +$n"; }
   [ $ok = 1 ] && result b PASS "$msg" || result b FAIL "$msg"
 }
 
