@@ -5,6 +5,8 @@
   sample.py max-active OUT.jsonl LIMIT                            every sample's ACTIVE count <= LIMIT
   sample.py stalls OUT.jsonl SINCE MAX                            after SINCE (epoch s), no file that is not done goes
                                                                   longer than MAX s without its bytes growing
+  sample.py moved OUT.jsonl SINCE MAX N                        the files ACTIVE at SINCE that started again under a
+                                                                  new attempt (at least N) did so within MAX s
   sample.py answers OUT.jsonl URL... (with TOKEN in $TOKEN) SECONDS   every 0.25 s each URL's status and Retry-After
 Run inside the cluster's network namespace."""
 import json, os, sys, time, urllib.request, urllib.error
@@ -32,7 +34,7 @@ if mode == "record":
             if s1 == 200 and s2 == 200:
                 state = json.loads(jb).get("job_state")
                 files = [{"id": x["file_id"], "state": x["file_state"], "bytes": x.get("bytes_transferred") or 0,
-                          "retry": x.get("retry", 0)} for x in json.loads(fb)]
+                          "retry": x.get("retry", 0), "start": x.get("start_time")} for x in json.loads(fb)]
                 f.write(json.dumps({"t": t, "job": state, "files": files}) + "\n"); f.flush()
                 if state in ("FINISHED", "FAILED", "FINISHEDDIRTY", "CANCELED"):
                     break
@@ -71,6 +73,27 @@ elif mode == "stalls":
                 if gap > worst[0]: worst = (gap, x["id"])
     print(f"longest time a file's bytes stood still after the deletion: {worst[0]:.1f}s (file {worst[1]})")
     sys.exit(1 if worst[0] > mx else 0)
+elif mode == "moved":
+    # files ACTIVE when the pod was deleted: those it held go back to the queue and start again under a new attempt
+    # (a new start_time); each must be ACTIVE again within MAX s. Files that end where they ran are not moved.
+    since, mx, expected = float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+    samples = [s for s in (json.loads(l) for l in open(sys.argv[2])) if "files" in s]
+    before = [s for s in samples if s["t"] <= since]
+    at = {x["id"]: x for x in (before[-1]["files"] if before else [])}
+    active = {i: x["start"] for i, x in at.items() if x["state"] == "ACTIVE"}
+    moved = {}; stayed = []
+    for fid, start in active.items():
+        for s in samples:
+            if s["t"] <= since: continue
+            x = next(f for f in s["files"] if f["id"] == fid)
+            if x["state"] == "ACTIVE" and x["start"] != start:
+                moved[fid] = s["t"] - since; break
+            if x["state"] == "FINISHED" and x["start"] == start:
+                stayed.append(fid); break
+    worst = max(moved.values()) if moved else 0
+    print(f"ACTIVE at deletion {len(active)}: {len(moved)} moved to another replica, ACTIVE again after "
+          + ", ".join(f"{d:.1f}s" for d in sorted(moved.values())) + f"; {len(stayed)} finished where they ran")
+    sys.exit(1 if worst > mx or len(moved) < expected else 0)
 elif mode == "answers":
     out = sys.argv[2]; urls = sys.argv[3:-1]; seconds = float(sys.argv[-1]); token = os.environ.get("TOKEN", "")
     end = time.time() + seconds

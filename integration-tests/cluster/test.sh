@@ -189,10 +189,10 @@ put_files() {
   done
 }
 # same_files SE DIR N: each file on SE byte-identical to the copy kept
-same_files() {
-  local ip="$1" dir="$2" n="$3" i bad=0
+same_files() {  # same_files SE DIR N [KEPT_DIR]
+  local ip="$1" dir="$2" n="$3" kept="${4:-$2}" i bad=0
   for i in $(seq 1 "$n"); do
-    curl_ns --max-time 60 -fsS -o "$RUN/data/got" "http://$ip/$dir/f$i" && cmp -s "$RUN/data/got" "$RUN/data/$dir/f$i" || { log "differs: $dir/f$i"; bad=1; }
+    curl_ns --max-time 60 -fsS -o "$RUN/data/got" "http://$ip/$dir/f$i" && cmp -s "$RUN/data/got" "$RUN/data/$kept/f$i" || { log "differs: $dir/f$i"; bad=1; }
   done
   return $bad
 }
@@ -259,9 +259,9 @@ link_max() {
   curl_ns -f -X PUT -H "Authorization: Bearer $USER_TOKEN" -H 'Content-Type: application/json' \
     -d "{\"min_active\":1,\"max_active\":$3}" "$SCHED_URL/links/$1/$2" >/dev/null
 }
-slow_job() {  # slow_job NAME N KIB: N files of KIB KiB from se-a's rate-limited /slow/ (256 KiB/s) to se-b; job id
+slow_job() {  # slow_job NAME N KIB: N files of KIB KiB from se-a's rate-limited /slow/NAME/ (256 KiB/s) to se-b's /in/NAME/; job id
   put_files "$SE_A_IP" "slow/$1" "$2" "$3" || return 1
-  for i in $(seq 1 "$2"); do echo "http://se-a.$SE_NS.svc.cluster.local/slow/$1/f$i http://se-b.$SE_NS.svc.cluster.local/slow/$1/f$i"; done > "$RUN/data/$1.list"
+  for i in $(seq 1 "$2"); do echo "http://se-a.$SE_NS.svc.cluster.local/slow/$1/f$i http://se-b.$SE_NS.svc.cluster.local/in/$1/f$i"; done > "$RUN/data/$1.list"
   submit_list "$RUN/data/$1.list" --nostreams 1 2>/dev/null || submit_list "$RUN/data/$1.list"
 }
 record() { in_ns python3 "$HERE/sample.py" record "$SCHED_URL" "$USER_TOKEN" "$1" "$RUN/logs/samples-$2.jsonl" "${3:-600}"; }
@@ -314,15 +314,15 @@ check_c() {
   local msg="upgrade at +$((tu - t0))s to $tag2; job $st in ${dt}s vs ${t_base}s undisturbed (+$((dt - t_base))s); scheduler now $rolled" ok=1
   [ "$st" = FINISHED ] || ok=0
   case "$rolled" in *"$tag2"*) ;; *) ok=0; msg+=" (not rolled)";; esac
-  same_files "$SE_B_IP" slow/c1$R "$n" && msg+="; $n files byte-identical" || { ok=0; msg+="; files differ or missing"; }
-  local puts; puts=$(puts_once slow/c1$R "$n") || ok=0; msg+="; $puts"
+  same_files "$SE_B_IP" in/c1$R "$n" slow/c1$R && msg+="; $n files byte-identical" || { ok=0; msg+="; files differ or missing"; }
+  local puts; puts=$(puts_once in/c1$R "$n") || ok=0; msg+="; $puts"
   wait_ready 120 || { ok=0; msg+="; pods not Ready after the upgrade"; }
   [ $ok = 1 ] && result c PASS "$msg" || result c FAIL "$msg"
 }
 
 # ---- check d: the scheduler scaled 1 -> 3 replicas mid-job; the link's max_active holds at every sample
 check_d() {
-  local n=12 kib=2048 max=2 job st
+  local n=16 kib=3072 max=2 job st
   link_max SE-A SE-B "$max" || { result d FAIL "could not set the link's max_active"; return; }
   job=$(slow_job d$R "$n" "$kib") || { result d FAIL "submit failed"; return; }
   record "$job" d 600 & local rec=$!
@@ -342,28 +342,39 @@ check_d() {
   link_max SE-A SE-B 10 || true
 }
 
-# ---- check e: a scheduler pod deleted mid-copy; its files move again within 10 s
+# ---- check e: a scheduler pod deleted mid-copy (SIGTERM); the files it held are ACTIVE again elsewhere within 10 s
 check_e() {
-  local n=4 kib=6144 job st pod
+  local n=3 kib=12288 job st pod
   link_max SE-A SE-B 10 || true
   job=$(slow_job e$R "$n" "$kib") || { result e FAIL "submit failed"; return; }
   record "$job" e 600 & local rec=$!
-  await_active "$job" "$n" 60 || true
-  sleep 4
+  await_active "$job" 1 60 || true
+  sleep 3
+  # the replica holding copies (FTS3's /status/hosts: active files per replica, named after its pod)
+  curl_ns -H "Authorization: Bearer $USER_TOKEN" "$SCHED_URL/status/hosts" > "$RUN/logs/hosts-e.json"
+  pod=$(python3 -c 'import json,sys; h=json.load(open(sys.argv[1])); print(max(h, key=lambda k: h[k]["active"]) if h else "")' "$RUN/logs/hosts-e.json")
+  local held; held=$(python3 -c 'import json,sys; h=json.load(open(sys.argv[1])); print(h.get(sys.argv[2],{}).get("active",0))' "$RUN/logs/hosts-e.json" "$pod")
   local replicas; replicas=$(kn get deploy ferry-transfer-scheduler -o jsonpath='{.status.readyReplicas}')
-  pod=$(kn get pods -l app.kubernetes.io/name=transfer-scheduler -o jsonpath='{.items[0].metadata.name}')
   local td; td=$(date +%s.%N)
   kn delete pod "$pod" --wait=false >/dev/null
   st=$(await_job "$job" 600); wait $rec || true
-  local verdict; verdict=$(python3 "$HERE/sample.py" stalls "$RUN/logs/samples-e.jsonl" "$td" 10); local vrc=$?
-  local msg="deleted $pod (of $replicas ready) with $n files ACTIVE; job $st; $verdict"
-  same_files "$SE_B_IP" slow/e$R "$n" || { vrc=1; msg+="; files differ"; }
+  local verdict; verdict=$(python3 "$HERE/sample.py" moved "$RUN/logs/samples-e.jsonl" "$td" 10 "$held"); local vrc=$?
+  local msg="deleted $pod (of $replicas ready replicas) holding $held ACTIVE; job $st; $verdict"
+  same_files "$SE_B_IP" in/e$R "$n" slow/e$R && msg+="; files byte-identical" || { vrc=1; msg+="; files differ"; }
   [ $vrc = 0 ] && [ "$st" = FINISHED ] && result e PASS "$msg" || result e FAIL "$msg"
 }
 
 # ---- check f: PostgreSQL away: every service answers 503 with Retry-After, never 500; Ready within 10 s of its return
 check_f() {
-  local urls="$SCHED_URL/jobs $AGG_URL/links $PROFILES_URL/hosts $RESOLVER_URL/api/handles?prefix=10.1" out="$RUN/logs/answers-f.jsonl"
+  # Through the Services there is nobody to answer while the database is away: readiness takes the pods out of the
+  # endpoints (that is its job). Each service is asked on its pod's own address.
+  local urls="" s path ip port out="$RUN/logs/answers-f.jsonl"
+  for s in transfer-scheduler:/jobs rate-aggregator:/links tcp-profiles:/hosts "handle-resolver:/api/handles?prefix=10.1"; do
+    path="${s#*:}"; s="${s%%:*}"
+    ip=$(kn get pods -l "app.kubernetes.io/name=$s" -o jsonpath='{.items[0].status.podIP}')
+    port=$(kn get pods -l "app.kubernetes.io/name=$s" -o jsonpath='{.items[0].spec.containers[0].ports[0].containerPort}')
+    urls+=" http://$ip:$port$path"
+  done
   : > "$out"
   kn scale statefulset ferry-postgresql --replicas=0 >/dev/null
   kn wait --for=delete pod/ferry-postgresql-0 --timeout=60s >/dev/null 2>&1 || true
