@@ -42,14 +42,17 @@ if mode == "record":
                 f.write(json.dumps({"t": t, "error": [s1, s2]}) + "\n"); f.flush()
             time.sleep(max(0, 0.5 - (time.time() - t)))
 elif mode == "max-active":
-    limit = int(sys.argv[3]); worst = 0; n = 0; bad = 0
+    # with SINCE (when the replicas were all up): the samples after it that still had copies running must exist
+    limit = int(sys.argv[3]); since = float(sys.argv[4]) if len(sys.argv) > 4 else 0
+    worst = 0; n = 0; bad = 0; late = 0
     for line in open(sys.argv[2]):
         s = json.loads(line)
         if "files" not in s: continue
         a = sum(1 for x in s["files"] if x["state"] == "ACTIVE"); n += 1
         worst = max(worst, a); bad += a > limit
-    print(f"{n} samples, most ACTIVE at once {worst}, over {limit}: {bad}")
-    sys.exit(1 if bad or n == 0 else 0)
+        late += s["t"] >= since and a > 0
+    print(f"{n} samples, most ACTIVE at once {worst}, over {limit}: {bad}; {late} samples with copies running after all replicas were Ready")
+    sys.exit(1 if bad or n == 0 or (since and late == 0) else 0)
 elif mode == "stalls":
     since, mx = float(sys.argv[3]), float(sys.argv[4])
     last = {}; grew = {}; worst = (0, None)
@@ -95,11 +98,16 @@ elif mode == "moved":
           + ", ".join(f"{d:.1f}s" for d in sorted(moved.values())) + f"; {len(stayed)} finished where they ran")
     sys.exit(1 if worst > mx or len(moved) < expected else 0)
 elif mode == "answers":
+    # one thread per URL, each asking again as soon as it has an answer (or after its 5 s timeout: status 0)
+    import threading
     out = sys.argv[2]; urls = sys.argv[3:-1]; seconds = float(sys.argv[-1]); token = os.environ.get("TOKEN", "")
-    end = time.time() + seconds
-    with open(out, "a") as f:
+    end = time.time() + seconds; lock = threading.Lock(); f = open(out, "a")
+    def ask(u):
         while time.time() < end:
-            for u in urls:
-                code, ra, body = get(u, token, timeout=3)
-                f.write(json.dumps({"t": time.time(), "url": u, "status": code, "retry_after": ra, "body": body[:200].decode(errors="replace")}) + "\n")
-            f.flush(); time.sleep(0.25)
+            t = time.time(); code, ra, body = get(u, token, timeout=5)
+            with lock:
+                f.write(json.dumps({"t": t, "took": round(time.time() - t, 2), "url": u, "status": code, "retry_after": ra,
+                                    "body": body[:200].decode(errors="replace")}) + "\n"); f.flush()
+            time.sleep(0.25)
+    threads = [threading.Thread(target=ask, args=(u,)) for u in urls]
+    [t.start() for t in threads]; [t.join() for t in threads]
