@@ -350,11 +350,12 @@ check_d() {
 
 # ---- check e: a scheduler pod deleted mid-copy (SIGTERM); the files it held are ACTIVE again elsewhere within 10 s
 check_e() {
-  local n=3 kib=12288 job st pod
+  # as many files as the link runs at once (its optimizer starts at 2): a handed-back file finds a free slot
+  local n=2 kib=12288 job st pod
   link_max SE-A SE-B 10 || true
   job=$(slow_job e$R "$n" "$kib") || { result e FAIL "submit failed"; return; }
   record "$job" e 600 & local rec=$!
-  await_active "$job" 1 60 || true
+  await_active "$job" "$n" 60 || true
   sleep 3
   # the replica holding copies (FTS3's /status/hosts: active files per replica, named after its pod)
   curl_ns -H "Authorization: Bearer $USER_TOKEN" "$SCHED_URL/status/hosts" > "$RUN/logs/hosts-e.json"
