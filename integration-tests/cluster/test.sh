@@ -255,7 +255,8 @@ import json,sys; print(sum(r.get("filesDone",0) for r in json.load(sys.stdin).ge
 }
 
 # link_max SRC DST MAX: the link's limit through the scheduler's /links
-link_max() {
+link_max() {  # (the SEs registered first: a check may run alone)
+  register_ses >/dev/null 2>&1 || true
   curl_ns -f -X PUT -H "Authorization: Bearer $USER_TOKEN" -H 'Content-Type: application/json' \
     -d "{\"min_active\":1,\"max_active\":$3}" "$SCHED_URL/links/$1/$2" >/dev/null
 }
