@@ -46,8 +46,8 @@ class ArchitectureTest {
 
     @Test
     void theEngineDependsOnFeaturesAndNoFeatureOnTheEngine() {
-        noClasses().that().resideOutsideOfPackage("io.ferry.scheduler.engine")
-                .should().dependOnClassesThat().resideInAPackage("io.ferry.scheduler.engine")
+        noClasses().that().resideOutsideOfPackage("io.ferry.scheduler.engine..")
+                .should().dependOnClassesThat().resideInAPackage("io.ferry.scheduler.engine..")
                 .check(MAIN);
     }
 

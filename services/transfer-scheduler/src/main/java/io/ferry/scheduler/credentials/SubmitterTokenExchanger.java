@@ -3,10 +3,7 @@ package io.ferry.scheduler.credentials;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.transitions.EngineWakeups;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
@@ -19,24 +16,30 @@ import java.time.Duration;
 @ApplicationScoped
 public class SubmitterTokenExchanger extends EngineLoop {
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final SubmitterTokens tokens;
+    private final EngineWakeups wakeups;
 
     @Inject
-    SubmitterTokens tokens;
-
-    @Inject
-    EngineWakeups wakeups;
-
-    void onStart(@Observes StartupEvent e) {
-        if (config.engine().enabled() && !config.storageTokens().exchange().isEmpty()) {
-            wakeups.on(EngineWakeups.Event.JOB_SUBMITTED, this::wake);
-            start("submitter-token-exchange");
-        }
+    SubmitterTokenExchanger(SchedulerConfig config, SubmitterTokens tokens, EngineWakeups wakeups) {
+        this.config = config;
+        this.tokens = tokens;
+        this.wakeups = wakeups;
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
+    @Override
+    public String name() {
+        return "submitter-token-exchange";
+    }
+
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled() && !config.storageTokens().exchange().isEmpty();
+    }
+
+    @Override
+    protected void beforeStart() {
+        wakeups.on(EngineWakeups.Event.JOB_SUBMITTED, this::wake);
     }
 
     /** A backoff is waited out to within this period. */

@@ -4,11 +4,8 @@ import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.submission.FileTokens;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -33,30 +30,30 @@ public class TokenRefresher extends EngineLoop {
     private static final Logger LOG = Logger.getLogger(TokenRefresher.class);
     private static final int BATCH = 100;
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final Pool pool;
+    private final TokenSeal seal;
+    private final TokenExchangeClient exchanges;
+    private final Map<String, SchedulerConfig.StorageTokens.Exchange> byIssuer;
 
     @Inject
-    Pool pool;
-
-    @Inject
-    TokenSeal seal;
-
-    @Inject
-    TokenExchangeClient exchanges;
-
-    private Map<String, SchedulerConfig.StorageTokens.Exchange> byIssuer;
-
-    void onStart(@Observes StartupEvent e) {
-        byIssuer = config.storageTokens().exchange().values().stream()
+    TokenRefresher(SchedulerConfig config, Pool pool, TokenSeal seal, TokenExchangeClient exchanges) {
+        this.config = config;
+        this.pool = pool;
+        this.seal = seal;
+        this.exchanges = exchanges;
+        this.byIssuer = config.storageTokens().exchange().values().stream()
                 .collect(Collectors.toMap(SchedulerConfig.StorageTokens.Exchange::issuer, x -> x, (a, b) -> a));
-        if (config.engine().enabled() && !byIssuer.isEmpty()) {
-            start("token-refresh");
-        }
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
+    @Override
+    public String name() {
+        return "token-refresh";
+    }
+
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled() && !byIssuer.isEmpty();
     }
 
     @Override

@@ -8,7 +8,6 @@ import io.ferry.scheduler.db.Tx;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -42,49 +41,56 @@ public class MonitoringDelivery extends EngineLoop {
 
     private static final Logger LOG = Logger.getLogger(MonitoringDelivery.class);
 
-    @Inject
-    MonitoringStompConfig config;
-
-    @Inject
-    Pool pool;
-
-    @Inject
-    Vertx vertx;
-
-    @Inject
-    ObjectMapper json;
-
-    @Inject
-    MeterRegistry metrics;
-
-    @ConfigProperty(name = "quarkus.http.port", defaultValue = "8081")
-    int httpPort;
-
+    private final MonitoringStompConfig config;
+    private final Pool pool;
+    private final Vertx vertx;
+    private final ObjectMapper json;
+    private final MeterRegistry metrics;
+    private final int httpPort;
     private final DeliveryPause pause = new DeliveryPause();
     private final AtomicLong pending = new AtomicLong();
     private StompPublisher publisher;
     private String endpoint;
     private Counter published;
 
-    void onStart(@Observes StartupEvent e) {
-        // every replica writes the switch: the trigger keeps messages only while a broker is configured
+    @Inject
+    MonitoringDelivery(MonitoringStompConfig config, Pool pool, Vertx vertx, ObjectMapper json, MeterRegistry metrics,
+                       @ConfigProperty(name = "quarkus.http.port", defaultValue = "8081") int httpPort) {
+        this.config = config;
+        this.pool = pool;
+        this.vertx = vertx;
+        this.json = json;
+        this.metrics = metrics;
+        this.httpPort = httpPort;
+    }
+
+    /** Every replica writes the switch: the trigger keeps messages only while a broker is configured. */
+    void writeSwitch(@Observes StartupEvent e) {
         pool.preparedQuery("UPDATE monitoring_stomp SET enabled = $1").execute(Tuple.of(config.enabled())).await().atMost(Db.WAIT);
-        if (!config.enabled()) {
-            return;
-        }
+    }
+
+    @Override
+    public String name() {
+        return "monitoring-stomp";
+    }
+
+    @Override
+    protected boolean enabled() {
+        return config.enabled();
+    }
+
+    @Override
+    protected void beforeStart() {
         Gauge.builder("ferry_monitoring_pending_messages", pending, AtomicLong::get)
                 .description("FTS3 monitoring messages not yet taken by the STOMP broker").register(metrics);
         published = Counter.builder("ferry_monitoring_published_messages_total").register(metrics);
         endpoint = config.endpoint().orElseGet(() -> "https://" + hostName() + ":" + httpPort);
         publisher = new StompPublisher(vertx, config);
-        start("monitoring-stomp");
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
-        if (publisher != null) {
-            publisher.close();
-        }
+    @Override
+    protected void afterStop() {
+        publisher.close();
     }
 
     @Override

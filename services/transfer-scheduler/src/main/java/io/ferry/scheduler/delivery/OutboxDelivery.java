@@ -9,14 +9,11 @@ import io.ferry.scheduler.db.Tx;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -40,20 +37,11 @@ public class OutboxDelivery extends EngineLoop {
 
     private static final Logger LOG = Logger.getLogger(OutboxDelivery.class);
 
-    @Inject
-    SchedulerConfig config;
-
-    @Inject
-    Pool pool;
-
-    @Inject
-    RecordIngest aggregator;
-
-    @Inject
-    ObjectMapper json;
-
-    @Inject
-    MeterRegistry metrics;
+    private final SchedulerConfig config;
+    private final Pool pool;
+    private final RecordIngest aggregator;
+    private final ObjectMapper json;
+    private final MeterRegistry metrics;
 
     /** Above this many waiting records the gauge shows the planner's estimate: counting millions every second would cost more. */
     static final int EXACT_COUNT_UP_TO = 100_000;
@@ -70,21 +58,31 @@ public class OutboxDelivery extends EngineLoop {
 
     private final AtomicLong pending = new AtomicLong();
     private final DeliveryPause pause = new DeliveryPause();
-    private Counter delivered;
-    private Counter rejected;
+    private final Counter delivered;
+    private final Counter rejected;
 
-    void onStart(@Observes StartupEvent e) {
+    /** The outbox's meters exist on every replica, the engine's or not. */
+    @Inject
+    OutboxDelivery(SchedulerConfig config, Pool pool, RecordIngest aggregator, ObjectMapper json, MeterRegistry metrics) {
+        this.config = config;
+        this.pool = pool;
+        this.aggregator = aggregator;
+        this.json = json;
+        this.metrics = metrics;
         Gauge.builder("ferry_outbox_pending_records", pending, AtomicLong::get)
                 .description("transfer records not yet delivered to rate-aggregator").register(metrics);
         delivered = Counter.builder("ferry_outbox_delivered_records_total").register(metrics);
         rejected = Counter.builder("ferry_outbox_rejected_records_total").description("records rate-aggregator refused as invalid").register(metrics);
-        if (config.engine().enabled()) {
-            start("outbox");
-        }
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
+    @Override
+    public String name() {
+        return "outbox";
+    }
+
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled();
     }
 
     @Override

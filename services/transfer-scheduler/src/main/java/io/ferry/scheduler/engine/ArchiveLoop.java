@@ -5,6 +5,7 @@ import io.ferry.movers.MoverException;
 import io.ferry.movers.StorageCredential;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.credentials.StorageTokenDeferred;
+import io.ferry.scheduler.engine.tasks.FileCredentials;
 import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.storage.SchedulingInputs;
@@ -15,11 +16,8 @@ import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.FileQueue;
 import io.ferry.scheduler.transitions.StateStore;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -47,39 +45,41 @@ public class ArchiveLoop extends EngineLoop {
     /** Files asked about per pass. */
     static final int BATCH = 200;
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final Pool pool;
+    private final StateStore outcomes;
+    private final TapeStager stager;
+    private final SiteDirectory sites;
+    private final FileCredentials credentials;
+    private final StorageBoundary boundary;
+    private final EngineWakeups wakeups;
 
     @Inject
-    Pool pool;
-
-    @Inject
-    StateStore outcomes;
-
-    @Inject
-    TapeStager stager;
-
-    @Inject
-    SiteDirectory sites;
-
-    @Inject
-    FileCredentials credentials;
-
-    @Inject
-    StorageBoundary boundary;
-
-    @Inject
-    EngineWakeups wakeups;
-
-    void onStart(@Observes StartupEvent e) {
-        if (config.engine().enabled()) {
-            wakeups.on(EngineWakeups.Event.FILE_ARCHIVING, this::wake);
-            start("archive-poll");
-        }
+    ArchiveLoop(SchedulerConfig config, Pool pool, StateStore outcomes, TapeStager stager, SiteDirectory sites,
+                FileCredentials credentials, StorageBoundary boundary, EngineWakeups wakeups) {
+        this.config = config;
+        this.pool = pool;
+        this.outcomes = outcomes;
+        this.stager = stager;
+        this.sites = sites;
+        this.credentials = credentials;
+        this.boundary = boundary;
+        this.wakeups = wakeups;
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
+    @Override
+    public String name() {
+        return "archive-poll";
+    }
+
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled();
+    }
+
+    @Override
+    protected void beforeStart() {
+        wakeups.on(EngineWakeups.Event.FILE_ARCHIVING, this::wake);
     }
 
     @Override

@@ -4,10 +4,7 @@ import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.StateStore;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
@@ -20,24 +17,30 @@ import java.util.UUID;
 @ApplicationScoped
 public class JobStateSettler extends EngineLoop {
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final StateStore states;
+    private final EngineWakeups wakeups;
 
     @Inject
-    StateStore states;
-
-    @Inject
-    EngineWakeups wakeups;
-
-    void onStart(@Observes StartupEvent e) {
-        if (config.engine().enabled()) {
-            wakeups.on(EngineWakeups.Event.FILE_CHANGED, this::wake);
-            start("job-states");
-        }
+    JobStateSettler(SchedulerConfig config, StateStore states, EngineWakeups wakeups) {
+        this.config = config;
+        this.states = states;
+        this.wakeups = wakeups;
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
+    @Override
+    public String name() {
+        return "job-states";
+    }
+
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled();
+    }
+
+    @Override
+    protected void beforeStart() {
+        wakeups.on(EngineWakeups.Event.FILE_CHANGED, this::wake);
     }
 
     @Override

@@ -6,13 +6,10 @@ import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.Tx;
 import io.ferry.scheduler.links.LinkOptimizer;
 import io.ferry.scheduler.storage.SchedulingInputs;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
@@ -28,20 +25,23 @@ public class OptimizerLoop extends EngineLoop {
 
     static final long OPTIMIZER_LOCK = 0x4F5054L;
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final Pool pool;
 
     @Inject
-    Pool pool;
-
-    void onStart(@Observes StartupEvent e) {
-        if (config.engine().enabled()) {
-            start("optimizer");
-        }
+    OptimizerLoop(SchedulerConfig config, Pool pool) {
+        this.config = config;
+        this.pool = pool;
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
+    @Override
+    public String name() {
+        return "optimizer";
+    }
+
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled();
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.ferry.movers.MoverException;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.Tx;
+import io.ferry.scheduler.engine.tasks.MoverChoice;
 import io.ferry.scheduler.probes.Probe;
 import io.ferry.scheduler.probes.ProbeFiles;
 import io.ferry.scheduler.probes.ProbeRows;
@@ -16,12 +17,9 @@ import io.ferry.scheduler.storage.SiteDirectory;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.JobInserts;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -51,30 +49,34 @@ public class ProbeLoop extends EngineLoop {
     /** Who a probe job's submitter is, as jobs list it. */
     static final String SUBMITTER = "ferry-probe";
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final Pool pool;
+    private final SiteDirectory sites;
+    private final MoverChoice movers;
+    private final EngineWakeups wakeups;
 
     @Inject
-    Pool pool;
-
-    @Inject
-    SiteDirectory sites;
-
-    @Inject
-    MoverChoice movers;
-
-    @Inject
-    EngineWakeups wakeups;
-
-    void onStart(@Observes StartupEvent e) {
-        if (config.engine().enabled()) {
-            wakeups.on(EngineWakeups.Event.FILE_CHANGED, this::wake);
-            start("probe-loop");
-        }
+    ProbeLoop(SchedulerConfig config, Pool pool, SiteDirectory sites, MoverChoice movers, EngineWakeups wakeups) {
+        this.config = config;
+        this.pool = pool;
+        this.sites = sites;
+        this.movers = movers;
+        this.wakeups = wakeups;
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
+    @Override
+    public String name() {
+        return "probe-loop";
+    }
+
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled();
+    }
+
+    @Override
+    protected void beforeStart() {
+        wakeups.on(EngineWakeups.Event.FILE_CHANGED, this::wake);
     }
 
     @Override

@@ -11,11 +11,8 @@ import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.FileQueue;
 import io.ferry.scheduler.transitions.Guard;
 import io.ferry.scheduler.transitions.StateStore;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -34,32 +31,31 @@ public class QueueExpiry extends EngineLoop {
 
     private static final Logger LOG = Logger.getLogger(QueueExpiry.class);
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final Pool pool;
+    private final FileQueue queue;
+    private final StateStore outcomes;
+    private final EngineWakeups wakeups;
+    private final BanService bans;
 
     @Inject
-    Pool pool;
-
-    @Inject
-    FileQueue queue;
-
-    @Inject
-    StateStore outcomes;
-
-    @Inject
-    EngineWakeups wakeups;
-
-    @Inject
-    BanService bans;
-
-    void onStart(@Observes StartupEvent e) {
-        if (config.engine().enabled()) {
-            start("expiry");
-        }
+    QueueExpiry(SchedulerConfig config, Pool pool, FileQueue queue, StateStore outcomes, EngineWakeups wakeups, BanService bans) {
+        this.config = config;
+        this.pool = pool;
+        this.queue = queue;
+        this.outcomes = outcomes;
+        this.wakeups = wakeups;
+        this.bans = bans;
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
+    @Override
+    public String name() {
+        return "expiry";
+    }
+
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled();
     }
 
     @Override

@@ -1,46 +1,27 @@
 package io.ferry.scheduler.engine;
 
 import io.ferry.engineloop.EngineLoop;
-import io.ferry.movers.CopyRequest;
-import io.ferry.movers.CopyResult;
-import io.ferry.movers.Mover;
-import io.ferry.movers.MoverException;
-import io.ferry.movers.SourceStat;
-import io.ferry.movers.StorageCredential;
-import io.ferry.movers.TransferProgress;
+import io.ferry.engineloop.WorkerPool;
 import io.ferry.scheduler.config.SchedulerConfig;
-import io.ferry.scheduler.credentials.StorageTokenDeferred;
 import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.EngineConnections;
 import io.ferry.scheduler.db.Tx;
-import io.ferry.scheduler.links.StreamAdvice;
-import io.ferry.scheduler.queue.AttemptTimes;
+import io.ferry.scheduler.engine.tasks.TransferTask;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;
 import io.ferry.scheduler.queue.QueueSnapshot;
 import io.ferry.scheduler.replicas.ClaimPermit;
-import io.ferry.scheduler.replicas.RunningFiles;
 import io.ferry.scheduler.storage.SchedulingInputs;
 import io.ferry.scheduler.storage.SchedulingInputsCache;
-import io.ferry.scheduler.storage.SiteDirectory;
-import io.ferry.scheduler.storage.StorageBoundary;
-import io.ferry.scheduler.tape.StageReleases;
-import io.ferry.scheduler.tape.TapeRows;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.FileQueue;
-import io.ferry.scheduler.transitions.Guard;
 import io.ferry.scheduler.transitions.StateStore;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -50,14 +31,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Starts prepared files: per link, as many as the optimizer's target allows, never more than the SEs' inbound and
  * outbound caps, the free slots shared between VOs (and their activities) by weight. The pass holds a database-wide
- * advisory lock while it counts and claims, so replicas on one database together never exceed a limit; the copies
- * themselves run on this replica's transfer threads under a lease the LeaseKeeper renews.
+ * advisory lock while it counts and claims, so replicas on one database together never exceed a limit; each copy
+ * runs as a {@link TransferTask} on this replica's transfer threads (one per file in hand) under a lease the
+ * LeaseKeeper renews.
  */
 @ApplicationScoped
 public class TransferLoop extends EngineLoop {
@@ -65,81 +45,52 @@ public class TransferLoop extends EngineLoop {
     /** Key of the advisory lock that serialises scheduling passes across replicas. */
     static final long SCHEDULING_LOCK = 0x4645525259L;
 
-    @Inject
-    SchedulerConfig config;
-
-    @Inject
-    Pool pool;
-
+    private final SchedulerConfig config;
     /** The queue's statements (counts, claims): on the engine's connections, planned once. */
-    @Inject
-    @EngineConnections
-    Pool queueStatements;
-
-    @Inject
-    DestinationReport destinationReport;
-
-    @Inject
-    FileQueue queue;
-
-    @Inject
-    StateStore outcomes;
-
-    @Inject
-    RunningFiles running;
-
-    @Inject
-    StageReleases stageReleases;
-
-    @Inject
-    MoverChoice movers;
-
-    @Inject
-    SiteDirectory sites;
-
-    @Inject
-    FileCredentials credentials;
-
-    @Inject
-    StorageBoundary boundary;
-
-    @Inject
-    StreamAdvice advice;
-
-    @Inject
-    EngineIdentity identity;
-
-    @Inject
-    ClaimPermit permit;
-
-    @Inject
-    SchedulingInputsCache inputs;
-
-    @Inject
-    EngineWakeups wakeups;
-
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Pool queueStatements;
+    private final FileQueue queue;
+    private final StateStore outcomes;
+    private final EngineIdentity identity;
+    private final ClaimPermit permit;
+    private final SchedulingInputsCache inputs;
+    private final EngineWakeups wakeups;
+    private final TransferTask task;
+    private final WorkerPool workers;
     /** When the latest pass past the capacity check began ({@link System#nanoTime}): its snapshot is later. */
     private volatile long passStartedNanos = System.nanoTime();
     /** Links whose prepared files did not all start at the last pass (keys of {@link SchedulingInputs#key}). */
     private final Set<String> linksWithReadyWaiting = ConcurrentHashMap.newKeySet();
     /** Per link, files started since the prepare loop was last asked to refill it (the loop's thread only). */
     private final Map<String, Integer> startedSinceRefill = new HashMap<>();
-    private ExecutorService workers;
 
-    void onStart(@Observes StartupEvent e) {
-        if (config.engine().enabled()) {
-            workers = workerPool("transfer", config.engine().transferThreads());
-            wakeups.onLink(EngineWakeups.Event.FILE_PREPARED, this::filePrepared);
-            start("transfers");
-        }
+    @Inject
+    TransferLoop(SchedulerConfig config, @EngineConnections Pool queueStatements, FileQueue queue, StateStore outcomes,
+                 EngineIdentity identity, ClaimPermit permit, SchedulingInputsCache inputs, EngineWakeups wakeups, TransferTask task) {
+        this.config = config;
+        this.queueStatements = queueStatements;
+        this.queue = queue;
+        this.outcomes = outcomes;
+        this.identity = identity;
+        this.permit = permit;
+        this.inputs = inputs;
+        this.wakeups = wakeups;
+        this.task = task;
+        this.workers = workerPool("transfer", config.engine().transferThreads(), config.engine().transferThreads());
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
-        if (workers != null) {
-            workers.shutdownNow();
-        }
+    @Override
+    public String name() {
+        return "transfers";
+    }
+
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled();
+    }
+
+    @Override
+    protected void beforeStart() {
+        wakeups.onLink(EngineWakeups.Event.FILE_PREPARED, this::filePrepared);
     }
 
     @Override
@@ -159,7 +110,7 @@ public class TransferLoop extends EngineLoop {
 
     @Override
     protected void pass() {
-        int capacity = config.engine().transferThreads() - inFlight.get();
+        int capacity = workers.free();
         if (capacity <= 0 || !permit.mayClaim()) {
             return;
         }
@@ -208,24 +159,15 @@ public class TransferLoop extends EngineLoop {
             wakeups.preparedPoolShrank();
         }
         jobsToStart.forEach((job, ids) -> outcomes.started(job, ids, STARTED));
-        claimed.forEach((f, linkStreams) -> {
-            inFlight.incrementAndGet();
-            workers.submit(() -> {
-                Long settled = null;
-                try {
-                    settled = move(f, linkStreams == 0 ? null : linkStreams);
-                } finally {
-                    inFlight.decrementAndGet();
-                    // a slot of the link is free: its waiting files may start, unless a pass that began after the
-                    // outcome's commit (and so counts the slot free) already claims for it: the outcomes of a batch
-                    // commit together and would otherwise each wake a pass of their own
-                    linksWithReadyWaiting.remove(SchedulingInputs.key(f.sourceSe(), f.destSe()));
-                    if (settled == null || passStartedNanos - settled <= 0) {
-                        wake();
-                    }
-                }
-            });
-        });
+        claimed.forEach((f, linkStreams) -> workers.submit(() -> task.move(f, linkStreams == 0 ? null : linkStreams), settled -> {
+            // a slot of the link is free: its waiting files may start, unless a pass that began after the outcome's
+            // commit (and so counts the slot free) already claims for it: the outcomes of a batch commit together and
+            // would otherwise each wake a pass of their own
+            linksWithReadyWaiting.remove(SchedulingInputs.key(f.sourceSe(), f.destSe()));
+            if (settled == null || passStartedNanos - settled <= 0) {
+                wake();
+            }
+        }));
     }
 
     private static final String STARTED = "transfer started";
@@ -293,74 +235,5 @@ public class TransferLoop extends EngineLoop {
         if (link == null || !linksWithReadyWaiting.contains(SchedulingInputs.key(link.sourceSe(), link.destSe()))) {
             wake();
         }
-    }
-
-    /** Moves the file and writes its outcome; answers a {@link System#nanoTime} no earlier than the outcome's commit. */
-    long move(ClaimedFile f, Integer linkStreams) {
-        TransferProgress progress = running.add(f, true);
-        OffsetDateTime start = OffsetDateTime.now(ZoneOffset.UTC);
-        int streams = 1;
-        AttemptTimes times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, null, null, null);
-        StorageBoundary.Authorized allowed = null;
-        StorageCredential sourceCredential = null;
-        Mover mover = null;
-        CopyRequest req = null;
-        try {
-            streams = streams(f, linkStreams);
-            // again, just before the copy: rights may have been taken away since the file was prepared
-            allowed = boundary.authorize(f, "transfer");
-            mover = movers.forUrls(allowed.source().toUri(), allowed.destination().toUri());
-            req = CopyRequests.of(f, allowed, streams, sites.se(f.destSe()), credentials.of(f, allowed.source().toUri(), allowed.destination().toUri(), "transfer"));
-            sourceCredential = req.credentials().source();
-            SourceStat stat = new SourceStat(f.sourceSize() == null ? -1 : f.sourceSize(), f.sourceRanges(), null);
-            CopyResult r = mover.transfer(req, stat, progress);
-            OffsetDateTime transferEnd = start.plusNanos(r.transferMillis() * 1_000_000);
-            OffsetDateTime checksumEnd = transferEnd.plusNanos(r.checksumMillis() * 1_000_000);
-            times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, transferEnd, transferEnd, checksumEnd);
-            double throughput = r.bytes() / Math.max(0.001, r.transferMillis() / 1000.0);
-            return outcomes.finished(f, r.bytes(), r.streams(), throughput, times, archives(f));
-        } catch (StorageTokenDeferred e) {
-            outcomes.deferred(f, Guard.RUNNING, e.delay(), e.getMessage());
-        } catch (MoverException e) {
-            times = ended(times, e.phase());
-            if (e.code() == MoverException.Code.CANCELED) {
-                outcomes.canceledAttempt(f, progress.bytes(), streams, times, e.getMessage());
-            } else {
-                destinationReport.afterRefusal(f, mover, req, e);
-                outcomes.failed(f, Guard.RUNNING, f.attempts(), e, progress.bytes(), streams, times);
-            }
-        } catch (RuntimeException e) {
-            outcomes.failed(f, Guard.RUNNING, f.attempts(),
-                    new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", "transfer failed: " + e), progress.bytes(), streams,
-                    ended(times, "transfer"));
-        } finally {
-            running.remove(f);
-            if (allowed != null) {
-                stageReleases.afterCopy(f, allowed.source().toUri(), sourceCredential);
-            }
-        }
-        return System.nanoTime();
-    }
-
-    /** A copy to an SE with a Tape REST endpoint, for a job with archive_timeout: followed until on tape. */
-    private boolean archives(ClaimedFile f) {
-        SchedulingInputs.Se dest = sites.se(f.destSe());
-        return dest != null && dest.baseUrls().containsKey("tape") && TapeRows.of(pool, f.fileId(), Db.WAIT).params().archive();
-    }
-
-    private static AttemptTimes ended(AttemptTimes t, String phase) {
-        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        if ("checksum".equals(phase)) {
-            return new AttemptTimes(t.prepareStarted(), t.prepareEnded(), t.transferStarted(), now, now, now);
-        }
-        return new AttemptTimes(t.prepareStarted(), t.prepareEnded(), t.transferStarted(), now, null, null);
-    }
-
-    /** The job's nostreams, else the link's, else 1 on one host, else tcp-profiles' advice (1 when it does not answer); 1–16. */
-    private int streams(ClaimedFile f, Integer linkStreams) {
-        if (f.nostreams() != null && f.nostreams() > 0) {
-            return StreamAdvice.clamp(f.nostreams());
-        }
-        return advice.forCopy(f.sourceUrl(), f.destUrl(), f.sourceSe(), f.destSe(), linkStreams).await().atMost(Duration.ofSeconds(10)).streams();
     }
 }

@@ -8,13 +8,10 @@ import io.ferry.scheduler.queue.EngineIdentity;
 import io.ferry.scheduler.queue.FileState;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
@@ -48,20 +45,20 @@ public class QueueGaugeSampler extends EngineLoop {
             + "count(*) FILTER (WHERE beat_at < now() - make_interval(secs => $1)), "
             + "(extract(epoch FROM now() - max(beat_at) FILTER (WHERE replica_id = $2)) * 1000)::bigint FROM scheduler_replica WHERE NOT dead";
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+    private final MeterRegistry registry;
+    private final MetricsConfig config;
+    private final SchedulerConfig scheduler;
+    private final EngineIdentity identity;
 
     @Inject
-    MeterRegistry registry;
-
-    @Inject
-    MetricsConfig config;
-
-    @Inject
-    SchedulerConfig scheduler;
-
-    @Inject
-    EngineIdentity identity;
+    QueueGaugeSampler(Pool pool, MeterRegistry registry, MetricsConfig config, SchedulerConfig scheduler, EngineIdentity identity) {
+        this.pool = pool;
+        this.registry = registry;
+        this.config = config;
+        this.scheduler = scheduler;
+        this.identity = identity;
+    }
 
     private record Series(String name, List<String> tags) {
     }
@@ -70,7 +67,14 @@ public class QueueGaugeSampler extends EngineLoop {
     /** Wall-clock time of this replica's last beat that the database holds; 0 before the first. */
     private final AtomicLong ownBeatAt = new AtomicLong();
 
-    void onStart(@Observes StartupEvent e) {
+    @Override
+    public String name() {
+        return "queue-gauges";
+    }
+
+    /** Every replica samples, the engine's or not. */
+    @Override
+    protected void beforeStart() {
         for (String queue : QUEUES.values()) {
             value("ferry_queue_files", "queue", queue);
             value("ferry_queue_oldest_age_seconds", "queue", queue);
@@ -81,11 +85,6 @@ public class QueueGaugeSampler extends EngineLoop {
             Gauge.builder("ferry_scheduler_heartbeat_age_seconds", ownBeatAt, at -> at.get() == 0 ? 0 : (System.currentTimeMillis() - at.get()) / 1000.0)
                     .description("time since this replica's last heartbeat that reached the database").register(registry);
         }
-        start("queue-gauges");
-    }
-
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
     }
 
     @Override

@@ -11,10 +11,7 @@ import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.FileQueue;
 import io.ferry.scheduler.transitions.Guard;
 import io.ferry.scheduler.transitions.StateStore;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -35,35 +32,34 @@ public class DeadReplicaSweeper extends EngineLoop {
 
     private static final Logger LOG = Logger.getLogger(DeadReplicaSweeper.class);
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final Replicas replicas;
+    private final FileQueue queue;
+    private final StateStore outcomes;
+    private final EngineIdentity identity;
+    private final EngineWakeups wakeups;
+    private final ReplicaHeartbeat heartbeat;
 
     @Inject
-    Replicas replicas;
-
-    @Inject
-    FileQueue queue;
-
-    @Inject
-    StateStore outcomes;
-
-    @Inject
-    EngineIdentity identity;
-
-    @Inject
-    EngineWakeups wakeups;
-
-    @Inject
-    ReplicaHeartbeat heartbeat;
-
-    void onStart(@Observes StartupEvent e) {
-        if (config.engine().enabled()) {
-            start("replica-sweeper");
-        }
+    DeadReplicaSweeper(SchedulerConfig config, Replicas replicas, FileQueue queue, StateStore outcomes,
+                       EngineIdentity identity, EngineWakeups wakeups, ReplicaHeartbeat heartbeat) {
+        this.config = config;
+        this.replicas = replicas;
+        this.queue = queue;
+        this.outcomes = outcomes;
+        this.identity = identity;
+        this.wakeups = wakeups;
+        this.heartbeat = heartbeat;
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
+    @Override
+    public String name() {
+        return "replica-sweeper";
+    }
+
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled();
     }
 
     @Override

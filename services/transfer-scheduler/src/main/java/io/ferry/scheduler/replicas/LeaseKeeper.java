@@ -8,11 +8,8 @@ import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;
 import io.ferry.scheduler.transitions.FileQueue;
 import io.ferry.scheduler.transitions.JobEvents;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
@@ -28,33 +25,41 @@ import java.util.Set;
 @ApplicationScoped
 public class LeaseKeeper extends EngineLoop {
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final FileQueue queue;
+    private final RunningFiles running;
+    private final EngineIdentity identity;
+    private final JobEvents events;
 
     @Inject
-    FileQueue queue;
-
-    @Inject
-    RunningFiles running;
-
-    @Inject
-    EngineIdentity identity;
-
-    @Inject
-    JobEvents events;
+    LeaseKeeper(SchedulerConfig config, FileQueue queue, RunningFiles running, EngineIdentity identity, JobEvents events) {
+        this.config = config;
+        this.queue = queue;
+        this.running = running;
+        this.identity = identity;
+        this.events = events;
+    }
 
     private Cancellable cancellations;
 
-    void onStart(@Observes StartupEvent e) {
-        if (config.engine().enabled()) {
-            cancellations = events.canceled().subscribe()
-                    .with(ev -> running.abort(ev.file_id(), MoverException.Code.CANCELED, "canceled: " + ev.reason()));
-            start("lease-keeper");
-        }
+    @Override
+    public String name() {
+        return "lease-keeper";
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled();
+    }
+
+    @Override
+    protected void beforeStart() {
+        cancellations = events.canceled().subscribe()
+                .with(ev -> running.abort(ev.file_id(), MoverException.Code.CANCELED, "canceled: " + ev.reason()));
+    }
+
+    @Override
+    protected void afterStop() {
         if (cancellations != null) {
             cancellations.cancel();
         }

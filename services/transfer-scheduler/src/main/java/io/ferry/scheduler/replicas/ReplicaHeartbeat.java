@@ -5,10 +5,7 @@ import io.ferry.movers.MoverException;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.EngineIdentity;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -26,17 +23,18 @@ public class ReplicaHeartbeat extends EngineLoop {
 
     private static final Logger LOG = Logger.getLogger(ReplicaHeartbeat.class);
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final Replicas replicas;
+    private final EngineIdentity identity;
+    private final RunningFiles running;
 
     @Inject
-    Replicas replicas;
-
-    @Inject
-    EngineIdentity identity;
-
-    @Inject
-    RunningFiles running;
+    ReplicaHeartbeat(SchedulerConfig config, Replicas replicas, EngineIdentity identity, RunningFiles running) {
+        this.config = config;
+        this.replicas = replicas;
+        this.identity = identity;
+        this.running = running;
+    }
 
     private volatile boolean registered;
     private volatile long lastBeatNanos;
@@ -45,14 +43,14 @@ public class ReplicaHeartbeat extends EngineLoop {
     private volatile long steadySinceNanos;
     private boolean everFailed;
 
-    void onStart(@Observes StartupEvent e) {
-        if (config.engine().enabled()) {
-            start("heartbeat");
-        }
+    @Override
+    public String name() {
+        return "heartbeat";
     }
 
-    void onStop(@Observes ShutdownEvent e) {
-        stop();
+    @Override
+    protected boolean enabled() {
+        return config.engine().enabled();
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.ferry.scheduler.engine;
+package io.ferry.scheduler.engine.tasks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

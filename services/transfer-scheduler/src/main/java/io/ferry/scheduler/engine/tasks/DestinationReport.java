@@ -1,4 +1,4 @@
-package io.ferry.scheduler.engine;
+package io.ferry.scheduler.engine.tasks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -33,17 +33,18 @@ public class DestinationReport {
 
     private static final Logger LOG = Logger.getLogger(DestinationReport.class);
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+    private final ObjectMapper json;
+    private final SiteDirectory sites;
+    private final TapeStager stager;
 
     @Inject
-    ObjectMapper json;
-
-    @Inject
-    SiteDirectory sites;
-
-    @Inject
-    TapeStager stager;
+    DestinationReport(Pool pool, ObjectMapper json, SiteDirectory sites, TapeStager stager) {
+        this.pool = pool;
+        this.json = json;
+        this.sites = sites;
+        this.stager = stager;
+    }
 
     /** Called with every failure of a copy: reports only an existing destination the job asked about. */
     void afterRefusal(ClaimedFile f, Mover mover, CopyRequest req, MoverException e) {

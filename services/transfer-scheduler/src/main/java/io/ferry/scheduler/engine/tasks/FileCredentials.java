@@ -1,4 +1,4 @@
-package io.ferry.scheduler.engine;
+package io.ferry.scheduler.engine.tasks;
 
 import io.ferry.movers.BearerToken;
 import io.ferry.movers.MoverException;
@@ -33,20 +33,20 @@ import java.util.List;
 @ApplicationScoped
 public class FileCredentials {
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+    private final TokenSeal seal;
+    private final SiteDirectory sites;
+    private final JobCredentials delegated;
+    private final SubmitterTokens submitterTokens;
 
     @Inject
-    TokenSeal seal;
-
-    @Inject
-    SiteDirectory sites;
-
-    @Inject
-    JobCredentials delegated;
-
-    @Inject
-    SubmitterTokens submitterTokens;
+    FileCredentials(Pool pool, TokenSeal seal, SiteDirectory sites, JobCredentials delegated, SubmitterTokens submitterTokens) {
+        this.pool = pool;
+        this.seal = seal;
+        this.sites = sites;
+        this.delegated = delegated;
+        this.submitterTokens = submitterTokens;
+    }
 
     /** The copy of {@code f} from {@code sourceUrl} to {@code destinationUrl}; {@code phase}: where the engine is (prepare or transfer), for the failure. */
     public StorageCredentials of(ClaimedFile f, URI sourceUrl, URI destinationUrl, String phase) throws MoverException, StorageTokenDeferred {

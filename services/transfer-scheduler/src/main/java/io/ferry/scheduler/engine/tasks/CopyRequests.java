@@ -1,4 +1,4 @@
-package io.ferry.scheduler.engine;
+package io.ferry.scheduler.engine.tasks;
 
 import io.ferry.movers.CopyRequest;
 import io.ferry.movers.StorageCredentials;

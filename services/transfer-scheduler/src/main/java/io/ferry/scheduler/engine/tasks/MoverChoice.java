@@ -1,4 +1,4 @@
-package io.ferry.scheduler.engine;
+package io.ferry.scheduler.engine.tasks;
 
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.movers.FileMover;
@@ -23,8 +23,12 @@ import java.util.Locale;
 @ApplicationScoped
 public class MoverChoice {
 
+    private final SchedulerConfig config;
+
     @Inject
-    SchedulerConfig config;
+    MoverChoice(SchedulerConfig config) {
+        this.config = config;
+    }
 
     private HttpMover http;
     private FileMover file;
