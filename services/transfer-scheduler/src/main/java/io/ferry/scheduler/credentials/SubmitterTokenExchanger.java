@@ -2,11 +2,13 @@ package io.ferry.scheduler.credentials;
 
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.loops.WokenBy;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
+import java.util.Set;
 
 /**
  * Exchanges the token each job was submitted with for a long-lived one soon after submission (woken when a job is
@@ -14,17 +16,15 @@ import java.time.Duration;
  * token has expired; and again once an issuer's backoff has passed ({@link SubmitterTokens#exchangeDue}).
  */
 @ApplicationScoped
-public class SubmitterTokenExchanger extends EngineLoop {
+public class SubmitterTokenExchanger extends EngineLoop implements WokenBy {
 
     private final SchedulerConfig config;
     private final SubmitterTokens tokens;
-    private final EngineWakeups wakeups;
 
     @Inject
-    SubmitterTokenExchanger(SchedulerConfig config, SubmitterTokens tokens, EngineWakeups wakeups) {
+    SubmitterTokenExchanger(SchedulerConfig config, SubmitterTokens tokens) {
         this.config = config;
         this.tokens = tokens;
-        this.wakeups = wakeups;
     }
 
     @Override
@@ -34,12 +34,12 @@ public class SubmitterTokenExchanger extends EngineLoop {
 
     @Override
     protected boolean enabled() {
-        return config.engine().enabled() && !config.storageTokens().exchange().isEmpty();
+        return !config.storageTokens().exchange().isEmpty();
     }
 
     @Override
-    protected void beforeStart() {
-        wakeups.on(EngineWakeups.Event.JOB_SUBMITTED, this::wake);
+    public Set<EngineWakeups.Event> wokenBy() {
+        return Set.of(EngineWakeups.Event.JOB_SUBMITTED);
     }
 
     /** A backoff is waited out to within this period. */

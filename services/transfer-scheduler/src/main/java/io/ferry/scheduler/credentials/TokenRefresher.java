@@ -53,7 +53,7 @@ public class TokenRefresher extends EngineLoop {
 
     @Override
     protected boolean enabled() {
-        return config.engine().enabled() && !byIssuer.isEmpty();
+        return !byIssuer.isEmpty();
     }
 
     @Override

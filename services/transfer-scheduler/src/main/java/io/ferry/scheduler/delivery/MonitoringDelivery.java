@@ -5,6 +5,7 @@ import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.MonitoringStompConfig;
 import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.Tx;
+import io.ferry.scheduler.loops.RunsWithoutEngine;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -37,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * not all come is sent again whole (at least once, as FTS3's own). Consumers tell repeats apart by {@code tr_id}.
  */
 @ApplicationScoped
-public class MonitoringDelivery extends EngineLoop {
+public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine {
 
     private static final Logger LOG = Logger.getLogger(MonitoringDelivery.class);
 

@@ -81,11 +81,6 @@ public class OutboxDelivery extends EngineLoop {
     }
 
     @Override
-    protected boolean enabled() {
-        return config.engine().enabled();
-    }
-
-    @Override
     protected Duration period() {
         return config.outbox().interval();
     }

@@ -7,6 +7,7 @@ import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.credentials.StorageTokenDeferred;
 import io.ferry.scheduler.engine.tasks.FileCredentials;
 import io.ferry.scheduler.db.Db;
+import io.ferry.scheduler.loops.WokenBy;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.storage.SchedulingInputs;
 import io.ferry.scheduler.storage.SiteDirectory;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * FTS3's archive monitoring: files copied to a tape SE for a job with {@code archive_timeout} are ARCHIVING until
@@ -38,7 +40,7 @@ import java.util.Map;
  * Woken when a copy goes ARCHIVING; else polls every {@code stage-poll}.
  */
 @ApplicationScoped
-public class ArchiveLoop extends EngineLoop {
+public class ArchiveLoop extends EngineLoop implements WokenBy {
 
     private static final Logger LOG = Logger.getLogger(ArchiveLoop.class);
 
@@ -52,11 +54,10 @@ public class ArchiveLoop extends EngineLoop {
     private final SiteDirectory sites;
     private final FileCredentials credentials;
     private final StorageBoundary boundary;
-    private final EngineWakeups wakeups;
 
     @Inject
     ArchiveLoop(SchedulerConfig config, Pool pool, StateStore outcomes, TapeStager stager, SiteDirectory sites,
-                FileCredentials credentials, StorageBoundary boundary, EngineWakeups wakeups) {
+                FileCredentials credentials, StorageBoundary boundary) {
         this.config = config;
         this.pool = pool;
         this.outcomes = outcomes;
@@ -64,7 +65,6 @@ public class ArchiveLoop extends EngineLoop {
         this.sites = sites;
         this.credentials = credentials;
         this.boundary = boundary;
-        this.wakeups = wakeups;
     }
 
     @Override
@@ -73,13 +73,8 @@ public class ArchiveLoop extends EngineLoop {
     }
 
     @Override
-    protected boolean enabled() {
-        return config.engine().enabled();
-    }
-
-    @Override
-    protected void beforeStart() {
-        wakeups.on(EngineWakeups.Event.FILE_ARCHIVING, this::wake);
+    public Set<EngineWakeups.Event> wokenBy() {
+        return Set.of(EngineWakeups.Event.FILE_ARCHIVING);
     }
 
     @Override

@@ -2,12 +2,14 @@ package io.ferry.scheduler.engine;
 
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.loops.WokenBy;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.StateStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -15,17 +17,15 @@ import java.util.UUID;
  * other still open), or a job row that was busy at that moment. Runs every few ticks and whenever a file changes.
  */
 @ApplicationScoped
-public class JobStateSettler extends EngineLoop {
+public class JobStateSettler extends EngineLoop implements WokenBy {
 
     private final SchedulerConfig config;
     private final StateStore states;
-    private final EngineWakeups wakeups;
 
     @Inject
-    JobStateSettler(SchedulerConfig config, StateStore states, EngineWakeups wakeups) {
+    JobStateSettler(SchedulerConfig config, StateStore states) {
         this.config = config;
         this.states = states;
-        this.wakeups = wakeups;
     }
 
     @Override
@@ -34,13 +34,8 @@ public class JobStateSettler extends EngineLoop {
     }
 
     @Override
-    protected boolean enabled() {
-        return config.engine().enabled();
-    }
-
-    @Override
-    protected void beforeStart() {
-        wakeups.on(EngineWakeups.Event.FILE_CHANGED, this::wake);
+    public Set<EngineWakeups.Event> wokenBy() {
+        return Set.of(EngineWakeups.Event.FILE_CHANGED);
     }
 
     @Override

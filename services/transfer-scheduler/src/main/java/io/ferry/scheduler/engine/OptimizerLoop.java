@@ -40,11 +40,6 @@ public class OptimizerLoop extends EngineLoop {
     }
 
     @Override
-    protected boolean enabled() {
-        return config.engine().enabled();
-    }
-
-    @Override
     protected Duration period() {
         return config.optimizer().interval();
     }

@@ -6,6 +6,7 @@ import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.EngineConnections;
 import io.ferry.scheduler.engine.tasks.PrepareTask;
+import io.ferry.scheduler.loops.WokenBy;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;
 import io.ferry.scheduler.queue.QueueSnapshot;
@@ -21,6 +22,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The prepare phase, decoupled from moving data: keeps up to prepare-ratio × the link's active target files prepared
@@ -29,7 +31,7 @@ import java.util.Map;
  * {@link PrepareTask} on the pool's threads: {@code prepare-threads}, at most four times as many files in hand.
  */
 @ApplicationScoped
-public class PrepareLoop extends EngineLoop {
+public class PrepareLoop extends EngineLoop implements WokenBy {
 
     private final SchedulerConfig config;
     /** The queue's statements (counts, claims): on the engine's connections, planned once. */
@@ -38,20 +40,18 @@ public class PrepareLoop extends EngineLoop {
     private final EngineIdentity identity;
     private final ClaimPermit permit;
     private final SchedulingInputsCache inputs;
-    private final EngineWakeups wakeups;
     private final PrepareTask task;
     private final WorkerPool workers;
 
     @Inject
     PrepareLoop(SchedulerConfig config, @EngineConnections Pool queueStatements, FileQueue queue, EngineIdentity identity,
-                ClaimPermit permit, SchedulingInputsCache inputs, EngineWakeups wakeups, PrepareTask task) {
+                ClaimPermit permit, SchedulingInputsCache inputs, PrepareTask task) {
         this.config = config;
         this.queueStatements = queueStatements;
         this.queue = queue;
         this.identity = identity;
         this.permit = permit;
         this.inputs = inputs;
-        this.wakeups = wakeups;
         this.task = task;
         this.workers = workerPool("prepare", config.engine().prepareThreads(), config.engine().prepareThreads() * 4);
     }
@@ -62,15 +62,8 @@ public class PrepareLoop extends EngineLoop {
     }
 
     @Override
-    protected boolean enabled() {
-        return config.engine().enabled();
-    }
-
-    @Override
-    protected void beforeStart() {
-        wakeups.on(EngineWakeups.Event.JOB_SUBMITTED, this::wake);
-        wakeups.on(EngineWakeups.Event.FILES_REQUEUED, this::wake);
-        wakeups.on(EngineWakeups.Event.PREPARED_POOL_SHRANK, this::wake);
+    public Set<EngineWakeups.Event> wokenBy() {
+        return Set.of(EngineWakeups.Event.JOB_SUBMITTED, EngineWakeups.Event.FILES_REQUEUED, EngineWakeups.Event.PREPARED_POOL_SHRANK);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.Tx;
 import io.ferry.scheduler.engine.tasks.MoverChoice;
+import io.ferry.scheduler.loops.WokenBy;
 import io.ferry.scheduler.probes.Probe;
 import io.ferry.scheduler.probes.ProbeFiles;
 import io.ferry.scheduler.probes.ProbeRows;
@@ -28,6 +29,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -39,7 +41,7 @@ import java.util.UUID;
  * other replicas skip, so each run starts once. Woken when a file changes state; else polls every {@code probes.poll}.
  */
 @ApplicationScoped
-public class ProbeLoop extends EngineLoop {
+public class ProbeLoop extends EngineLoop implements WokenBy {
 
     private static final Logger LOG = Logger.getLogger(ProbeLoop.class);
 
@@ -70,13 +72,8 @@ public class ProbeLoop extends EngineLoop {
     }
 
     @Override
-    protected boolean enabled() {
-        return config.engine().enabled();
-    }
-
-    @Override
-    protected void beforeStart() {
-        wakeups.on(EngineWakeups.Event.FILE_CHANGED, this::wake);
+    public Set<EngineWakeups.Event> wokenBy() {
+        return Set.of(EngineWakeups.Event.FILE_CHANGED);
     }
 
     @Override

@@ -54,11 +54,6 @@ public class QueueExpiry extends EngineLoop {
     }
 
     @Override
-    protected boolean enabled() {
-        return config.engine().enabled();
-    }
-
-    @Override
     protected Duration period() {
         return Duration.ofSeconds(2);
     }

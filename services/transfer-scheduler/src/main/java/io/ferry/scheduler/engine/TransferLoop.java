@@ -84,11 +84,6 @@ public class TransferLoop extends EngineLoop {
     }
 
     @Override
-    protected boolean enabled() {
-        return config.engine().enabled();
-    }
-
-    @Override
     protected void beforeStart() {
         wakeups.onLink(EngineWakeups.Event.FILE_PREPARED, this::filePrepared);
     }

@@ -1,6 +1,9 @@
 /**
- * The engine: the loops that move the queued files, each on its own thread ({@link io.ferry.engineloop.EngineLoop}),
- * woken only through {@link io.ferry.scheduler.transitions.EngineWakeups}. The path of one file, top to bottom:
+ * The engine: the loops that move the queued files, each on its own thread ({@link io.ferry.engineloop.EngineLoop}: a
+ * loop is its {@code pass()} and its settings; {@link io.ferry.scheduler.loops.LoopLifecycle} starts, wakes, measures
+ * and stops them all), woken only through {@link io.ferry.scheduler.transitions.EngineWakeups}. The loops claim, plan
+ * and schedule; the work on one claimed file runs on their worker pools in {@code engine.tasks}. The path of one file,
+ * top to bottom:
  * <ol>
  * <li><b>submit</b> — {@code jobs.JobResource} → {@code jobs.JobService.submit}: parsed
  *     ({@code submission.Submission}), logical sources resolved ({@code jobs.LogicalSources}), every URL checked against
@@ -9,17 +12,18 @@
  *     their bearer tokens toward storage, sealed: {@code credentials.JobTokens}, {@code credentials.FileTokenRows}), then
  *     {@link io.ferry.scheduler.transitions.EngineWakeups#jobSubmitted};</li>
  * <li><b>prepare</b> — {@link io.ferry.scheduler.engine.PrepareLoop}: picks files per link by fair share
- *     ({@link io.ferry.scheduler.engine.Scheduling}), claims them ({@code transitions.FileQueue.claimForPrepare}),
- *     stages tape files ({@link io.ferry.scheduler.tape.TapeStager}), stats the source and prepares the
- *     destination through the mover {@link io.ferry.scheduler.engine.MoverChoice} picks; the file becomes READY
+ *     ({@link io.ferry.scheduler.engine.Scheduling}) and claims them ({@code transitions.FileQueue.claimForPrepare});
+ *     each file's {@link io.ferry.scheduler.engine.tasks.PrepareTask} stages tape files
+ *     ({@link io.ferry.scheduler.tape.TapeStager}), stats the source and prepares the destination through the mover
+ *     {@link io.ferry.scheduler.engine.tasks.MoverChoice} picks; the file becomes READY
  *     ({@code transitions.StateChanges.prepared});</li>
  * <li><b>claim</b> — {@link io.ferry.scheduler.engine.TransferLoop}: within the link's target (set by
  *     {@link io.ferry.scheduler.engine.OptimizerLoop}) and the SEs' limits, claims READY files
  *     ({@code transitions.StateChanges.claimStarted}, the claim SQL {@code transitions.FileQueue.transferClaim}), and they
  *     are ACTIVE (announced with the claim, or by {@code transitions.StateChanges.started} when the job's row must change);</li>
- * <li><b>move</b> — still {@link io.ferry.scheduler.engine.TransferLoop#move}: streams from
- *     {@link io.ferry.scheduler.links.StreamAdvice}, the request from {@link io.ferry.scheduler.engine.CopyRequests}
- *     with what the file presents to each SE from {@link io.ferry.scheduler.engine.FileCredentials} (as in prepare;
+ * <li><b>move</b> — {@link io.ferry.scheduler.engine.tasks.TransferTask#move}, on the transfer loop's threads: streams
+ *     from {@link io.ferry.scheduler.links.StreamAdvice}, the request from {@code engine.tasks.CopyRequests}
+ *     with what the file presents to each SE from {@link io.ferry.scheduler.engine.tasks.FileCredentials} (as in prepare;
  *     tokens obtained from the submitter's by {@link io.ferry.scheduler.credentials.SubmitterTokens}),
  *     the copy by the mover ({@code io.ferry.movers}), watched by {@link io.ferry.scheduler.replicas.LeaseKeeper}
  *     (lease, stalls, timeouts, cancels) through {@link io.ferry.scheduler.replicas.RunningFiles};</li>

@@ -2,6 +2,8 @@ package io.ferry.scheduler.loops;
 
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.engineloop.Heartbeat;
+import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.scheduler.transitions.EngineWakeups;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -19,8 +21,9 @@ import org.jboss.logging.Logger;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Starts every {@link EngineLoop} bean of the scheduler at startup (those {@code enabled()} in this process), after the
- * other startup observers, gives each its pass metrics, and stops them at shutdown — after {@code replicas.EngineDrain},
+ * Starts every {@link EngineLoop} bean of the scheduler at startup, after the other startup observers: where the engine
+ * is enabled (or the loop {@link RunsWithoutEngine}) and the loop's own {@code enabled()} agrees; subscribes it to the
+ * events it is {@link WokenBy}, gives it its pass metrics. Stops them all at shutdown — after {@code replicas.EngineDrain},
  * which observes the shutdown first, so the loops and their workers still run while the replica drains.
  */
 @ApplicationScoped
@@ -32,17 +35,24 @@ public class LoopLifecycle {
     static final String LAST_PASS_AGE = "ferry_loop_last_pass_age_seconds";
 
     private final Instance<EngineLoop> loops;
+    private final SchedulerConfig config;
+    private final EngineWakeups wakeups;
     private final MeterRegistry registry;
 
     @Inject
-    LoopLifecycle(@Any Instance<EngineLoop> loops, MeterRegistry registry) {
+    LoopLifecycle(@Any Instance<EngineLoop> loops, SchedulerConfig config, EngineWakeups wakeups, MeterRegistry registry) {
         this.loops = loops;
+        this.config = config;
+        this.wakeups = wakeups;
         this.registry = registry;
     }
 
     void onStart(@Observes @Priority(Interceptor.Priority.PLATFORM_AFTER) StartupEvent e) {
         for (EngineLoop loop : loops) {
-            if (loop.start()) {
+            if ((config.engine().enabled() || loop instanceof RunsWithoutEngine) && loop.start()) {
+                if (loop instanceof WokenBy w) {
+                    w.wokenBy().forEach(event -> wakeups.on(event, loop::wake));
+                }
                 measure(loop);
             }
         }

@@ -4,6 +4,7 @@ import io.ferry.engineloop.EngineLoop;
 import io.ferry.scheduler.config.MetricsConfig;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.db.Db;
+import io.ferry.scheduler.loops.RunsWithoutEngine;
 import io.ferry.scheduler.queue.EngineIdentity;
 import io.ferry.scheduler.queue.FileState;
 import io.micrometer.core.instrument.Gauge;
@@ -30,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the optimizer holds a target for has its series from the start.
  */
 @ApplicationScoped
-public class QueueGaugeSampler extends EngineLoop {
+public class QueueGaugeSampler extends EngineLoop implements RunsWithoutEngine {
 
     /** The queues of the engine's loops, by the state their files wait in. */
     static final Map<FileState, String> QUEUES = Map.of(FileState.SUBMITTED, "prepare", FileState.STAGING, "stage", FileState.READY, "transfer");

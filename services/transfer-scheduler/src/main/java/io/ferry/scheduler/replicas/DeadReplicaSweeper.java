@@ -58,11 +58,6 @@ public class DeadReplicaSweeper extends EngineLoop {
     }
 
     @Override
-    protected boolean enabled() {
-        return config.engine().enabled();
-    }
-
-    @Override
     protected Duration period() {
         return config.engine().heartbeat();
     }

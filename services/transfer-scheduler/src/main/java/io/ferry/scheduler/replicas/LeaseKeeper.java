@@ -48,11 +48,6 @@ public class LeaseKeeper extends EngineLoop {
     }
 
     @Override
-    protected boolean enabled() {
-        return config.engine().enabled();
-    }
-
-    @Override
     protected void beforeStart() {
         cancellations = events.canceled().subscribe()
                 .with(ev -> running.abort(ev.file_id(), MoverException.Code.CANCELED, "canceled: " + ev.reason()));

@@ -49,11 +49,6 @@ public class ReplicaHeartbeat extends EngineLoop {
     }
 
     @Override
-    protected boolean enabled() {
-        return config.engine().enabled();
-    }
-
-    @Override
     protected Duration period() {
         return config.engine().heartbeat();
     }
