@@ -49,11 +49,14 @@ public class LoopLifecycle {
 
     void onStart(@Observes @Priority(Interceptor.Priority.PLATFORM_AFTER) StartupEvent e) {
         for (EngineLoop loop : loops) {
+            // asking its name creates every loop, run here or not: what a constructor registers (meters) exists on every replica
+            String name = loop.name();
             if ((config.engine().enabled() || loop instanceof RunsWithoutEngine) && loop.start()) {
                 if (loop instanceof WokenBy w) {
                     w.wokenBy().forEach(event -> wakeups.on(event, loop::wake));
                 }
                 measure(loop);
+                LOG.debugf("%s started", name);
             }
         }
     }

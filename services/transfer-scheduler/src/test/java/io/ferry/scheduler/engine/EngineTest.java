@@ -108,6 +108,20 @@ class EngineTest extends EngineFixture {
     }
 
     /** Rucio's WebDAV SEs are registered and submitted as dav:// (davs:// over TLS): the engine moves them as http(s). */
+    /** Every loop started on the replica reports its passes and the age of its last pass, labelled by its thread's name. */
+    @Test
+    void theStartedLoopsReportTheirPasses() {
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+            for (String loop : List.of("transfers", "prepare-queue", "lease-keeper", "queue-gauges")) {
+                assertTrue(metrics.lines().anyMatch(l -> l.startsWith("ferry_loop_pass_seconds_count{loop=\"" + loop + "\",outcome=\"ok\"}")
+                        && !l.endsWith(" 0.0")), loop + " reports no pass");
+                assertTrue(metrics.lines().anyMatch(l -> l.startsWith("ferry_loop_last_pass_age_seconds{loop=\"" + loop + "\"}")
+                        && !l.endsWith("NaN")), loop + " reports no last pass");
+            }
+        });
+    }
+
     @Test
     void davUrlsAreMovedLikeHttp() throws Exception {
         Files.createDirectories(nginx.file("/dav-b"));
