@@ -11,8 +11,6 @@ import io.ferry.movers.TransferProgress;
 import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.credentials.StorageTokenDeferred;
 import io.ferry.scheduler.db.Db;
-import io.ferry.scheduler.db.EngineConnections;
-import io.ferry.scheduler.db.Tx;
 import io.ferry.scheduler.links.StreamAdvice;
 import io.ferry.scheduler.queue.AttemptTimes;
 import io.ferry.scheduler.queue.ClaimedFile;
@@ -27,13 +25,11 @@ import io.ferry.scheduler.storage.StorageBoundary;
 import io.ferry.scheduler.tape.StageReleases;
 import io.ferry.scheduler.tape.TapeRows;
 import io.ferry.scheduler.transitions.EngineWakeups;
-import io.ferry.scheduler.transitions.FileQueue;
 import io.ferry.scheduler.transitions.Guard;
 import io.ferry.scheduler.transitions.StateStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -62,25 +58,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 @ApplicationScoped
 public class TransferLoop extends EngineLoop {
 
-    /** Key of the advisory lock that serialises scheduling passes across replicas. */
-    static final long SCHEDULING_LOCK = 0x4645525259L;
-
     @Inject
     SchedulerConfig config;
 
     @Inject
     Pool pool;
 
-    /** The queue's statements (counts, claims): on the engine's connections, planned once. */
-    @Inject
-    @EngineConnections
-    Pool queueStatements;
-
     @Inject
     DestinationReport destinationReport;
-
-    @Inject
-    FileQueue queue;
 
     @Inject
     StateStore outcomes;
@@ -169,8 +154,8 @@ public class TransferLoop extends EngineLoop {
         Map<UUID, List<Long>> jobsToStart = new LinkedHashMap<>();
         Set<String> stillWaiting = new HashSet<>();
         boolean[] refill = {false};
-        Map<ClaimedFile, Integer> claimed = Tx.runLocked(queueStatements, SCHEDULING_LOCK, c -> {
-            List<QueueSnapshot> snapshot = queue.startable(c, config.engine().pinLifetime()).await().atMost(Db.WAIT);
+        Map<ClaimedFile, Integer> claimed = outcomes.schedulingPass(c -> {
+            List<QueueSnapshot> snapshot = c.startable(config.engine().pinLifetime());
             SchedulingInputs in = inputs.get(Scheduling.sesOf(snapshot));
             Map<String, Integer> outbound = new HashMap<>();
             Map<String, Integer> inbound = new HashMap<>();
@@ -234,7 +219,7 @@ public class TransferLoop extends EngineLoop {
      * Claims what the link's free slots allow (its target, the SEs' caps, the pass's capacity), shared between its
      * queues by weight; answers how many files it claimed.
      */
-    private int startOnLink(SqlConnection c, List<QueueSnapshot> queues, SchedulingInputs in,
+    private int startOnLink(StateStore.SchedulingPass c, List<QueueSnapshot> queues, SchedulingInputs in,
                             Map<String, Integer> outbound, Map<String, Integer> inbound, int left, Map<ClaimedFile, Integer> out,
                             Map<UUID, List<Long>> jobsToStart) {
         QueueSnapshot first = queues.get(0);
@@ -256,8 +241,8 @@ public class TransferLoop extends EngineLoop {
         int started = 0;
         Map<QueueSnapshot, Integer> plan = Scheduling.plan(free, queues, in, QueueSnapshot::active, QueueSnapshot::ready);
         for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
-            StateStore.Claim claim = outcomes.claimStarted(c, p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
-                    config.engine().pinLifetime(), STARTED).await().atMost(Db.WAIT);
+            StateStore.Claim claim = c.claimStarted(p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
+                    config.engine().pinLifetime(), STARTED);
             claim.jobsToStart().forEach((job, ids) -> jobsToStart.computeIfAbsent(job, k -> new ArrayList<>()).addAll(ids));
             List<ClaimedFile> files = claim.files();
             for (ClaimedFile f : files) {

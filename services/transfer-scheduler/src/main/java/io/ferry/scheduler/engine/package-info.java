@@ -12,11 +12,11 @@
  *     ({@link io.ferry.scheduler.engine.Scheduling}), claims them ({@code transitions.FileQueue.claimForPrepare}),
  *     stages tape files ({@link io.ferry.scheduler.tape.TapeStager}), stats the source and prepares the
  *     destination through the mover {@link io.ferry.scheduler.engine.MoverChoice} picks; the file becomes READY
- *     ({@code transitions.StateChanges.prepared});</li>
+ *     ({@code transitions.StateStore.prepared});</li>
  * <li><b>claim</b> — {@link io.ferry.scheduler.engine.TransferLoop}: within the link's target (set by
  *     {@link io.ferry.scheduler.engine.OptimizerLoop}) and the SEs' limits, claims READY files
- *     ({@code transitions.StateChanges.claimStarted}, the claim SQL {@code transitions.FileQueue.transferClaim}), and they
- *     are ACTIVE (announced with the claim, or by {@code transitions.StateChanges.started} when the job's row must change);</li>
+ *     ({@code transitions.StateStore.schedulingPass}, the claim SQL {@code transitions.FileQueue.transferClaim}), and they
+ *     are ACTIVE (announced with the claim, or by {@code transitions.StateStore.started} when the job's row must change);</li>
  * <li><b>move</b> — still {@link io.ferry.scheduler.engine.TransferLoop#move}: streams from
  *     {@link io.ferry.scheduler.links.StreamAdvice}, the request from {@link io.ferry.scheduler.engine.CopyRequests}
  *     with what the file presents to each SE from {@link io.ferry.scheduler.engine.FileCredentials} (as in prepare;
