@@ -48,12 +48,12 @@ public class EngineWakeups {
 
     /**
      * What a committed change wakes: a change of files may end their job (the settler, the probes), one to ARCHIVING
-     * the archive poll. Claims (to ACTIVE), prepares from SUBMITTED, a stopped copy's record and changes of the job
-     * alone wake nothing: they cannot end a job.
+     * the archive poll. Claims (to ACTIVE), prepares from SUBMITTED, a cancelled file's stopped copy (its record only)
+     * and changes of the job alone wake nothing: they cannot end a job.
      */
     void changed(StateChanged c) {
         if (c.to() == null || c.to() == FileState.ACTIVE || c.from() == FileState.SUBMITTED && c.to() == FileState.READY
-                || c.from() == c.to() && c.attempt() != null) {
+                || c.from() == FileState.CANCELED && c.to() == FileState.CANCELED) {
             return;
         }
         fileChanged();
