@@ -23,6 +23,11 @@ class InMemoryStateStoreTest extends StateStoreContract {
     }
 
     @Override
+    String replica() {
+        return REPLICA;
+    }
+
+    @Override
     void listen(Consumer<StateChanged> listener) {
         events.subscribe(listener);
     }

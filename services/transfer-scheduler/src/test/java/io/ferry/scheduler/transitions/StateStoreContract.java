@@ -43,8 +43,13 @@ abstract class StateStoreContract {
     }
 
     final List<StateChanged> heard = new CopyOnWriteArrayList<>();
+    /** The VO of this test's jobs: its queues are this test's alone (a store may hold other tests' files). */
+    final String vo = "vo-" + UUID.randomUUID().toString().substring(0, 8);
 
     abstract StateStore store();
+
+    /** The replica whose claims the changes check. */
+    abstract String replica();
 
     /** Registers a listener of the store's announcements. */
     abstract void listen(Consumer<StateChanged> listener);
@@ -77,9 +82,10 @@ abstract class StateStoreContract {
         ClaimedFile p = claimForPrepare(id);
         assertTrue(store().prepared(p, new SourceStat(10, false, null)), "prepared");
         StateStore.Claim claim = store().schedulingPass(pass -> {
-            QueueSnapshot q = pass.startable(PIN).stream().filter(s -> s.sourceSe().equals(p.sourceSe()) && s.destSe().equals(p.destSe()) && s.ready() > 0)
+            QueueSnapshot q = pass.startable(PIN).stream().filter(s -> s.sourceSe().equals(p.sourceSe()) && s.destSe().equals(p.destSe())
+                            && s.vo().equals(vo) && s.ready() > 0)
                     .findFirst().orElseThrow();
-            return pass.claimStarted(q, 1, REPLICA, LEASE, PIN, "transfer started");
+            return pass.claimStarted(q, 1, replica(), LEASE, PIN, "transfer started");
         });
         claim.jobsToStart().forEach((job, ids) -> store().started(job, ids, "transfer started"));
         assertEquals(1, claim.files().size());
@@ -101,11 +107,15 @@ abstract class StateStoreContract {
         return heard.stream().filter(e -> e.fileIds().contains(file)).toList();
     }
 
+    List<StateChanged> heardOfJob(UUID job) {
+        return heard.stream().filter(e -> e.jobId().equals(job)).toList();
+    }
+
     // --- retry ---
 
     @Test
     void aRecoverableFailureIsTriedAgainUntilTheRetriesRunOut() {
-        UUID job = submit("atlas", 2, false, List.of(file("x")));
+        UUID job = submit(vo, 2, false, List.of(file("x")));
         long id = files(job).get(0);
         for (int attempt = 1; attempt <= 2; attempt++) {
             ClaimedFile f = start(id);
@@ -128,7 +138,7 @@ abstract class StateStoreContract {
 
     @Test
     void anUnrecoverableFailureIsNotTriedAgain() {
-        UUID job = submit("atlas", 3, false, List.of(file("x")));
+        UUID job = submit(vo, 3, false, List.of(file("x")));
         long id = files(job).get(0);
         ClaimedFile f = start(id);
         store().failed(f, Guard.RUNNING, f.attempts(), failure(MoverException.Code.PERMISSION_DENIED), 0, null, TIMES);
@@ -137,21 +147,21 @@ abstract class StateStoreContract {
     }
 
     @Test
-    void aLapsedLeaseIsTriedAgainWithoutUsingARetry() {
-        UUID job = submit("atlas", 0, false, List.of(file("x")));
+    void aFileTakenBackFromADeadReplicaIsTriedAgainWithoutUsingARetry() {
+        UUID job = submit(vo, 0, false, List.of(file("x")));
         long id = files(job).get(0);
         ClaimedFile f = start(id);
-        store().failed(f, Guard.LEASE_LAPSED, f.attempts(), failure(MoverException.Code.LEASE_EXPIRED), 0, null, TIMES);
+        store().failed(f, Guard.ABANDONED, f.attempts(), failure(MoverException.Code.LEASE_EXPIRED), 0, null, TIMES);
         assertEquals(FileState.SUBMITTED, fileState(id));
         StateChanged e = heardOf(id).get(heardOf(id).size() - 1);
-        assertEquals(StateChanged.TakenBack.LEASE_LAPSED, e.attempt().takenBack());
+        assertEquals(StateChanged.TakenBack.REPLICA_DEAD, e.attempt().takenBack());
     }
 
     // --- next source ---
 
     @Test
     void aFileMovesToItsNextSourceWhenTheCurrentOneFailsForGood() {
-        UUID job = submit("atlas", 0, false, List.of(new FileSpec("https://a.example/x", "https://b.example/x", "SE-A", "SE-B",
+        UUID job = submit(vo, 0, false, List.of(new FileSpec("https://a.example/x", "https://b.example/x", "SE-A", "SE-B",
                 List.of("https://c.example/x", "https://d.example/x"))));
         long id = files(job).get(0);
         ClaimedFile f = start(id);
@@ -172,7 +182,7 @@ abstract class StateStoreContract {
 
     @Test
     void aFailureAnotherSourceCannotMendEndsTheFile() {
-        UUID job = submit("atlas", 0, false, List.of(new FileSpec("https://a.example/x", "https://b.example/x", "SE-A", "SE-B",
+        UUID job = submit(vo, 0, false, List.of(new FileSpec("https://a.example/x", "https://b.example/x", "SE-A", "SE-B",
                 List.of("https://c.example/x"))));
         long id = files(job).get(0);
         ClaimedFile f = start(id);
@@ -183,7 +193,7 @@ abstract class StateStoreContract {
 
     @Test
     void aNextSourceOfNoRegisteredSeIsNotTried() {
-        UUID job = submit("atlas", 0, false, List.of(new FileSpec("https://a.example/x", "https://b.example/x", "SE-A", "SE-B",
+        UUID job = submit(vo, 0, false, List.of(new FileSpec("https://a.example/x", "https://b.example/x", "SE-A", "SE-B",
                 List.of("https://unknown.example/x"))));
         long id = files(job).get(0);
         ClaimedFile f = start(id);
@@ -195,7 +205,7 @@ abstract class StateStoreContract {
 
     @Test
     void aCancelEndsEveryOpenFileAndTheJobAndTheRunningCopyCannotFinishIt() {
-        UUID job = submit("atlas", 0, false, List.of(file("x"), file("y")));
+        UUID job = submit(vo, 0, false, List.of(file("x"), file("y")));
         long running = files(job).get(0);
         long queued = files(job).get(1);
         ClaimedFile f = start(running);
@@ -205,14 +215,14 @@ abstract class StateStoreContract {
         assertEquals(JobState.CANCELED, jobState(job));
         store().finished(f, 10, 1, 1.0, TIMES);
         assertEquals(FileState.CANCELED, fileState(running), "the guard refuses the cancelled file's outcome");
-        List<StateChanged> cancels = heard.stream().filter(e -> e.to() == FileState.CANCELED).toList();
+        List<StateChanged> cancels = heardOfJob(job).stream().filter(e -> e.to() == FileState.CANCELED).toList();
         assertEquals(2, cancels.size(), "one per state the files left");
         assertTrue(cancels.stream().allMatch(e -> e.job() == JobState.CANCELED));
     }
 
     @Test
     void aCancelOfSomeFilesLeavesTheOthers() {
-        UUID job = submit("atlas", 0, false, List.of(file("x"), file("y"), file("z")));
+        UUID job = submit(vo, 0, false, List.of(file("x"), file("y"), file("z")));
         List<Long> ids = files(job);
         store().cancel(job, List.of(ids.get(0)), "user", x -> new IllegalArgumentException()).await().indefinitely();
         assertEquals(FileState.CANCELED, fileState(ids.get(0)));
@@ -225,20 +235,20 @@ abstract class StateStoreContract {
 
     @Test
     void aFinishedJobIsLeftAsItIs() {
-        UUID job = submit("atlas", 0, false, List.of(file("x")));
+        UUID job = submit(vo, 0, false, List.of(file("x")));
         long id = files(job).get(0);
         finish(id);
         assertEquals(JobState.FINISHED, jobState(job));
-        int before = heard.size();
+        int before = heardOfJob(job).size();
         store().cancel(job, null, "user", x -> new IllegalArgumentException()).await().indefinitely();
         assertEquals(JobState.FINISHED, jobState(job));
         assertEquals(FileState.FINISHED, fileState(id));
-        assertEquals(before, heard.size(), "nothing changed, nothing announced");
+        assertEquals(before, heardOfJob(job).size(), "nothing changed, nothing announced");
     }
 
     @Test
     void aCancelNamingFilesOfAnotherJobChangesNothing() {
-        UUID job = submit("atlas", 0, false, List.of(file("x")));
+        UUID job = submit(vo, 0, false, List.of(file("x")));
         long id = files(job).get(0);
         assertThrows(IllegalArgumentException.class, () -> store().cancel(job, List.of(id, 999_999L), "user",
                 missing -> new IllegalArgumentException(missing.toString())).await().indefinitely());
@@ -250,7 +260,7 @@ abstract class StateStoreContract {
 
     @Test
     void theNextHopIsReleasedWhenThePreviousFinishes() {
-        UUID job = submit("atlas", 0, true, List.of(file("hop1"), file("hop2"), file("hop3")));
+        UUID job = submit(vo, 0, true, List.of(file("hop1"), file("hop2"), file("hop3")));
         List<Long> hops = files(job);
         assertEquals(FileState.NOT_USED, fileState(hops.get(1)));
         ClaimedFile first = start(hops.get(0));
@@ -266,7 +276,7 @@ abstract class StateStoreContract {
 
     @Test
     void aBrokenChainFailsTheJobAndLeavesTheLaterHopsUnused() {
-        UUID job = submit("atlas", 0, true, List.of(file("hop1"), file("hop2"), file("hop3")));
+        UUID job = submit(vo, 0, true, List.of(file("hop1"), file("hop2"), file("hop3")));
         List<Long> hops = files(job);
         finish(hops.get(0));
         ClaimedFile second = start(hops.get(1));
@@ -278,7 +288,7 @@ abstract class StateStoreContract {
 
     @Test
     void aChainBrokenByACancelIsCanceled() {
-        UUID job = submit("atlas", 0, true, List.of(file("hop1"), file("hop2")));
+        UUID job = submit(vo, 0, true, List.of(file("hop1"), file("hop2")));
         List<Long> hops = files(job);
         finish(hops.get(0));
         store().cancel(job, null, "user", x -> new IllegalArgumentException()).await().indefinitely();
@@ -289,24 +299,24 @@ abstract class StateStoreContract {
 
     @Test
     void aJobSettlesByTheRule() {
-        UUID job = submit("atlas", 0, false, List.of(file("x"), file("y")));
+        UUID job = submit(vo, 0, false, List.of(file("x"), file("y")));
         List<Long> ids = files(job);
         finish(ids.get(0));
         assertEquals(JobState.ACTIVE, jobState(job));
         ClaimedFile f = start(ids.get(1));
         store().failed(f, Guard.RUNNING, f.attempts(), failure(MoverException.Code.SOURCE_NOT_FOUND), 0, null, TIMES);
         assertEquals(JobState.FINISHEDDIRTY, jobState(job), "some finished, some failed");
-        assertEquals(List.of(), store().unsettledJobs());
+        assertFalse(store().unsettledJobs().contains(job));
         store().settle(job);
         assertEquals(JobState.FINISHEDDIRTY, jobState(job));
-        StateChanged last = heard.get(heard.size() - 1);
+        StateChanged last = heardOfJob(job).get(heardOfJob(job).size() - 1);
         assertEquals(List.of(), last.fileIds());
         assertEquals(JobState.FINISHEDDIRTY, last.job());
     }
 
     @Test
     void anArchivingFileKeepsItsJobOpenUntilItIsOnTape() {
-        UUID job = submit("atlas", 0, false, List.of(file("x")));
+        UUID job = submit(vo, 0, false, List.of(file("x")));
         long id = files(job).get(0);
         ClaimedFile f = start(id);
         store().finished(f, 10, 1, 1.0, TIMES, true);
@@ -324,23 +334,23 @@ abstract class StateStoreContract {
 
     @Test
     void aChangeOfAnEarlierClaimIsRefusedAndNotAnnounced() {
-        UUID job = submit("atlas", 1, false, List.of(file("x")));
+        UUID job = submit(vo, 1, false, List.of(file("x")));
         long id = files(job).get(0);
         ClaimedFile first = start(id);
         assertTrue(store().handedBack(first, "draining"));
         assertEquals(0, attempts(id), "a handed back attempt is not counted");
         ClaimedFile second = start(id);
-        int before = heard.size();
+        int before = heardOfJob(job).size();
         store().finished(first, 10, 1, 1.0, TIMES);
         assertEquals(FileState.ACTIVE, fileState(id), "the earlier claim's outcome is refused");
-        assertEquals(before, heard.size());
+        assertEquals(before, heardOfJob(job).size());
         store().finished(second, 10, 1, 1.0, TIMES);
         assertEquals(FileState.FINISHED, fileState(id));
     }
 
     @Test
     void eachCommittedChangeIsAnnouncedOnceWithItsStates() {
-        UUID job = submit("atlas", 0, false, List.of(file("x")));
+        UUID job = submit(vo, 0, false, List.of(file("x")));
         long id = files(job).get(0);
         finish(id);
         List<StateChanged> ofFile = heardOf(id);
@@ -349,9 +359,9 @@ abstract class StateStoreContract {
         StateChanged done = ofFile.get(2);
         assertEquals(JobState.FINISHED, done.job());
         assertEquals(new StateChanged.Link("SE-A", "SE-B"), done.link());
-        assertEquals("atlas", done.vo());
+        assertEquals(vo, done.vo());
         assertEquals(new StateChanged.Attempt(FileState.FINISHED, null, 10, null), done.attempt());
-        List<StateChanged> ofJob = heard.stream().filter(e -> e.fileIds().isEmpty()).toList();
+        List<StateChanged> ofJob = heardOfJob(job).stream().filter(e -> e.fileIds().isEmpty()).toList();
         assertEquals(1, ofJob.size(), "the job's start");
         assertSame(JobState.ACTIVE, ofJob.get(0).job());
         assertNull(ofJob.get(0).to());
