@@ -154,7 +154,7 @@ public class ProbeLoop extends EngineLoop implements WokenBy {
         }
         try {
             JobInserts.insert(c, job(p, jobId), List.of(new JobInserts.NewFile(0, config.probes().activity(), files.source(), files.destination(),
-                    p.sourceSe(), p.destSe(), null, p.fileSize(), "ADLER32:" + adler32, null, FileState.SUBMITTED.name())))
+                    p.sourceSe(), p.destSe(), null, p.fileSize(), "ADLER32:" + adler32, null, FileState.SUBMITTED)))
                     .await().atMost(Db.WAIT);
             ProbeRows.started(c, p, jobId, files).await().atMost(Db.WAIT);
             return true;
@@ -174,7 +174,7 @@ public class ProbeLoop extends EngineLoop implements WokenBy {
         job.jobId = id;
         job.vo = p.vo();
         job.userDn = SUBMITTER;
-        job.state = JobState.SUBMITTED.name();
+        job.state = JobState.SUBMITTED;
         job.priority = 3;
         job.verifyChecksum = "source";
         job.overwrite = true;

@@ -3,9 +3,6 @@ package io.ferry.scheduler.engine;
 import io.ferry.engineloop.EngineLoop;
 import io.ferry.engineloop.WorkerPool;
 import io.ferry.scheduler.config.SchedulerConfig;
-import io.ferry.scheduler.db.Db;
-import io.ferry.scheduler.db.EngineConnections;
-import io.ferry.scheduler.db.Tx;
 import io.ferry.scheduler.engine.tasks.TransferTask;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;
@@ -14,10 +11,7 @@ import io.ferry.scheduler.replicas.ClaimPermit;
 import io.ferry.scheduler.storage.SchedulingInputs;
 import io.ferry.scheduler.storage.SchedulingInputsCache;
 import io.ferry.scheduler.transitions.EngineWakeups;
-import io.ferry.scheduler.transitions.FileQueue;
 import io.ferry.scheduler.transitions.StateStore;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -42,13 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class TransferLoop extends EngineLoop {
 
-    /** Key of the advisory lock that serialises scheduling passes across replicas. */
-    static final long SCHEDULING_LOCK = 0x4645525259L;
-
     private final SchedulerConfig config;
-    /** The queue's statements (counts, claims): on the engine's connections, planned once. */
-    private final Pool queueStatements;
-    private final FileQueue queue;
     private final StateStore outcomes;
     private final EngineIdentity identity;
     private final ClaimPermit permit;
@@ -64,11 +52,9 @@ public class TransferLoop extends EngineLoop {
     private final Map<String, Integer> startedSinceRefill = new HashMap<>();
 
     @Inject
-    TransferLoop(SchedulerConfig config, @EngineConnections Pool queueStatements, FileQueue queue, StateStore outcomes,
+    TransferLoop(SchedulerConfig config, StateStore outcomes,
                  EngineIdentity identity, ClaimPermit permit, SchedulingInputsCache inputs, EngineWakeups wakeups, TransferTask task) {
         this.config = config;
-        this.queueStatements = queueStatements;
-        this.queue = queue;
         this.outcomes = outcomes;
         this.identity = identity;
         this.permit = permit;
@@ -115,8 +101,8 @@ public class TransferLoop extends EngineLoop {
         Map<UUID, List<Long>> jobsToStart = new LinkedHashMap<>();
         Set<String> stillWaiting = new HashSet<>();
         boolean[] refill = {false};
-        Map<ClaimedFile, Integer> claimed = Tx.runLocked(queueStatements, SCHEDULING_LOCK, c -> {
-            List<QueueSnapshot> snapshot = queue.startable(c, config.engine().pinLifetime()).await().atMost(Db.WAIT);
+        Map<ClaimedFile, Integer> claimed = outcomes.schedulingPass(c -> {
+            List<QueueSnapshot> snapshot = c.startable(config.engine().pinLifetime());
             SchedulingInputs in = inputs.get(Scheduling.sesOf(snapshot));
             Map<String, Integer> outbound = new HashMap<>();
             Map<String, Integer> inbound = new HashMap<>();
@@ -171,7 +157,7 @@ public class TransferLoop extends EngineLoop {
      * Claims what the link's free slots allow (its target, the SEs' caps, the pass's capacity), shared between its
      * queues by weight; answers how many files it claimed.
      */
-    private int startOnLink(SqlConnection c, List<QueueSnapshot> queues, SchedulingInputs in,
+    private int startOnLink(StateStore.SchedulingPass c, List<QueueSnapshot> queues, SchedulingInputs in,
                             Map<String, Integer> outbound, Map<String, Integer> inbound, int left, Map<ClaimedFile, Integer> out,
                             Map<UUID, List<Long>> jobsToStart) {
         QueueSnapshot first = queues.get(0);
@@ -193,8 +179,8 @@ public class TransferLoop extends EngineLoop {
         int started = 0;
         Map<QueueSnapshot, Integer> plan = Scheduling.plan(free, queues, in, QueueSnapshot::active, QueueSnapshot::ready);
         for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
-            StateStore.Claim claim = outcomes.claimStarted(c, p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
-                    config.engine().pinLifetime(), STARTED).await().atMost(Db.WAIT);
+            StateStore.Claim claim = c.claimStarted(p.getKey(), p.getValue(), identity.id(), config.engine().lease(),
+                    config.engine().pinLifetime(), STARTED);
             claim.jobsToStart().forEach((job, ids) -> jobsToStart.computeIfAbsent(job, k -> new ArrayList<>()).addAll(ids));
             List<ClaimedFile> files = claim.files();
             for (ClaimedFile f : files) {

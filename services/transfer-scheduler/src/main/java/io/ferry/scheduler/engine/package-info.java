@@ -16,11 +16,11 @@
  *     each file's {@link io.ferry.scheduler.engine.tasks.PrepareTask} stages tape files
  *     ({@link io.ferry.scheduler.tape.TapeStager}), stats the source and prepares the destination through the mover
  *     {@link io.ferry.scheduler.engine.tasks.MoverChoice} picks; the file becomes READY
- *     ({@code transitions.StateChanges.prepared});</li>
+ *     ({@code transitions.StateStore.prepared});</li>
  * <li><b>claim</b> — {@link io.ferry.scheduler.engine.TransferLoop}: within the link's target (set by
  *     {@link io.ferry.scheduler.engine.OptimizerLoop}) and the SEs' limits, claims READY files
- *     ({@code transitions.StateChanges.claimStarted}, the claim SQL {@code transitions.FileQueue.transferClaim}), and they
- *     are ACTIVE (announced with the claim, or by {@code transitions.StateChanges.started} when the job's row must change);</li>
+ *     ({@code transitions.StateStore.schedulingPass}, the claim SQL {@code transitions.FileQueue.transferClaim}), and they
+ *     are ACTIVE (announced with the claim, or by {@code transitions.StateStore.started} when the job's row must change);</li>
  * <li><b>move</b> — {@link io.ferry.scheduler.engine.tasks.TransferTask#move}, on the transfer loop's threads: streams
  *     from {@link io.ferry.scheduler.links.StreamAdvice}, the request from {@code engine.tasks.CopyRequests}
  *     with what the file presents to each SE from {@link io.ferry.scheduler.engine.tasks.FileCredentials} (as in prepare;

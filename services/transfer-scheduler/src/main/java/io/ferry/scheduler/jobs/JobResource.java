@@ -184,7 +184,7 @@ public class JobResource {
     @Consumes(MediaType.WILDCARD)
     public Uni<Response> modify(@PathParam("ids") String ids, String body) {
         Integer priority = priorityOf(body);
-        return perJob(ids, "/jobs/" + ids, (uuid, j) -> (priority == null ? Uni.createFrom().item(!JobState.valueOf(j.state).terminal())
+        return perJob(ids, "/jobs/" + ids, (uuid, j) -> (priority == null ? Uni.createFrom().item(!j.state.terminal())
                 : jobs.reprioritise(uuid, priority)).flatMap(changed -> jobs.find(uuid).map(after -> Fts3Statuses.found(json,
                 JobViews.JobView.of(after.orElse(j)), changed ? Fts3Statuses.OK : Fts3Statuses.NOT_MODIFIED,
                 changed ? null : "The job is in a terminal state"))));
@@ -273,7 +273,7 @@ public class JobResource {
     @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<Response> cancel(@PathParam("ids") String ids) {
         return perJob(ids, "/jobs/" + ids, (uuid, j) -> {
-            if (JobState.valueOf(j.state).terminal()) {
+            if (j.state.terminal()) {
                 return Uni.createFrom().item(Fts3Statuses.found(json, JobViews.JobView.of(j), Fts3Statuses.NOT_MODIFIED,
                         "The job is in a terminal state"));
             }
@@ -310,7 +310,7 @@ public class JobResource {
         }
         return jobs.cancelFiles(uuid(id), ids).map(files -> {
             Map<Long, String> states = new LinkedHashMap<>();
-            files.forEach(f -> states.put(f.fileId, f.state));
+            files.forEach(f -> states.put(f.fileId, f.state.name()));
             ArrayNode answer = JsonNodeFactory.instance.arrayNode();
             ids.forEach(f -> answer.add(states.get(f)));
             return answer.size() == 1 ? answer.get(0) : answer;

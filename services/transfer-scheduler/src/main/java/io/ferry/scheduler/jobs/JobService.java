@@ -113,13 +113,13 @@ public class JobService {
                 // a multihop job's later hops wait until the hop before them finished (FTS3's NOT_USED)
                 FileState state = s.multihop() && i > 0 ? FileState.NOT_USED : FileState.SUBMITTED;
                 files.add(new JobInserts.NewFile(i, f.activity(), c.sources().get(0).toString(), c.destination().toString(), c.sourceSes().get(0),
-                        c.destSe(), alternatives, f.filesize(), f.checksum(), f.metadata(), state.name()));
+                        c.destSe(), alternatives, f.filesize(), f.checksum(), f.metadata(), state));
             }
             Job job = new Job();
             job.jobId = id;
             job.vo = vo;
             job.userDn = caller.subject();
-            job.state = JobState.SUBMITTED.name();
+            job.state = JobState.SUBMITTED;
             job.priority = s.priority();
             job.verifyChecksum = s.verifyChecksum();
             job.overwrite = s.overwrite();
@@ -187,7 +187,7 @@ public class JobService {
                 q.append(" and finishedAt is null");
             } else {
                 q.append(" and state in :states");
-                p.put("states", l.states());
+                p.put("states", l.states().stream().map(JobState::valueOf).toList());
             }
             if (l.since() != null) {
                 q.append(" and (finishedAt is null or finishedAt >= :since)");
@@ -263,7 +263,7 @@ public class JobService {
     @WithSpan
     public Uni<Boolean> reprioritise(UUID id, int priority) {
         return find(id).flatMap(j -> {
-            if (j.isEmpty() || JobState.valueOf(j.get().state).terminal()) {
+            if (j.isEmpty() || j.get().state.terminal()) {
                 return Uni.createFrom().item(false);
             }
             return states.reprioritise(id, priority);

@@ -21,7 +21,7 @@ public final class JobViews {
                           String verify_checksum, boolean overwrite_flag, int retry, int retry_delay, Integer max_time_in_queue,
                           Integer nostreams, @JsonRawValue String job_metadata, String cred_id, String job_type) {
         public static JobView of(Job j) {
-            return new JobView(j.jobId, j.state, j.vo, j.userDn, Fts3Time.format(j.submittedAt), Fts3Time.format(j.finishedAt),
+            return new JobView(j.jobId, j.state.name(), j.vo, j.userDn, Fts3Time.format(j.submittedAt), Fts3Time.format(j.finishedAt),
                     j.priority, j.reason, j.sourceSe, j.destSe, j.verifyChecksum, j.overwrite, j.retry, j.retryDelay, j.maxTimeInQueue,
                     j.nostreams, j.jobMetadata, j.credId, j.jobType);
         }
@@ -39,7 +39,7 @@ public final class JobViews {
         /** {@code filesize} is the submitted one, else what the source said once prepared (FTS3 fills it in too). */
         public static FileView of(TransferFile f) {
             Long size = f.filesize != null ? f.filesize : f.sourceSize != null && f.sourceSize >= 0 ? f.sourceSize : null;
-            return new FileView(f.fileId, f.jobId, f.fileIndex, f.state, f.sourceUrl, f.destUrl, f.sourceSe, f.destSe, size,
+            return new FileView(f.fileId, f.jobId, f.fileIndex, f.state.name(), f.sourceUrl, f.destUrl, f.sourceSe, f.destSe, size,
                     f.checksum, f.activity, f.reason, f.errorCode, f.errorPhase, Math.max(0, f.attempts - 1),
                     Fts3Time.format(f.startTime), Fts3Time.format(f.finishTime),
                     Fts3Time.format(f.stagingStart), Fts3Time.format(f.stagingFinished),

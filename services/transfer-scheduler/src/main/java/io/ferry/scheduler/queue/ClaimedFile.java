@@ -13,7 +13,7 @@ import java.util.UUID;
  * {@code hasTokens}: its job brought bearer tokens toward storage (looked up only then).
  */
 public record ClaimedFile(long fileId, UUID jobId, int attempts, String vo, String activity, String sourceUrl, String destUrl,
-                          String sourceSe, String destSe, Long filesize, String checksum, String state, OffsetDateTime submittedAt,
+                          String sourceSe, String destSe, Long filesize, String checksum, FileState state, OffsetDateTime submittedAt,
                           OffsetDateTime prepareStartedAt, OffsetDateTime preparedAt, String stageRequest, Long sourceSize,
                           boolean sourceRanges, boolean destOurs, String verify, boolean overwrite, int retry, int retryDelay,
                           Integer timeout, Integer nostreams, String alternatives, long claimEpoch,
@@ -32,7 +32,7 @@ public record ClaimedFile(long fileId, UUID jobId, int attempts, String vo, Stri
 
     public static ClaimedFile of(Row r) {
         return new ClaimedFile(r.getLong(0), r.getUUID(1), r.getInteger(2), r.getString(3), r.getString(4), r.getString(5),
-                r.getString(6), r.getString(7), r.getString(8), r.getLong(9), r.getString(10), r.getString(11),
+                r.getString(6), r.getString(7), r.getString(8), r.getLong(9), r.getString(10), FileState.valueOf(r.getString(11)),
                 r.getOffsetDateTime(12), r.getOffsetDateTime(13), r.getOffsetDateTime(14), r.getString(15), r.getLong(16),
                 r.getBoolean(17), r.getBoolean(18), r.getString(19), r.getBoolean(20), r.getInteger(21), r.getInteger(22),
                 r.getInteger(23), r.getInteger(24), r.getString(25), r.getLong(26), r.getBoolean(27));

@@ -3,6 +3,8 @@ package io.ferry.scheduler.queue;
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
@@ -23,7 +25,8 @@ public class Job extends PanacheEntityBase {
     @Column(name = "user_dn")
     public String userDn;
 
-    public String state;
+    @Enumerated(EnumType.STRING)
+    public JobState state;
 
     public int priority;
 

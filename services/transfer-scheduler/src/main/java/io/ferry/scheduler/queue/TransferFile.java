@@ -3,6 +3,8 @@ package io.ferry.scheduler.queue;
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
@@ -57,7 +59,8 @@ public class TransferFile extends PanacheEntityBase {
     @Column(name = "file_metadata")
     public String fileMetadata;
 
-    public String state;
+    @Enumerated(EnumType.STRING)
+    public FileState state;
 
     public String reason;
 

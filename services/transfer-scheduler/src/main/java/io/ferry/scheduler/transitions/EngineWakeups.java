@@ -1,6 +1,12 @@
 package io.ferry.scheduler.transitions;
 
+import io.ferry.scheduler.queue.FileState;
+import io.ferry.scheduler.transitions.events.StateChanged;
+import io.ferry.scheduler.transitions.events.StateEvents;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 
 import java.util.EnumMap;
 import java.util.List;
@@ -9,8 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * The one way anything wakes an engine loop: callers say what happened, the loops that care registered for it when
- * they started. Loops and REST resources therefore never inject a loop; a wake-up nobody registered for (the
+ * The one way anything wakes an engine loop: callers say what happened (the state store's committed changes are
+ * observed, {@link StateChanged}), the loops that care registered for it when they started. Loops and REST resources therefore never inject a loop; a wake-up nobody registered for (the
  * engine disabled) does nothing.
  */
 @ApplicationScoped
@@ -27,9 +33,32 @@ public class EngineWakeups {
 
     private final Map<Event, List<Consumer<Link>>> listeners = new EnumMap<>(Event.class);
 
+    @Inject
+    StateEvents changes;
+
     EngineWakeups() {
         for (Event e : Event.values()) {
             listeners.put(e, new CopyOnWriteArrayList<>());
+        }
+    }
+
+    void observe(@Observes StartupEvent start) {
+        changes.subscribe(this::changed);
+    }
+
+    /**
+     * What a committed change wakes: a change of files may end their job (the settler, the probes), one to ARCHIVING
+     * the archive poll. Claims (to ACTIVE), prepares from SUBMITTED, a cancelled file's stopped copy (its record only)
+     * and changes of the job alone wake nothing: they cannot end a job.
+     */
+    void changed(StateChanged c) {
+        if (c.to() == null || c.to() == FileState.ACTIVE || c.from() == FileState.SUBMITTED && c.to() == FileState.READY
+                || c.from() == FileState.CANCELED && c.to() == FileState.CANCELED) {
+            return;
+        }
+        fileChanged();
+        if (c.to() == FileState.ARCHIVING) {
+            fileArchiving();
         }
     }
 
@@ -64,12 +93,12 @@ public class EngineWakeups {
     }
 
     /** A file changed state: its job may now be over. */
-    public void fileChanged() {
+    void fileChanged() {
         fire(Event.FILE_CHANGED);
     }
 
     /** A copy to a tape SE ended and its file waits to be on tape: ask the SE. */
-    public void fileArchiving() {
+    void fileArchiving() {
         fire(Event.FILE_ARCHIVING);
     }
 

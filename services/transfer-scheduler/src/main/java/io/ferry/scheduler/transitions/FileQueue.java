@@ -135,7 +135,7 @@ public class FileQueue {
      * The claim that starts up to n prepared files of one queue ({@link #transferClaimArgs}, $1–$8): ACTIVE, one more
      * attempt, leased to the owner. It returns {@link ClaimedFile#COLUMNS} and then {@code job_state}, the job's state
      * as the claim read it, for a statement that wraps it as a CTE to announce the files
-     * ({@code transitions.StateChanges.claimStarted}).
+     * ({@code transitions.StateStore.SchedulingPass.claimStarted}).
      */
     public static String transferClaim() {
         return claimStatement("state = 'ACTIVE', lease_owner = $6, lease_until = now() + make_interval(secs => $7), start_time = clock_timestamp(), "

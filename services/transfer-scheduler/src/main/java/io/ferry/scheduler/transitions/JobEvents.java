@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.pglisten.PgChannelListener;
 import io.ferry.scheduler.config.EventStreamConfig;
 import io.ferry.scheduler.queue.FileState;
+import io.ferry.scheduler.queue.JobState;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -50,11 +51,11 @@ public class JobEvents {
     static final int IDS_PER_NOTIFY = 400;
 
     /** What subscribers receive for one file. */
-    public record FileEvent(String job_id, long file_id, String file_state, String job_state, String reason, String at) {
+    public record FileEvent(String job_id, long file_id, FileState file_state, JobState job_state, String reason, String at) {
     }
 
     /** One NOTIFY: the files of a job that moved to the same state. */
-    record Change(String job_id, List<Long> file_ids, String file_state, String job_state, String reason, String at) {
+    record Change(String job_id, List<Long> file_ids, FileState file_state, JobState job_state, String reason, String at) {
     }
 
     @Inject
@@ -91,7 +92,7 @@ public class JobEvents {
     }
 
     /** Queues the change for NOTIFY in the current Hibernate Reactive transaction. */
-    public Uni<Void> publish(UUID jobId, List<Long> fileIds, String fileState, String jobState, String reason) {
+    public Uni<Void> publish(UUID jobId, List<Long> fileIds, FileState fileState, JobState jobState, String reason) {
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (String payload : payloads(jobId, fileIds, fileState, jobState, reason)) {
             chain = chain.flatMap(v -> Panache.getSession().flatMap(s -> s.createNativeQuery("SELECT pg_notify(:channel, :payload)")
@@ -101,7 +102,7 @@ public class JobEvents {
     }
 
     /** Queues the change for NOTIFY in the transaction of {@code c} (the engine's SQL transactions). */
-    public Uni<Void> publish(SqlClient c, UUID jobId, List<Long> fileIds, String fileState, String jobState,
+    public Uni<Void> publish(SqlClient c, UUID jobId, List<Long> fileIds, FileState fileState, JobState jobState,
                              String reason) {
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (String payload : payloads(jobId, fileIds, fileState, jobState, reason)) {
@@ -139,7 +140,7 @@ public class JobEvents {
     }
 
     /** One NOTIFY payload per chunk of file ids (payloads are limited to 8000 bytes). */
-    private List<String> payloads(UUID jobId, List<Long> fileIds, String fileState, String jobState, String reason) {
+    private List<String> payloads(UUID jobId, List<Long> fileIds, FileState fileState, JobState jobState, String reason) {
         String at = now();
         List<String> out = new ArrayList<>();
         for (int i = 0; i < fileIds.size(); i += IDS_PER_NOTIFY) {
@@ -289,7 +290,7 @@ public class JobEvents {
         try {
             Change c = json.readValue(payload, Change.class);
             Set<Listener> following = listeners.getOrDefault(c.job_id(), Set.of());
-            boolean canceled = FileState.CANCELED.name().equals(c.file_state());
+            boolean canceled = c.file_state() == FileState.CANCELED;
             for (Long fileId : c.file_ids()) {
                 FileEvent e = new FileEvent(c.job_id(), fileId, c.file_state(), c.job_state(), c.reason(), c.at());
                 if (toAll) {

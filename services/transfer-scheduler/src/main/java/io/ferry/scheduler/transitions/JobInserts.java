@@ -1,5 +1,6 @@
 package io.ferry.scheduler.transitions;
 
+import io.ferry.scheduler.queue.FileState;
 import io.ferry.scheduler.queue.Job;
 import io.ferry.scheduler.queue.TransferFile;
 import io.smallrye.mutiny.Uni;
@@ -20,7 +21,7 @@ public final class JobInserts {
      * change tracking costs on every field set, for rows that never go through Hibernate.
      */
     public record NewFile(int fileIndex, String activity, String sourceUrl, String destUrl, String sourceSe, String destSe,
-                          String alternatives, Long filesize, String checksum, String fileMetadata, String state) {
+                          String alternatives, Long filesize, String checksum, String fileMetadata, FileState state) {
     }
 
     private static final String FILES = "INSERT INTO transfer_file (job_id, vo, state, priority, submitted_at, file_index, activity, source_url, "
@@ -37,7 +38,7 @@ public final class JobInserts {
 
     /** Stores the job, then its files; false (nothing stored) when a job with this id exists already. */
     public static Uni<Boolean> insert(SqlClient c, Job job, List<NewFile> files) {
-        Tuple j = Tuple.tuple().addUUID(job.jobId).addString(job.vo).addString(job.userDn).addString(job.state).addInteger(job.priority)
+        Tuple j = Tuple.tuple().addUUID(job.jobId).addString(job.vo).addString(job.userDn).addString(job.state.name()).addInteger(job.priority)
                 .addString(job.verifyChecksum).addBoolean(job.overwrite).addInteger(job.retry).addInteger(job.retryDelay)
                 .addInteger(job.maxTimeInQueue).addInteger(job.timeout).addInteger(job.nostreams).addString(job.jobMetadata)
                 .addString(job.params).addString(job.sourceSe).addString(job.destSe).addOffsetDateTime(job.submittedAt).addBoolean(job.hasTokens)
@@ -68,7 +69,7 @@ public final class JobInserts {
             size[i] = f.filesize();
             checksum[i] = f.checksum();
             metadata[i] = f.fileMetadata();
-            state[i] = f.state();
+            state[i] = f.state().name();
         }
         return Tuple.tuple().addUUID(job.jobId).addString(job.vo).addInteger(job.priority).addOffsetDateTime(job.submittedAt)
                 .addArrayOfInteger(index).addArrayOfString(activity).addArrayOfString(src).addArrayOfString(dst).addArrayOfString(srcSe)

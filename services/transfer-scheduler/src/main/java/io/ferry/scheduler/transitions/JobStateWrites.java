@@ -88,19 +88,19 @@ final class JobStateWrites {
      * rule, written only when it differs. When none is open: the final state, if the job row can be had without
      * waiting; otherwise it stays for the settler ({@link StateChanges#settle}).
      */
-    static Uni<String> afterFileChange(SqlClient c, UUID jobId) {
+    static Uni<JobState> afterFileChange(SqlClient c, UUID jobId) {
         return c.preparedQuery("SELECT j.state, " + PRESENCE + " FROM job j WHERE j.job_id = $1")
                 .execute(Tuple.of(jobId)).chain(rows -> {
                     Row r = rows.iterator().next();
-                    String current = r.getString(0);
-                    if (JobState.valueOf(current).terminal()) {
+                    JobState current = JobState.valueOf(r.getString(0));
+                    if (current.terminal()) {
                         return Uni.createFrom().item(current);
                     }
                     if (r.getBoolean(1)) {
-                        String state = whileOpen(r, 1).name();
-                        return state.equals(current) ? Uni.createFrom().item(state)
-                                : c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state = $3").execute(Tuple.of(jobId, state, current))
-                                .replaceWith(state);
+                        JobState state = whileOpen(r, 1);
+                        return state == current ? Uni.createFrom().item(state)
+                                : c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state = $3")
+                                .execute(Tuple.of(jobId, state.name(), current.name())).replaceWith(state);
                     }
                     return whenNoneOpen(c, jobId, current);
                 });
@@ -110,7 +110,7 @@ final class JobStateWrites {
      * The job's state once none of its files is open: the final state, if the job row can be had without waiting;
      * otherwise {@code current}, and the job stays for the settler ({@link StateChanges#settle}).
      */
-    static Uni<String> whenNoneOpen(SqlClient c, UUID jobId, String current) {
+    static Uni<JobState> whenNoneOpen(SqlClient c, UUID jobId, JobState current) {
         return c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(jobId))
                 .chain(locked -> locked.size() == 0 ? Uni.createFrom().item(current) : refresh(c, jobId));
     }
@@ -119,7 +119,7 @@ final class JobStateWrites {
      * Applies the rule to the job's files and writes the answer; answers the job's state. Call with the job row
      * locked. The count per state runs only once no file is open.
      */
-    static Uni<String> refresh(SqlClient c, UUID jobId) {
+    static Uni<JobState> refresh(SqlClient c, UUID jobId) {
         return c.preparedQuery("SELECT " + PRESENCE).execute(Tuple.of(jobId)).chain(rows -> {
             Row r = rows.iterator().next();
             if (r.getBoolean(0)) {
@@ -146,7 +146,7 @@ final class JobStateWrites {
      * Writes the state if it changed (a final one with its finish time and, when given, the reason). A job that
      * ends forgets the bearer tokens its files brought and those from its submitter's token: nothing of it touches storage again.
      */
-    static Uni<String> set(SqlClient c, UUID jobId, JobState state, String finalReason) {
+    static Uni<JobState> set(SqlClient c, UUID jobId, JobState state, String finalReason) {
         return c.preparedQuery("UPDATE job SET state = $2, finished_at = CASE WHEN $3 THEN coalesce(finished_at, now()) END, "
                         + "reason = CASE WHEN $3 AND $4::text IS NOT NULL THEN $4 ELSE reason END WHERE job_id = $1 AND state <> $2")
                 .execute(Tuple.of(jobId, state.name(), state.terminal(), finalReason))
@@ -154,6 +154,6 @@ final class JobStateWrites {
                         ? c.preparedQuery("DELETE FROM job_token WHERE job_id = $1").execute(Tuple.of(jobId))
                         .chain(x -> c.preparedQuery("DELETE FROM job_submitter_token WHERE job_id = $1").execute(Tuple.of(jobId))).replaceWithVoid()
                         : Uni.createFrom().voidItem())
-                .replaceWith(state.name());
+                .replaceWith(state);
     }
 }

@@ -12,6 +12,8 @@ import io.ferry.scheduler.queue.FileState;
 import io.ferry.scheduler.queue.JobState;
 import io.ferry.scheduler.queue.QueueSnapshot;
 import io.ferry.scheduler.storage.SchedulingInputsCache;
+import io.ferry.scheduler.transitions.events.StateChanged;
+import io.ferry.scheduler.transitions.events.StateEvents;
 import io.ferry.storageurl.StorageUrl;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
@@ -30,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +52,8 @@ import java.util.function.Function;
  * derived from a few index probes, and only the change that closes its last file takes the job row (never waiting
  * for it: a job row held by a cancel, or two last files closing at once, are settled later by {@link #settle}).
  * Each update is guarded (the claim must still be this replica's), so a file cancelled or taken over in the meantime
- * is left alone.
+ * is left alone. Once a change committed it is announced on {@link StateEvents} ({@link StateChanged}): wake-ups and
+ * counters observe it, this class calls neither.
  */
 @ApplicationScoped
 public class StateChanges implements StateStore {
@@ -74,29 +78,30 @@ public class StateChanges implements StateStore {
     EngineIdentity identity;
 
     @Inject
-    EngineWakeups wakeups;
-
-    @Inject
     SchedulingInputsCache inputs;
 
+    /** Where each committed change is announced (wake-ups and counters observe it). */
     @Inject
-    TransferMetrics metrics;
+    StateEvents changes;
+
+    @Inject
+    FileQueue queue;
 
     @Override
     public boolean prepared(ClaimedFile f, SourceStat stat) {
-        if (!FileState.STAGING.name().equals(f.state())) {
+        if (f.state() != FileState.STAGING) {
             return preparedWriter.submit(new Prepared(f, stat));
         }
         // stage_request is kept: the copy releases it when it is over
         return change(f, Guard.PREPARING, "state = 'READY', prepared_at = now(), staging_finished = now(), source_size = $3, source_ranges = $4, "
-                + "lease_owner = NULL, lease_until = NULL", Tuple.of(stat.size(), stat.ranges()), FileState.READY.name(), "prepared", (c, ok) -> Uni.createFrom().voidItem());
+                + "lease_owner = NULL, lease_until = NULL", Tuple.of(stat.size(), stat.ranges()), FileState.READY, "prepared", null, (c, ok) -> Uni.createFrom().voidItem());
     }
 
     @Override
     public boolean staging(ClaimedFile f, String request, Duration poll) {
         return change(f, Guard.PREPARING, "state = 'STAGING', stage_request = $3, staging_start = now(), staging_finished = NULL, next_attempt_at = now() + make_interval(secs => $4), "
-                + "lease_owner = NULL, lease_until = NULL", Tuple.of(request, poll.toMillis() / 1000.0), FileState.STAGING.name(), "stage request " + request,
-                (c, ok) -> Uni.createFrom().voidItem());
+                + "lease_owner = NULL, lease_until = NULL", Tuple.of(request, poll.toMillis() / 1000.0), FileState.STAGING, "stage request " + request,
+                null, (c, ok) -> Uni.createFrom().voidItem());
     }
 
     @Override
@@ -108,14 +113,14 @@ public class StateChanges implements StateStore {
 
     @Override
     public boolean archived(ClaimedFile f) {
-        return metrics.archiveEnded(change(f, Guard.ARCHIVING, "state = 'FINISHED', finish_time = clock_timestamp()", Tuple.tuple(), FileState.FINISHED.name(),
-                "on tape", (c, ok) -> Uni.createFrom().voidItem()), f, FileState.FINISHED);
+        return change(f, Guard.ARCHIVING, "state = 'FINISHED', finish_time = clock_timestamp()", Tuple.tuple(), FileState.FINISHED,
+                "on tape", null, (c, ok) -> Uni.createFrom().voidItem());
     }
 
     @Override
     public boolean archiveFailed(ClaimedFile f, MoverException.Code code, String reason) {
-        return metrics.archiveEnded(change(f, Guard.ARCHIVING, "state = 'FAILED', finish_time = clock_timestamp(), reason = $3, error_code = $4, error_phase = 'ARCHIVING'",
-                Tuple.of(reason, code.name()), FileState.FAILED.name(), reason, (c, ok) -> Uni.createFrom().voidItem()), f, FileState.FAILED);
+        return change(f, Guard.ARCHIVING, "state = 'FAILED', finish_time = clock_timestamp(), reason = $3, error_code = $4, error_phase = 'ARCHIVING'",
+                Tuple.of(reason, code.name()), FileState.FAILED, reason, null, (c, ok) -> Uni.createFrom().voidItem());
     }
 
     @Override
@@ -125,12 +130,7 @@ public class StateChanges implements StateStore {
 
     @Override
     public long finished(ClaimedFile f, long bytes, int streams, double throughput, AttemptTimes t, boolean archive) {
-        if (finishedWriter.submit(new Finished(f, bytes, streams, throughput, t, archive))) {
-            wakeups.fileChanged();
-            if (archive) {
-                wakeups.fileArchiving();
-            }
-        }
+        finishedWriter.submit(new Finished(f, bytes, streams, throughput, t, archive));
         return finishedWriter.lastWrittenNanos();
     }
 
@@ -168,13 +168,15 @@ public class StateChanges implements StateStore {
                         + "WHERE f.file_id = v.id AND f.claim_epoch = v.epoch AND j.job_id = f.job_id AND f.file_id IN ("
                         + FileQueue.lockedInOrder("(state || '') = 'SUBMITTED' AND (lease_owner || '') = $4") + ") RETURNING f.file_id, f.job_id, j.state AS job_state), "
                         + "notified AS (" + JobEvents.notifyChanged("prepared", "job_state", 6, 7, 8) + ") "
-                        + "SELECT file_id, job_id, (SELECT count(*) FROM notified) FROM prepared")
+                        + "SELECT file_id, job_id, job_state, (SELECT count(*) FROM notified) FROM prepared")
                 .execute(Tuple.from(List.<Object>of(batch.stream().map(p -> p.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(p -> p.stat().size()).toArray(Long[]::new),
                         batch.stream().map(p -> p.stat().ranges()).toArray(Boolean[]::new), identity.id(),
                         batch.stream().map(p -> p.file().claimEpoch()).toArray(Long[]::new),
                         FileState.READY.name(), "prepared", JobEvents.now())))
-                .invoke(rows -> byJob(rows, applied)).await().atMost(Db.WAIT);
+                .map(rows -> byJob(rows, applied)).await().atMost(Db.WAIT)
+                .forEach((job, ids) -> changes.publish(StateChanged.files(job.id(), ids, FileState.SUBMITTED, FileState.READY, job.state(),
+                        "prepared", null, null, null)));
         return batch.stream().map(p -> applied.contains(p.file().fileId())).toList();
     }
 
@@ -192,7 +194,8 @@ public class StateChanges implements StateStore {
                 TransferRecords.Outcome.finished(b.bytes(), b.streams()))).toList();
         Set<Long> applied = new HashSet<>();
         List<Long> closing = new ArrayList<>();
-        String[] current = {null};
+        JobState[] current = {null};
+        Map<Long, JobState> jobAfter = new HashMap<>();
         pool.preparedQuery("WITH done AS (UPDATE transfer_file f SET state = CASE WHEN v.archive THEN 'ARCHIVING' ELSE 'FINISHED' END, "
                         + "finish_time = clock_timestamp(), next_attempt_at = CASE WHEN v.archive THEN now() ELSE f.next_attempt_at END, "
                         + "bytes_transferred = v.bytes, streams = v.streams, throughput = v.throughput, reason = NULL, error_code = NULL, "
@@ -211,7 +214,7 @@ public class StateChanges implements StateStore {
                         + "announced AS (SELECT d.file_id, d.job_id, d.state, x.next FROM done d, decided x WHERE x.open OR x.over), "
                         + "notified AS (" + JobEvents.notifyChanged("announced", "next", "state",
                         "CASE WHEN state = 'ARCHIVING' THEN $15::text ELSE $14::text END", 13) + ") "
-                        + "SELECT d.file_id, d.job_id, d.state, coalesce(x.open OR x.over, TRUE), x.current, (SELECT count(*) FROM notified) "
+                        + "SELECT d.file_id, d.job_id, d.state, coalesce(x.open OR x.over, TRUE), x.current, (SELECT count(*) FROM notified), x.next "
                         + "FROM done d LEFT JOIN decided x ON TRUE")
                 .execute(Tuple.from(List.<Object>of(batch.stream().map(b -> b.file().fileId()).toArray(Long[]::new),
                         batch.stream().map(Finished::bytes).toArray(Long[]::new),
@@ -225,42 +228,64 @@ public class StateChanges implements StateStore {
                         JobEvents.now(), "finished", "copied; archiving")))
                 .invoke(rows -> rows.forEach(r -> {
                     applied.add(r.getLong(0));
+                    if (r.getString(6) != null) {
+                        jobAfter.put(r.getLong(0), JobState.valueOf(r.getString(6)));
+                    }
                     if (!r.getBoolean(3)) {
                         closing.add(r.getLong(0));
-                        current[0] = r.getString(4);
+                        current[0] = JobState.valueOf(r.getString(4));
                     }
                 })).await().atMost(Db.WAIT);
         if (!closing.isEmpty()) {
-            closeJob(job, current[0], closing);
+            JobState closed = closeJob(job, current[0], closing);
+            closing.forEach(id -> jobAfter.put(id, closed));
         }
-        batch.stream().filter(b -> applied.contains(b.file().fileId())).forEach(b -> metrics.copied(b.file(), b.bytes(), b.archive()));
+        batch.stream().filter(b -> applied.contains(b.file().fileId())).forEach(b -> changes.publish(StateChanged.files(job,
+                List.of(b.file().fileId()), FileState.ACTIVE, b.archive() ? FileState.ARCHIVING : FileState.FINISHED,
+                jobAfter.get(b.file().fileId()), b.archive() ? "copied; archiving" : "finished", link(b.file()), b.file().vo(),
+                new StateChanged.Attempt(FileState.FINISHED, null, b.bytes(), null))));
         return batch.stream().map(b -> applied.contains(b.file().fileId())).toList();
     }
 
     /**
      * The job's last open files finished (committed): its final state, when its row can be had now, and their event.
      * A failure here changes nothing of the files: the settler ({@link #settle}) ends the job later, and the files'
-     * event still goes out, with the job's state as the statement left it.
+     * event still goes out, with the job's state as the statement left it. Answers the job's state.
      */
-    private void closeJob(UUID job, String current, List<Long> finished) {
+    private JobState closeJob(UUID job, JobState current, List<Long> finished) {
         try {
-            pool.withTransaction(c -> JobStateWrites.whenNoneOpen(c, job, current)
-                    .chain(state -> events.publish(c, job, finished, FileState.FINISHED.name(), state, "finished"))).await().atMost(Db.WAIT);
+            return pool.withTransaction(c -> JobStateWrites.whenNoneOpen(c, job, current)
+                    .call(state -> events.publish(c, job, finished, FileState.FINISHED, state, "finished"))).await().atMost(Db.WAIT);
         } catch (RuntimeException e) {
             LOG.debugf("job %s: its final state is left to the settler (%s)", job, e.toString());
             try {
-                events.publish(pool, job, finished, FileState.FINISHED.name(), current, "finished").await().atMost(Db.WAIT);
+                events.publish(pool, job, finished, FileState.FINISHED, current, "finished").await().atMost(Db.WAIT);
             } catch (RuntimeException again) {
                 LOG.warnf("job %s: the FINISHED event of %d file(s) was not sent (%s)", job, finished.size(), again.toString());
             }
+            return current;
         }
     }
 
-    private static Map<UUID, List<Long>> byJob(RowSet<Row> rows, Set<Long> applied) {
-        Map<UUID, List<Long>> byJob = new LinkedHashMap<>();
+    private static StateChanged.Link link(ClaimedFile f) {
+        return new StateChanged.Link(f.sourceSe(), f.destSe());
+    }
+
+    private static StateChanged.Attempt attempt(MoverException e, long bytes, Guard guard) {
+        return new StateChanged.Attempt(e.code() == MoverException.Code.CANCELED ? FileState.CANCELED : FileState.FAILED, e.code().name(), bytes,
+                guard == Guard.ABANDONED ? StateChanged.TakenBack.REPLICA_DEAD : guard == Guard.LEASE_LAPSED ? StateChanged.TakenBack.LEASE_LAPSED : null);
+    }
+
+    /** A job and its state as a statement read it. */
+    private record JobAt(UUID id, JobState state) {
+    }
+
+    /** The files of rows (file_id, job_id, job_state) by job. */
+    private static Map<JobAt, List<Long>> byJob(RowSet<Row> rows, Set<Long> applied) {
+        Map<JobAt, List<Long>> byJob = new LinkedHashMap<>();
         for (Row r : rows) {
             applied.add(r.getLong(0));
-            byJob.computeIfAbsent(r.getUUID(1), k -> new ArrayList<>()).add(r.getLong(0));
+            byJob.computeIfAbsent(new JobAt(r.getUUID(1), JobState.valueOf(r.getString(2))), k -> new ArrayList<>()).add(r.getLong(0));
         }
         return byJob;
     }
@@ -286,13 +311,13 @@ public class StateChanges implements StateStore {
         TransferRecords.Built record = records.build(f, attempt, t, new TransferRecords.Outcome(
                 e.code() == MoverException.Code.CANCELED ? "CANCELED" : "FAILED", bytes, streams, e.code().name(), e.phase(),
                 e.getMessage(), e.retryable()));
-        metrics.attemptFailed(change(f, guard, set, args, (again ? FileState.SUBMITTED : FileState.FAILED).name(), reason, (c, ok) -> {
+        change(f, guard, set, args, again ? FileState.SUBMITTED : FileState.FAILED, reason, attempt(e, bytes, guard), (c, ok) -> {
             Uni<Void> history = again
                     ? c.preparedQuery("INSERT INTO file_retry (file_id, attempt, reason, error_code, error_phase) VALUES ($1, $2, $3, $4, $5) "
                     + "ON CONFLICT DO NOTHING").execute(Tuple.of(f.fileId(), attempt, e.getMessage(), e.code().name(), e.phase())).replaceWithVoid()
                     : Uni.createFrom().voidItem();
             return history.chain(x -> records.write(c, record));
-        }), f, guard, again, e, bytes);
+        });
     }
 
     /** Failures another source cannot mend. */
@@ -315,21 +340,21 @@ public class StateChanges implements StateStore {
         String why = e.getMessage() + "; trying the next source " + next;
         TransferRecords.Built record = records.build(f, attempt, t, new TransferRecords.Outcome("FAILED", bytes, streams, e.code().name(),
                 e.phase(), e.getMessage(), e.retryable()));
-        return metrics.attemptFailed(change(f, guard, "state = 'SUBMITTED', next_attempt_at = now(), prepared_at = NULL, stage_request = NULL, source_size = NULL, "
+        return change(f, guard, "state = 'SUBMITTED', next_attempt_at = now(), prepared_at = NULL, stage_request = NULL, source_size = NULL, "
                         + "source_url = $3, source_se = $4, alternatives = $5, reason = $6, error_code = $7, error_phase = $8, attempts = $9, "
                         + "lease_owner = NULL, lease_until = NULL",
                 Tuple.tuple().addString(next).addString(nextSe).addString(rest).addString(why).addString(e.code().name()).addString(e.phase())
-                        .addInteger(attempt), FileState.SUBMITTED.name(), e.code() + ": " + why,
+                        .addInteger(attempt), FileState.SUBMITTED, e.code() + ": " + why, attempt(e, bytes, guard),
                 (c, ok) -> c.preparedQuery("INSERT INTO file_retry (file_id, attempt, reason, error_code, error_phase) VALUES ($1, $2, $3, $4, $5) "
                                 + "ON CONFLICT DO NOTHING").execute(Tuple.of(f.fileId(), attempt, why, e.code().name(), e.phase()))
-                        .chain(x -> records.write(c, record))), f, guard, true, e, bytes);
+                        .chain(x -> records.write(c, record)));
     }
 
     @Override
     public boolean handedBack(ClaimedFile f, String reason) {
         return change(f, Guard.RUNNING, "state = 'SUBMITTED', attempts = greatest(attempts - 1, 0), next_attempt_at = now(), prepared_at = NULL, "
-                + "stage_request = NULL, dest_ours = TRUE, lease_owner = NULL, lease_until = NULL", Tuple.tuple(), FileState.SUBMITTED.name(), reason,
-                (c, ok) -> Uni.createFrom().voidItem());
+                + "stage_request = NULL, dest_ours = TRUE, lease_owner = NULL, lease_until = NULL", Tuple.tuple(), FileState.SUBMITTED, reason,
+                null, (c, ok) -> Uni.createFrom().voidItem());
     }
 
     @Override
@@ -338,8 +363,8 @@ public class StateChanges implements StateStore {
                 ? "state = 'SUBMITTED', attempts = greatest(attempts - 1, 0), prepared_at = NULL, stage_request = NULL, "
                 : "";
         return change(f, guard, set + "next_attempt_at = now() + make_interval(secs => $3), reason = $4, lease_owner = NULL, lease_until = NULL",
-                Tuple.of(delay.toMillis() / 1000.0, reason), guard == Guard.RUNNING ? FileState.SUBMITTED.name() : f.state(), reason,
-                (c, ok) -> Uni.createFrom().voidItem());
+                Tuple.of(delay.toMillis() / 1000.0, reason), guard == Guard.RUNNING ? FileState.SUBMITTED : f.state(), reason,
+                null, (c, ok) -> Uni.createFrom().voidItem());
     }
 
     @Override
@@ -347,15 +372,20 @@ public class StateChanges implements StateStore {
         TransferRecords.Built record = records.build(f, f.attempts(), t,
                 new TransferRecords.Outcome("CANCELED", bytes, streams, "CANCELED", "transfer", why, false));
         pool.withTransaction(c -> records.write(c, record)).await().atMost(Db.WAIT);
-        metrics.attemptCanceled(f, bytes);
+        changes.publish(StateChanged.files(f.jobId(), List.of(f.fileId()), FileState.CANCELED, FileState.CANCELED, null, why, link(f), f.vo(),
+                new StateChanged.Attempt(FileState.CANCELED, MoverException.Code.CANCELED.name(), bytes, null)));
     }
 
     interface After {
         Uni<Void> apply(SqlClient c, boolean changed);
     }
 
-    /** Applies the guarded update, then (if it applied) the extra work, the job's state and the event. */
-    private boolean change(ClaimedFile f, Guard guard, String set, Tuple extra, String fileState, String reason, After after) {
+    /**
+     * Applies the guarded update, then (if it applied) the extra work, the job's state and the NOTIFY, in one
+     * transaction; once committed, announces the change ({@link StateChanged}, with the attempt it ended if any).
+     */
+    private boolean change(ClaimedFile f, Guard guard, String set, Tuple extra, FileState to, String reason, StateChanged.Attempt attempt,
+                           After after) {
         Tuple args = Tuple.of(f.fileId(), identity.id());
         for (int i = 0; i < extra.size(); i++) {
             args.addValue(extra.getValue(i));
@@ -366,32 +396,61 @@ public class StateChanges implements StateStore {
             args.addLong(f.claimEpoch());
         }
         String guarded = where;
-        boolean changed = pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file SET " + set + " WHERE file_id = $1 AND " + guarded)
+        JobState jobState = pool.withTransaction(c -> c.preparedQuery("UPDATE transfer_file SET " + set + " WHERE file_id = $1 AND " + guarded)
                 .execute(args).chain(rows -> {
                     if (rows.rowCount() == 0) {
-                        return Uni.createFrom().item(false);
+                        return Uni.createFrom().<JobState>nullItem();
                     }
                     return after.apply(c, true).chain(x -> JobStateWrites.afterFileChange(c, f.jobId()))
-                            .chain(jobState -> events.publish(c, f.jobId(), List.of(f.fileId()), fileState, jobState, reason))
-                            .replaceWith(true);
+                            .call(state -> events.publish(c, f.jobId(), List.of(f.fileId()), to, state, reason));
                 })).await().atMost(Db.WAIT);
-        if (changed) {
-            wakeups.fileChanged();
+        if (jobState == null) {
+            return false;
         }
-        return changed;
+        changes.publish(StateChanged.files(f.jobId(), List.of(f.fileId()), f.state(), to, jobState, reason,
+                link(f), f.vo(), attempt));
+        return true;
     }
 
     @Override
     public void started(UUID jobId, List<Long> fileIds, String reason) {
-        String active = JobStateRule.whileOpen(true, false, false).name();
-        pool.withTransaction(c -> c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state IN ("
+        JobState active = JobStateRule.whileOpen(true, false, false);
+        int written = pool.withTransaction(c -> c.preparedQuery("UPDATE job SET state = $2 WHERE job_id = $1 AND state IN ("
                         + JobState.sql(EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")")
-                .execute(Tuple.of(jobId, active)).chain(x -> events.publish(c, jobId, fileIds, FileState.ACTIVE.name(), active, reason)))
-                .await().atMost(Db.WAIT);
+                .execute(Tuple.of(jobId, active.name())).call(x -> events.publish(c, jobId, fileIds, FileState.ACTIVE, active, reason)))
+                .await().atMost(Db.WAIT).rowCount();
+        if (written > 0) {
+            changes.publish(StateChanged.job(jobId, active, reason));
+        }
     }
 
+    /** Key of the advisory lock that serialises scheduling passes across replicas. */
+    static final long SCHEDULING_LOCK = 0x4645525259L;
+
     @Override
-    public Uni<Claim> claimStarted(SqlClient c, QueueSnapshot q, int n, String owner, Duration lease, Duration pin, String reason) {
+    public <T> T schedulingPass(Function<SchedulingPass, T> work) {
+        List<StateChanged> claimed = new ArrayList<>();
+        T result = Tx.runLocked(planOnce, SCHEDULING_LOCK, c -> work.apply(new SchedulingPass() {
+            @Override
+            public List<QueueSnapshot> startable(Duration pin) {
+                return queue.startable(c, pin).await().atMost(Db.WAIT);
+            }
+
+            @Override
+            public Claim claimStarted(QueueSnapshot q, int n, String owner, Duration lease, Duration pin, String reason) {
+                Claim claim = StateChanges.claimStarted(c, q, n, owner, lease, pin, reason).await().atMost(Db.WAIT);
+                Map<UUID, List<Long>> byJob = new LinkedHashMap<>();
+                claim.files().forEach(f -> byJob.computeIfAbsent(f.jobId(), k -> new ArrayList<>()).add(f.fileId()));
+                byJob.forEach((job, ids) -> claimed.add(StateChanged.files(job, ids, FileState.READY, FileState.ACTIVE, null, reason,
+                        new StateChanged.Link(q.sourceSe(), q.destSe()), q.vo(), null)));
+                return claim;
+            }
+        }));
+        claimed.forEach(changes::publish);
+        return result;
+    }
+
+    private static Uni<Claim> claimStarted(SqlClient c, QueueSnapshot q, int n, String owner, Duration lease, Duration pin, String reason) {
         String jobWritten = "claimed.job_state NOT IN (" + JobState.sql(EnumSet.of(JobState.SUBMITTED, JobState.STAGING)) + ")";
         return c.preparedQuery("WITH claimed AS (" + FileQueue.transferClaim() + "), "
                         + "announced AS (SELECT file_id, job_id, $9::text AS job_state FROM claimed WHERE " + jobWritten + "), "
@@ -426,20 +485,23 @@ public class StateChanges implements StateStore {
 
     @Override
     public void settle(UUID job) {
-        Tx.run(pool, c -> {
+        JobState settled = Tx.run(pool, c -> {
             if (c.preparedQuery("SELECT 1 FROM job WHERE job_id = $1 FOR UPDATE SKIP LOCKED").execute(Tuple.of(job)).await()
                     .atMost(Db.WAIT).size() == 0) {
                 return null;
             }
-            String state = JobStateWrites.refresh(c, job).await().atMost(Db.WAIT);
+            JobState state = JobStateWrites.refresh(c, job).await().atMost(Db.WAIT);
             var last = c.preparedQuery("SELECT file_id, state FROM transfer_file WHERE job_id = $1 ORDER BY finish_time DESC NULLS LAST LIMIT 1")
                     .execute(Tuple.of(job)).await().atMost(Db.WAIT);
             if (last.size() > 0) {
                 Row f = last.iterator().next();
-                events.publish(c, job, List.of(f.getLong(0)), f.getString(1), state, "job " + state).await().atMost(Db.WAIT);
+                events.publish(c, job, List.of(f.getLong(0)), FileState.valueOf(f.getString(1)), state, "job " + state).await().atMost(Db.WAIT);
             }
-            return null;
+            return state;
         });
+        if (settled != null) {
+            changes.publish(StateChanged.job(job, settled, "job " + settled));
+        }
     }
 
     @Override
@@ -447,10 +509,11 @@ public class StateChanges implements StateStore {
         return pool.withTransaction(c -> c.preparedQuery("SELECT state, job_type = 'H', vo FROM job WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
                 .chain(job -> c.preparedQuery("SELECT file_id, state FROM transfer_file WHERE job_id = $1 FOR UPDATE").execute(Tuple.of(jobId))
                         .chain(files -> {
-                            String before = job.iterator().next().getString(0);
+                            JobState before = JobState.valueOf(job.iterator().next().getString(0));
                             boolean multihop = job.iterator().next().getBoolean(1);
                             List<Long> missing = fileIds == null ? new ArrayList<>() : new ArrayList<>(fileIds);
                             List<Long> canceled = new ArrayList<>();
+                            Map<FileState, List<Long>> canceledFrom = new EnumMap<>(FileState.class);
                             Map<FileState, Long> counts = new EnumMap<>(FileState.class);
                             for (Row f : files) {
                                 long id = f.getLong(0);
@@ -458,6 +521,7 @@ public class StateChanges implements StateStore {
                                 FileState state = FileState.valueOf(f.getString(1));
                                 if ((fileIds == null || fileIds.contains(id)) && !state.terminal()) {
                                     canceled.add(id);
+                                    canceledFrom.computeIfAbsent(state, k -> new ArrayList<>()).add(id);
                                     state = FileState.CANCELED;
                                 }
                                 counts.merge(state, 1L, Long::sum);
@@ -470,14 +534,14 @@ public class StateChanges implements StateStore {
                                             + "WHERE file_id = ANY($1)")
                                     .execute(Tuple.of(canceled.toArray(Long[]::new), FileState.CANCELED.name(), MoverException.Code.CANCELED.name(), reason))
                                     .replaceWithVoid();
-                            String jobState = after.name();
-                            if (!jobState.equals(before)) {
+                            if (after != before) {
                                 write = write.chain(x -> JobStateWrites.set(c, jobId, after, after == JobState.CANCELED ? reason : null).replaceWithVoid());
                             }
                             String vo = job.iterator().next().getString(2);
-                            return write.chain(x -> events.publish(c, jobId, canceled, FileState.CANCELED.name(), jobState, reason))
-                                    .invoke(() -> metrics.ended(vo, FileState.CANCELED, canceled.size()));
-                        }))).replaceWithVoid();
+                            return write.chain(x -> events.publish(c, jobId, canceled, FileState.CANCELED, after, reason))
+                                    .map(x -> canceledFrom.entrySet().stream().map(from -> StateChanged.files(jobId, from.getValue(),
+                                            from.getKey(), FileState.CANCELED, after, reason, null, vo, null)).toList());
+                        }))).invoke(done -> done.forEach(changes::publish)).replaceWithVoid();
     }
 
     @Override

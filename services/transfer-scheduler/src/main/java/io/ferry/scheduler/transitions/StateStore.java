@@ -6,7 +6,6 @@ import io.ferry.scheduler.queue.AttemptTimes;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.QueueSnapshot;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.SqlClient;
 
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +15,9 @@ import java.util.function.Function;
 
 /**
  * The transitions of files and jobs, each guarded by the claim it needs ({@link Guard}): how anything changes a file's
- * or a job's state. {@link StateChanges} is its PostgreSQL implementation.
+ * or a job's state. Every committed change is announced once, after its commit, as a
+ * {@link io.ferry.scheduler.transitions.events.StateChanged} on the store's
+ * {@link io.ferry.scheduler.transitions.events.StateEvents}. {@link StateChanges} is its PostgreSQL implementation.
  */
 public interface StateStore {
 
@@ -81,11 +82,25 @@ public interface StateStore {
     void started(UUID jobId, List<Long> fileIds, String reason);
 
     /**
-     * A claim of {@code n} prepared files of one queue ({@code transitions.FileQueue.transferClaim}), and in the same
-     * statement the ACTIVE event of those whose job needs no write for it (it is past SUBMITTED and STAGING); the
-     * others' jobs must change first: {@link #started} after the claim committed.
+     * One scheduling pass: {@code work} runs holding the scheduling lock (one pass at a time across replicas), reads
+     * the startable queues and claims from them through the {@link SchedulingPass} it is given; the claims commit
+     * together when it returns. Answers what {@code work} answered.
      */
-    Uni<Claim> claimStarted(SqlClient c, QueueSnapshot q, int n, String owner, Duration lease, Duration pin, String reason);
+    <T> T schedulingPass(Function<SchedulingPass, T> work);
+
+    /** What a scheduling pass may do while it holds the scheduling lock. */
+    interface SchedulingPass {
+
+        /** The queues with prepared files (within their pin) or active ones, with their counts. */
+        List<QueueSnapshot> startable(Duration pin);
+
+        /**
+         * A claim of {@code n} prepared files of one queue ({@code transitions.FileQueue.transferClaim}), and in the
+         * same statement the ACTIVE event of those whose job needs no write for it (it is past SUBMITTED and STAGING);
+         * the others' jobs must change first: {@link StateStore#started} after the pass committed.
+         */
+        Claim claimStarted(QueueSnapshot q, int n, String owner, Duration lease, Duration pin, String reason);
+    }
 
     /** Jobs not over although none of their files is open: their last change could not settle them (at most 500). */
     List<UUID> unsettledJobs();

@@ -1,8 +1,9 @@
 package io.ferry.scheduler.transitions;
 
 import io.ferry.movers.MoverException;
-import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.FileState;
+import io.ferry.scheduler.transitions.events.StateChanged;
+import io.ferry.scheduler.transitions.events.StateEvents;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
@@ -13,8 +14,8 @@ import jakarta.inject.Inject;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The counters of what happened to files, fed by the state changes once they applied (from what the engine already
- * holds: no query of their own). Labels are SE names, VOs, outcomes and {@link MoverException.Code}s: bounded sets,
+ * The counters of what happened to files, fed by the committed state changes ({@link StateChanged}, from what the
+ * store already holds: no query of their own). Labels are SE names, VOs, outcomes and {@link MoverException.Code}s: bounded sets,
  * never job or file ids. An attempt is counted per VO (with its error code) and per link (for a link's success rate).
  */
 @ApplicationScoped
@@ -34,72 +35,56 @@ public class TransferMetrics {
     @Inject
     MeterRegistry registry;
 
+    @Inject
+    StateEvents changes;
+
     /** One counter per meter and label values, registered on first use and then only looked up. */
     private record Key(String meter, String a, String b, String c) {
     }
 
     private final ConcurrentHashMap<Key, Counter> counters = new ConcurrentHashMap<>();
 
-    /** Takeovers are rare: their series exist from the start, so that an increase from nothing shows. */
+    /** Follows the committed changes; takeovers are rare: their series exist from the start, so that an increase from nothing shows. */
     void onStart(@Observes StartupEvent e) {
+        changes.subscribe(this::changed);
         counter(TAKEOVERS, REPLICA_DEAD, "", "");
         counter(TAKEOVERS, LEASE_LAPSED, "", "");
     }
 
-    /** A copy that succeeded and was written; {@code archive}: the file goes on to ARCHIVING and has not ended yet. */
-    public void copied(ClaimedFile f, long bytes, boolean archive) {
-        attempt(f, "FINISHED", NO_ERROR, bytes);
-        if (!archive) {
-            ended(f.vo(), FileState.FINISHED, 1);
-        }
-    }
-
     /**
-     * A failed attempt, counted when its change {@code applied} (answered as given, so a call can wrap the change).
-     * {@code again}: the file went back to the queue. A lapsed lease or a silent replica means another replica took the
-     * file back.
+     * What a committed change counts: the attempt it ended (per VO with its error code, and per link; a file taken
+     * back from another replica as a takeover), and the files it ended (per VO and final state; an attempt that
+     * failed as cancelled counts its file as CANCELED).
      */
-    public boolean attemptFailed(boolean applied, ClaimedFile f, Guard guard, boolean again, MoverException e, long bytes) {
-        if (!applied) {
-            return false;
+    void changed(StateChanged c) {
+        StateChanged.Attempt a = c.attempt();
+        if (a != null) {
+            attempt(c, a.outcome().name(), a.errorCode() == null ? NO_ERROR : a.errorCode(), a.bytes());
+            if (a.takenBack() != null) {
+                counter(TAKEOVERS, a.takenBack() == StateChanged.TakenBack.REPLICA_DEAD ? REPLICA_DEAD : LEASE_LAPSED, "", "").increment();
+            }
         }
-        FileState end = e.code() == MoverException.Code.CANCELED ? FileState.CANCELED : FileState.FAILED;
-        attempt(f, end.name(), e.code().name(), bytes);
-        if (!again) {
-            ended(f.vo(), end, 1);
+        if (c.filesEnded()) {
+            ended(c.vo(), a != null ? a.outcome() : c.to(), c.fileIds().size());
         }
-        if (guard == Guard.LEASE_LAPSED || guard == Guard.ABANDONED) {
-            counter(TAKEOVERS, guard == Guard.ABANDONED ? REPLICA_DEAD : LEASE_LAPSED, "", "").increment();
-        }
-        return true;
-    }
-
-    /** A running copy stopped by its file's cancel (the file itself was counted by the cancel). */
-    public void attemptCanceled(ClaimedFile f, long bytes) {
-        attempt(f, FileState.CANCELED.name(), MoverException.Code.CANCELED.name(), bytes);
-    }
-
-    /** A file that left ARCHIVING, counted when the change {@code applied} (answered as given). */
-    public boolean archiveEnded(boolean applied, ClaimedFile f, FileState end) {
-        if (applied) {
-            ended(f.vo(), end, 1);
-        }
-        return applied;
     }
 
     /** {@code files} of a VO reached {@code state} (FINISHED, FAILED or CANCELED). */
-    public void ended(String vo, FileState state, long files) {
+    private void ended(String vo, FileState state, long files) {
         if (files > 0) {
             counter(FILES_ENDED, state.name(), vo, "").increment(files);
         }
     }
 
-    private void attempt(ClaimedFile f, String outcome, String errorCode, long bytes) {
-        counter(ATTEMPTS, f.vo(), outcome, errorCode).increment();
-        counter(LINK_ATTEMPTS, f.sourceSe(), f.destSe(), outcome).increment();
+    private void attempt(StateChanged c, String outcome, String errorCode, long bytes) {
+        String vo = c.vo();
+        String src = c.link().sourceSe();
+        String dst = c.link().destSe();
+        counter(ATTEMPTS, vo, outcome, errorCode).increment();
+        counter(LINK_ATTEMPTS, src, dst, outcome).increment();
         if (bytes > 0) {
-            counter(BYTES, f.vo(), outcome, errorCode).increment(bytes);
-            counter(LINK_BYTES, f.sourceSe(), f.destSe(), outcome).increment(bytes);
+            counter(BYTES, vo, outcome, errorCode).increment(bytes);
+            counter(LINK_BYTES, src, dst, outcome).increment(bytes);
         }
     }
 

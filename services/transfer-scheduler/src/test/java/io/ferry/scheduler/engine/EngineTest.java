@@ -68,23 +68,23 @@ class EngineTest extends EngineFixture {
         String id = submit(vo("atlas"), files, "{\"verify_checksum\":\"both\",\"retry\":1}");
         awaitJob(vo("atlas"), id, Duration.ofSeconds(60), "FINISHED", "FINISHEDDIRTY", "FAILED");
         // every file was announced prepared, started and finished; the job FINISHED with its last file
-        await().atMost(Duration.ofSeconds(5)).until(() -> heard.stream().anyMatch(e -> e.job_id().equals(id) && "FINISHED".equals(e.job_state())));
+        await().atMost(Duration.ofSeconds(5)).until(() -> heard.stream().anyMatch(e -> e.job_id().equals(id) && "FINISHED".equals(String.valueOf(e.job_state()))));
         listening.cancel();
         List<JobEvents.FileEvent> ofJob = heard.stream().filter(e -> e.job_id().equals(id)).toList();
         for (String state : List.of("READY", "ACTIVE", "FINISHED")) {
-            assertEquals(24, ofJob.stream().filter(e -> e.file_state().equals(state)).map(e -> e.file_id()).distinct().count(), state + ": " + ofJob);
+            assertEquals(24, ofJob.stream().filter(e -> String.valueOf(e.file_state()).equals(state)).map(e -> e.file_id()).distinct().count(), state + ": " + ofJob);
         }
-        assertTrue(ofJob.stream().filter(e -> e.file_state().equals("READY"))
-                .allMatch(e -> "prepared".equals(e.reason()) && List.of("SUBMITTED", "ACTIVE").contains(e.job_state()) && e.at() != null), ofJob.toString());
-        assertTrue(ofJob.stream().filter(e -> e.file_state().equals("FINISHED"))
-                .allMatch(e -> List.of("ACTIVE", "FINISHED").contains(e.job_state())), ofJob.toString());
+        assertTrue(ofJob.stream().filter(e -> String.valueOf(e.file_state()).equals("READY"))
+                .allMatch(e -> "prepared".equals(e.reason()) && List.of("SUBMITTED", "ACTIVE").contains(String.valueOf(e.job_state())) && e.at() != null), ofJob.toString());
+        assertTrue(ofJob.stream().filter(e -> String.valueOf(e.file_state()).equals("FINISHED"))
+                .allMatch(e -> List.of("ACTIVE", "FINISHED").contains(String.valueOf(e.job_state()))), ofJob.toString());
         // started files are announced with their claim (or after their job's write), before anything their copy reports
-        assertTrue(ofJob.stream().filter(e -> e.file_state().equals("ACTIVE"))
-                .allMatch(e -> "transfer started".equals(e.reason()) && "ACTIVE".equals(e.job_state()) && e.at() != null), ofJob.toString());
+        assertTrue(ofJob.stream().filter(e -> String.valueOf(e.file_state()).equals("ACTIVE"))
+                .allMatch(e -> "transfer started".equals(e.reason()) && "ACTIVE".equals(String.valueOf(e.job_state())) && e.at() != null), ofJob.toString());
         for (int i = 0; i < ofJob.size(); i++) {
             JobEvents.FileEvent e = ofJob.get(i);
-            if (e.file_state().equals("FINISHED")) {
-                assertTrue(ofJob.subList(0, i).stream().anyMatch(s -> s.file_id() == e.file_id() && s.file_state().equals("ACTIVE")),
+            if (String.valueOf(e.file_state()).equals("FINISHED")) {
+                assertTrue(ofJob.subList(0, i).stream().anyMatch(s -> s.file_id() == e.file_id() && String.valueOf(s.file_state()).equals("ACTIVE")),
                         "ACTIVE before FINISHED: " + ofJob);
             }
         }

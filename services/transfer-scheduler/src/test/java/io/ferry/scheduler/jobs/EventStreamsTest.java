@@ -3,6 +3,8 @@ package io.ferry.scheduler.jobs;
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.scheduler.config.EventStreamConfig;
+import io.ferry.scheduler.queue.FileState;
+import io.ferry.scheduler.queue.JobState;
 import io.ferry.scheduler.transitions.JobEvents;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -204,7 +206,7 @@ class EventStreamsTest {
         UUID job = UUID.randomUUID();
         List<JobEvents.FileEvent> snapshot = new ArrayList<>();
         for (int i = 0; i <= max; i++) {
-            snapshot.add(new JobEvents.FileEvent(job.toString(), i, "SUBMITTED", "SUBMITTED", null, "2026-01-01T00:00:00Z"));
+            snapshot.add(new JobEvents.FileEvent(job.toString(), i, FileState.SUBMITTED, JobState.SUBMITTED, null, "2026-01-01T00:00:00Z"));
         }
         int listenersBefore = events.listeners();
         AssertSubscriber<JobEvents.FileEvent> slow = events.follow(job, Uni.createFrom().item(snapshot))
