@@ -1,6 +1,7 @@
 package io.ferry.profiles.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.profiles.api.EffectiveProfile;
 import io.ferry.profiles.model.ProfileRenderer;
 import io.ferry.profiles.repository.ProfileVersion;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
@@ -19,13 +20,12 @@ public class RenderService {
     public record Rendered(String mediaType, Object body) {
     }
 
-    public record EffectiveProfile(String host, String site, String profile, int version, List<String> chain,
-                                   String rule, int rulePriority, Map<String, String> sysctls,
-                                   Map<String, Integer> interfaceSettings, List<String> warnings) {
-    }
+    final AssignmentService assignments;
 
     @Inject
-    AssignmentService assignments;
+    public RenderService(AssignmentService assignments) {
+        this.assignments = assignments;
+    }
 
     @WithSpan
     @WithSession
