@@ -2,7 +2,6 @@ package io.ferry.resolver.replicas;
 
 import io.ferry.resolver.api.StorageElementSnapshot;
 import io.ferry.resolver.client.SchedulerClient;
-import io.ferry.resolver.api.StorageEndpoint;
 import io.ferry.resolver.config.ResolverConfig;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
@@ -14,7 +13,6 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * transfer-scheduler's SE catalogue as the resolver sees it: fetched when older than the refresh interval,

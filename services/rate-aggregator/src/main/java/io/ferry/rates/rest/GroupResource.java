@@ -3,7 +3,6 @@ package io.ferry.rates.rest;
 import io.ferry.rates.api.GroupInput;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.rates.api.SiteGroup;
-import io.ferry.rates.repository.SiteGroupStore;
 import io.ferry.rates.service.SiteGroups;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;

@@ -7,7 +7,6 @@ import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.rates.api.IngestResult;
 import io.ferry.rates.api.LatestMeasurements;
-import io.ferry.rates.api.PeerLatest;
 import io.ferry.rates.api.Rejected;
 import io.ferry.rates.api.StoredMeasurement;
 import io.ferry.rates.config.RatesConfig;

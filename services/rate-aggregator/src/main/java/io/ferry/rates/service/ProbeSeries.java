@@ -1,7 +1,6 @@
 package io.ferry.rates.service;
 
 import io.ferry.problem.ProblemException;
-import io.ferry.rates.api.ProbeRun;
 import io.ferry.rates.api.ProbeSeriesView;
 import io.ferry.rates.api.ProbedLink;
 import io.ferry.rates.model.Window;

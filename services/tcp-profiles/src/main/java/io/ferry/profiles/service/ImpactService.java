@@ -1,6 +1,5 @@
 package io.ferry.profiles.service;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.ProblemException;
 import io.ferry.profiles.api.Impact;
 import io.ferry.profiles.api.LinkImpact;

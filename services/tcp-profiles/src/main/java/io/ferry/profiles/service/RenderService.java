@@ -11,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.util.List;
-import java.util.Map;
 
 /** A host's effective profile in the form its tooling applies: sysctl.d, TuneD, a Tuned CR, or JSON. */
 @ApplicationScoped
