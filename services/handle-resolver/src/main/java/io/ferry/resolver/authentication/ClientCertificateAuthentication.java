@@ -28,8 +28,12 @@ import java.util.Optional;
 @ApplicationScoped
 public class ClientCertificateAuthentication {
 
+    final HandleStore store;
+
     @Inject
-    HandleStore store;
+    public ClientCertificateAuthentication(HandleStore store) {
+        this.store = store;
+    }
 
     /** The leaf certificate the TLS client presented, or null. */
     public static X509Certificate leaf(SSLSession tls) {

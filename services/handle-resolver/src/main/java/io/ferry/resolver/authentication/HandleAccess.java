@@ -100,23 +100,33 @@ public class HandleAccess {
     static final int MAX_GROUP_DEPTH = 5;
     static final int MAX_GROUP_LOOKUPS = 50;
 
-    @Inject
-    CurrentVertxRequest request;
+    final CurrentVertxRequest request;
+
+    final SecretKeyAuthentication secretKeys;
+
+    final SessionAuthentication sessions;
+
+    final ClientCertificateAuthentication certificates;
+
+    final CurrentIdentityAssociation identities;
+
+    final HandleStore store;
 
     @Inject
-    SecretKeyAuthentication secretKeys;
-
-    @Inject
-    SessionAuthentication sessions;
-
-    @Inject
-    ClientCertificateAuthentication certificates;
-
-    @Inject
-    CurrentIdentityAssociation identities;
-
-    @Inject
-    HandleStore store;
+    public HandleAccess(
+            CurrentVertxRequest request,
+            SecretKeyAuthentication secretKeys,
+            SessionAuthentication sessions,
+            ClientCertificateAuthentication certificates,
+            CurrentIdentityAssociation identities,
+            HandleStore store) {
+        this.request = request;
+        this.secretKeys = secretKeys;
+        this.sessions = sessions;
+        this.certificates = certificates;
+        this.identities = identities;
+        this.store = store;
+    }
 
     /** The caller, or 402/401 when there is no token or a bad one. */
     public Uni<Caller> caller(String handle) {

@@ -25,8 +25,12 @@ public class SecretKeyAuthentication {
 
     private static final String BASIC = "basic ";
 
+    final HandleStore store;
+
     @Inject
-    HandleStore store;
+    public SecretKeyAuthentication(HandleStore store) {
+        this.store = store;
+    }
 
     /** Whether an Authorization header is HTTP Basic. */
     public static boolean isBasic(String authorization) {

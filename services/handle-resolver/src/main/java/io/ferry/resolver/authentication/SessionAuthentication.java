@@ -33,11 +33,15 @@ public class SessionAuthentication {
 
     public static final String HS_PUBKEY = "HS_PUBKEY";
 
-    @Inject
-    HandleStore store;
+    final HandleStore store;
+
+    final HandleSessions sessions;
 
     @Inject
-    HandleSessions sessions;
+    public SessionAuthentication(HandleStore store, HandleSessions sessions) {
+        this.store = store;
+        this.sessions = sessions;
+    }
 
     /**
      * The caller an {@code Authorization: Handle} header on an API request proves, or its session holds: empty when

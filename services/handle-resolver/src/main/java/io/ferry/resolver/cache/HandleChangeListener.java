@@ -22,17 +22,21 @@ public class HandleChangeListener {
     static final String CHANNEL = "ferry_handle_changes";
     static final String EVERYTHING = "*";
 
-    @Inject
-    ResolutionCache cache;
+    final ResolutionCache cache;
+
+    final ResolutionCachePreloader preloader;
+
+    final Vertx vertx;
+
+    final Config config;
 
     @Inject
-    ResolutionCachePreloader preloader;
-
-    @Inject
-    Vertx vertx;
-
-    @Inject
-    Config config;
+    public HandleChangeListener(ResolutionCache cache, ResolutionCachePreloader preloader, Vertx vertx, Config config) {
+        this.cache = cache;
+        this.preloader = preloader;
+        this.vertx = vertx;
+        this.config = config;
+    }
 
     private PgChannelListener announcements;
 

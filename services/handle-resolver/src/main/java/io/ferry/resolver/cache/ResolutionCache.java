@@ -115,17 +115,21 @@ public class ResolutionCache {
     /** Invalidations are remembered this long; a load that started before the oldest one forgotten stores nothing. */
     static final long LOAD_WINDOW_NANOS = Duration.ofMinutes(1).toNanos();
 
-    @Inject
-    HandleStore store;
+    final HandleStore store;
+
+    final ObjectMapper json;
+
+    final ResolverConfig config;
+
+    final MeterRegistry registry;
 
     @Inject
-    ObjectMapper json;
-
-    @Inject
-    ResolverConfig config;
-
-    @Inject
-    MeterRegistry registry;
+    public ResolutionCache(HandleStore store, ObjectMapper json, ResolverConfig config, MeterRegistry registry) {
+        this.store = store;
+        this.json = json;
+        this.config = config;
+        this.registry = registry;
+    }
 
     private final AtomicLong epoch = new AtomicLong();
     private volatile long flushedAt;

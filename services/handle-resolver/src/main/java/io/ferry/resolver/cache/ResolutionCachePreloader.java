@@ -22,14 +22,18 @@ public class ResolutionCachePreloader {
     private static final Logger LOG = Logger.getLogger(ResolutionCachePreloader.class);
     static final int PAGE = 2000;
 
-    @Inject
-    HandleStore store;
+    final HandleStore store;
+
+    final ResolutionCache cache;
+
+    final ResolverConfig config;
 
     @Inject
-    ResolutionCache cache;
-
-    @Inject
-    ResolverConfig config;
+    public ResolutionCachePreloader(HandleStore store, ResolutionCache cache, ResolverConfig config) {
+        this.store = store;
+        this.cache = cache;
+        this.config = config;
+    }
 
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile boolean again;

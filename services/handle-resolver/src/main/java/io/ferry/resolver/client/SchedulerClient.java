@@ -1,5 +1,6 @@
 package io.ferry.resolver.client;
 
+import io.ferry.resolver.api.StorageEndpoint;
 import io.ferry.servicetoken.ServiceTokenHeaders;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;

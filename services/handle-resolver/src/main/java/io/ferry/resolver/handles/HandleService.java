@@ -37,17 +37,21 @@ import java.util.UUID;
 @ApplicationScoped
 public class HandleService {
 
-    @Inject
-    HandleStore store;
+    final HandleStore store;
+
+    final HandleAccess access;
+
+    final ResolutionCache cache;
+
+    final ObjectMapper json;
 
     @Inject
-    HandleAccess access;
-
-    @Inject
-    ResolutionCache cache;
-
-    @Inject
-    ObjectMapper json;
+    public HandleService(HandleStore store, HandleAccess access, ResolutionCache cache, ObjectMapper json) {
+        this.store = store;
+        this.access = access;
+        this.cache = cache;
+        this.json = json;
+    }
 
     @WithSpan
     public Uni<Answer> resolve(String handle, List<String> types, List<Integer> indices) {

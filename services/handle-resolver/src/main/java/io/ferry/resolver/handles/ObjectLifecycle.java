@@ -23,17 +23,21 @@ import java.util.EnumSet;
 @ApplicationScoped
 public class ObjectLifecycle {
 
-    @Inject
-    HandleStore store;
+    final HandleStore store;
+
+    final HandleAccess access;
+
+    final ReplicaStore replicas;
+
+    final ResolutionCache cache;
 
     @Inject
-    HandleAccess access;
-
-    @Inject
-    ReplicaStore replicas;
-
-    @Inject
-    ResolutionCache cache;
+    public ObjectLifecycle(HandleStore store, HandleAccess access, ReplicaStore replicas, ResolutionCache cache) {
+        this.store = store;
+        this.access = access;
+        this.replicas = replicas;
+        this.cache = cache;
+    }
 
     /** Tombstones the object (DELETE_HANDLE on the handle), or with a null reason restores it (handles:admin). */
     @WithSpan

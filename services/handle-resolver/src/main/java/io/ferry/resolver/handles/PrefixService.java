@@ -22,14 +22,18 @@ import java.util.List;
 @ApplicationScoped
 public class PrefixService {
 
-    @Inject
-    HandleStore store;
+    final HandleStore store;
+
+    final HandleAccess access;
+
+    final PrefixStore prefixes;
 
     @Inject
-    HandleAccess access;
-
-    @Inject
-    PrefixStore prefixes;
+    public PrefixService(HandleStore store, HandleAccess access, PrefixStore prefixes) {
+        this.store = store;
+        this.access = access;
+        this.prefixes = prefixes;
+    }
 
     @WithSpan
     public Uni<Void> home(String prefix, List<String> admins) {

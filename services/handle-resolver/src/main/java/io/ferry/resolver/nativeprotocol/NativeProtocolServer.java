@@ -28,17 +28,25 @@ public class NativeProtocolServer {
 
     private static final int IDLE_TIMEOUT_SECONDS = 60;
 
-    @Inject
-    Vertx vertx;
+    final Vertx vertx;
+
+    final NativeProtocolConfig config;
+
+    final NativeRequestHandler handler;
+
+    final io.ferry.resolver.nativeprotocol.NativeRequestMetrics metrics;
 
     @Inject
-    NativeProtocolConfig config;
-
-    @Inject
-    NativeRequestHandler handler;
-
-    @Inject
-    io.ferry.resolver.nativeprotocol.NativeRequestMetrics metrics;
+    public NativeProtocolServer(
+            Vertx vertx,
+            NativeProtocolConfig config,
+            NativeRequestHandler handler,
+            io.ferry.resolver.nativeprotocol.NativeRequestMetrics metrics) {
+        this.vertx = vertx;
+        this.config = config;
+        this.handler = handler;
+        this.metrics = metrics;
+    }
 
     private NetServer tcp;
     private UdpSockets udp;

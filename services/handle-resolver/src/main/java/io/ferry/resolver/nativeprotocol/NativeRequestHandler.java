@@ -73,20 +73,29 @@ public class NativeRequestHandler {
     record AdminOperation(String handle, List<NativeValue> values, List<Integer> indices) {
     }
 
-    @Inject
-    HandleStore store;
+    final HandleStore store;
+
+    final ResolutionCache cache;
+
+    final HandleService handles;
+
+    final NativeProtocolConfig config;
+
+    final ServerKey serverKey;
 
     @Inject
-    ResolutionCache cache;
-
-    @Inject
-    HandleService handles;
-
-    @Inject
-    NativeProtocolConfig config;
-
-    @Inject
-    ServerKey serverKey;
+    public NativeRequestHandler(
+            HandleStore store,
+            ResolutionCache cache,
+            HandleService handles,
+            NativeProtocolConfig config,
+            ServerKey serverKey) {
+        this.store = store;
+        this.cache = cache;
+        this.handles = handles;
+        this.config = config;
+        this.serverKey = serverKey;
+    }
 
     private PendingChallenges challenges;
     private final NativeSessions sessions = new NativeSessions();

@@ -40,8 +40,12 @@ public class NativeRequestMetrics {
     /** The largest operation and response code numbers that get their own slot. */
     private static final int MAX_CODE = 1000;
 
+    final MeterRegistry registry;
+
     @Inject
-    MeterRegistry registry;
+    public NativeRequestMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
 
     /** Slot of each known operation or response code number; the last slot of each is {@code other}. */
     private final int[] operationSlot = slots(OPERATIONS);

@@ -50,8 +50,12 @@ public class ServerKey {
     private static final int CNRI_ENCRYPT_NONE = 1;
     private static final int RSA_BITS = 2048;
 
+    final NativeProtocolConfig config;
+
     @Inject
-    NativeProtocolConfig config;
+    public ServerKey(NativeProtocolConfig config) {
+        this.config = config;
+    }
 
     private KeyPair pair;
     private byte[] encodedPublic;

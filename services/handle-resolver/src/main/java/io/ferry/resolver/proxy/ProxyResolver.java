@@ -27,11 +27,15 @@ import java.util.List;
 @ApplicationScoped
 public class ProxyResolver {
 
-    @Inject
-    HandleStore store;
+    final HandleStore store;
+
+    final ResolutionCache cache;
 
     @Inject
-    ResolutionCache cache;
+    public ProxyResolver(HandleStore store, ResolutionCache cache) {
+        this.store = store;
+        this.cache = cache;
+    }
 
     @WithSpan
     public Uni<Decision> decide(String handle, boolean noRedirect, String urlAppend, String locatt) {

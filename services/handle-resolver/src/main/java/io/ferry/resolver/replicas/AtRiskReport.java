@@ -2,6 +2,8 @@ package io.ferry.resolver.replicas;
 
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
+import io.ferry.resolver.api.AtRiskItem;
+import io.ferry.resolver.api.AtRiskPage;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
 import io.ferry.resolver.repository.AtRiskObjects;
@@ -28,11 +30,6 @@ public class AtRiskReport {
     public static final int MAX_LIMIT = 1000;
     static final String TIMEOUT = "10s";
 
-    /** Totals over every identifier, and one page of the at-risk ones; {@code next} is the cursor of the next page. */
-    public record Report(int minReplicas, String scope, long identifiers, long atRisk, long singleCopy, long noCopy,
-                         long bytesAtRisk, int limit, String next, List<AtRiskObjects.Item> items) {
-    }
-
     /** Where a page starts: after this item in report order. */
     record Cursor(long available, long bytes, String handle) {
 
@@ -50,8 +47,12 @@ public class AtRiskReport {
         }
     }
 
+    final AtRiskObjects objects;
+
     @Inject
-    AtRiskObjects objects;
+    public AtRiskReport(AtRiskObjects objects) {
+        this.objects = objects;
+    }
 
     /** The page size asked for: 1..{@value #MAX_LIMIT}, {@value #DEFAULT_LIMIT} when not given. */
     public static int limit(String text) {
@@ -70,7 +71,7 @@ public class AtRiskReport {
     }
 
     @WithSpan
-    public Uni<Report> report(int minReplicas, String scope, int limit, String cursorText) {
+    public Uni<AtRiskPage> report(int minReplicas, String scope, int limit, String cursorText) {
         if (minReplicas < 1 || minReplicas > 100) {
             throw ProblemException.badRequest("min_replicas", "between 1 and 100");
         }
@@ -82,11 +83,11 @@ public class AtRiskReport {
         return objects.page(minReplicas, scope, start, limit + 1, TIMEOUT)
                 .map(page -> {
                     boolean more = page.items().size() > limit;
-                    List<AtRiskObjects.Item> items = more ? page.items().subList(0, limit) : page.items();
-                    AtRiskObjects.Item last = more ? items.get(items.size() - 1) : null;
+                    List<AtRiskItem> items = more ? page.items().subList(0, limit) : page.items();
+                    AtRiskItem last = more ? items.get(items.size() - 1) : null;
                     String next = more ? new Cursor(last.availableReplicas(), last.bytes(), last.handle()).encode() : null;
                     AtRiskObjects.Totals totals = page.totals();
-                    return new Report(minReplicas, scope, totals.identifiers(), totals.atRisk(), totals.singleCopy(), totals.noCopy(),
+                    return new AtRiskPage(minReplicas, scope, totals.identifiers(), totals.atRisk(), totals.singleCopy(), totals.noCopy(),
                             totals.bytesAtRisk(), limit, next, items);
                 })
                 .onFailure(e -> e instanceof PgException pg && "57014".equals(pg.getSqlState()))

@@ -16,9 +16,12 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 @ApplicationScoped
 public class CostSource {
 
+    final AggregatorClient aggregator;
+
     @Inject
-    @RestClient
-    AggregatorClient aggregator;
+    public CostSource(@RestClient AggregatorClient aggregator) {
+        this.aggregator = aggregator;
+    }
 
     @Timeout(2000)
     @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 30_000, successThreshold = 1)

@@ -35,14 +35,18 @@ public class LogicalNames {
     static final Pattern GUID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     static final Pattern DID = Pattern.compile("[A-Za-z0-9_.-]+:[^/\\s][^\\s]*");
 
-    @Inject
-    HandleStore store;
+    final HandleStore store;
+
+    final HandleAccess access;
+
+    final NameStore names;
 
     @Inject
-    HandleAccess access;
-
-    @Inject
-    NameStore names;
+    public LogicalNames(HandleStore store, HandleAccess access, NameStore names) {
+        this.store = store;
+        this.access = access;
+        this.names = names;
+    }
 
     /** The handle an identifier names ({@link Identifier}); 404 when none. */
     public Uni<String> handleFor(String id) {

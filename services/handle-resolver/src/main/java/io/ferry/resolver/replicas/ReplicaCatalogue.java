@@ -1,5 +1,7 @@
 package io.ferry.resolver.replicas;
 
+import io.ferry.resolver.api.RankedReplicas;
+import io.ferry.resolver.api.Replica;
 import io.ferry.resolver.authentication.HandleAccess;
 import io.ferry.resolver.api.ReplicaInput;
 import io.ferry.resolver.repository.NameStore;
@@ -7,7 +9,7 @@ import io.ferry.resolver.repository.ReplicaStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
-import io.ferry.resolver.client.StorageEndpoint;
+import io.ferry.resolver.api.StorageEndpoint;
 import io.ferry.resolver.model.ReplicaPath;
 import io.ferry.storageurl.InvalidStorageUrl;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
@@ -15,7 +17,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -35,34 +36,36 @@ public class ReplicaCatalogue {
     static final int SAME_SITE = 1;
     static final int ELSEWHERE = 10;
 
-    public record Replica(String se, String site, String path, Long size, String adler32, String state, OffsetDateTime createdAt,
-                          String turl, Double expectedSeconds, Integer distance) {
+    final LogicalNames names;
+
+    final HandleAccess access;
+
+    final SeCatalogue catalogue;
+
+    final CostSource costs;
+
+    final ReplicaStore replicaStore;
+
+    final NameStore nameStore;
+
+    @Inject
+    public ReplicaCatalogue(
+            LogicalNames names,
+            HandleAccess access,
+            SeCatalogue catalogue,
+            CostSource costs,
+            ReplicaStore replicaStore,
+            NameStore nameStore) {
+        this.names = names;
+        this.access = access;
+        this.catalogue = catalogue;
+        this.costs = costs;
+        this.replicaStore = replicaStore;
+        this.nameStore = nameStore;
     }
-
-    public record Ranked(String id, String handle, List<String> names, String destination, String protocol, long filesize,
-                         String rankedBy, String catalogue, List<Replica> replicas) {
-    }
-
-    @Inject
-    LogicalNames names;
-
-    @Inject
-    HandleAccess access;
-
-    @Inject
-    SeCatalogue catalogue;
-
-    @Inject
-    CostSource costs;
-
-    @Inject
-    ReplicaStore replicaStore;
-
-    @Inject
-    NameStore nameStore;
 
     @WithSpan
-    public Uni<Ranked> replicas(String id, String destination, String protocol, Long filesize) {
+    public Uni<RankedReplicas> replicas(String id, String destination, String protocol, Long filesize) {
         String proto = protocol == null ? "https" : protocol;
         if (!List.of("https", "davs", "http", "root", "gsiftp", "file", "srm").contains(proto)) {
             throw ProblemException.badRequest("protocol", "one of https, davs, http, root, gsiftp, file, srm");
@@ -106,7 +109,7 @@ public class ReplicaCatalogue {
                                 .thenComparing(x -> seconds != null && x.expectedSeconds() != null ? x.expectedSeconds() : Double.MAX_VALUE)
                                 .thenComparing(x -> x.distance() == null ? 0 : x.distance())
                                 .thenComparing(Replica::se));
-                        return new Ranked(id, handle, found.getKey(), destination, proto, size, by, cat.basis(), replicas);
+                        return new RankedReplicas(id, handle, found.getKey(), destination, proto, size, by, cat.basis(), replicas);
                     });
                 })));
     }

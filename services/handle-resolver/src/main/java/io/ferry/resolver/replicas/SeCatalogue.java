@@ -1,7 +1,7 @@
 package io.ferry.resolver.replicas;
 
+import io.ferry.resolver.api.StorageElementSnapshot;
 import io.ferry.resolver.client.SchedulerClient;
-import io.ferry.resolver.client.StorageEndpoint;
 import io.ferry.resolver.config.ResolverConfig;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
@@ -13,7 +13,6 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * transfer-scheduler's SE catalogue as the resolver sees it: fetched when older than the refresh interval,
@@ -25,46 +24,42 @@ public class SeCatalogue {
     private static final Logger LOG = Logger.getLogger(SeCatalogue.class);
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(3);
 
-    /** What the resolver knows of the SEs and how fresh it is ({@code live}, {@code cached}, {@code stale}, {@code unavailable}). */
-    public record Snapshot(List<StorageEndpoint> endpoints, Instant fetchedAt, String basis, String error) {
-        public Optional<StorageEndpoint> find(String name) {
-            return endpoints.stream().filter(se -> se.name().equals(name)).findFirst();
-        }
+    final SchedulerClient scheduler;
+
+    final ResolverConfig config;
+
+    @Inject
+    public SeCatalogue(@RestClient SchedulerClient scheduler, ResolverConfig config) {
+        this.scheduler = scheduler;
+        this.config = config;
     }
 
-    @Inject
-    @RestClient
-    SchedulerClient scheduler;
-
-    @Inject
-    ResolverConfig config;
-
-    private volatile Snapshot last;
+    private volatile StorageElementSnapshot last;
 
     @WithSpan
-    public Uni<Snapshot> current() {
-        Snapshot copy = last;
+    public Uni<StorageElementSnapshot> current() {
+        StorageElementSnapshot copy = last;
         if (copy != null && copy.fetchedAt().plus(config.seCatalogueRefresh()).isAfter(Instant.now())) {
-            return Uni.createFrom().item(new Snapshot(copy.endpoints(), copy.fetchedAt(), "cached", null));
+            return Uni.createFrom().item(new StorageElementSnapshot(copy.endpoints(), copy.fetchedAt(), "cached", null));
         }
         return refresh();
     }
 
     @WithSpan
-    public Uni<Snapshot> refresh() {
+    public Uni<StorageElementSnapshot> refresh() {
         return scheduler.storageEndpoints()
                 .ifNoItem().after(CALL_TIMEOUT).fail()
                 .map(list -> {
-                    Snapshot fresh = new Snapshot(List.copyOf(list), Instant.now(), "live", null);
+                    StorageElementSnapshot fresh = new StorageElementSnapshot(List.copyOf(list), Instant.now(), "live", null);
                     last = fresh;
                     return fresh;
                 })
                 .onFailure().recoverWithItem(e -> {
                     LOG.warnf("SE catalogue not refreshed from transfer-scheduler: %s", e.toString());
-                    Snapshot copy = last;
+                    StorageElementSnapshot copy = last;
                     return copy == null
-                            ? new Snapshot(List.of(), Instant.EPOCH, "unavailable", e.getMessage())
-                            : new Snapshot(copy.endpoints(), copy.fetchedAt(), "stale", e.getMessage());
+                            ? new StorageElementSnapshot(List.of(), Instant.EPOCH, "unavailable", e.getMessage())
+                            : new StorageElementSnapshot(copy.endpoints(), copy.fetchedAt(), "stale", e.getMessage());
                 });
     }
 }

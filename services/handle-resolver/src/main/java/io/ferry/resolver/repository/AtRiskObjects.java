@@ -1,5 +1,6 @@
 package io.ferry.resolver.repository;
 
+import io.ferry.resolver.api.AtRiskItem;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -18,9 +19,6 @@ import java.util.List;
 @ApplicationScoped
 public class AtRiskObjects {
 
-    public record Item(String handle, List<String> names, long availableReplicas, long bytes) {
-    }
-
     public record Totals(long identifiers, long atRisk, long singleCopy, long noCopy, long bytesAtRisk) {
     }
 
@@ -28,7 +26,7 @@ public class AtRiskObjects {
     public record After(long available, long bytes, String handle) {
     }
 
-    public record Page(Totals totals, List<Item> items) {
+    public record Page(Totals totals, List<AtRiskItem> items) {
     }
 
     static final String SQL = "WITH objects AS (SELECT h.handle FROM handle h WHERE h.tombstoned_at IS NULL AND ("
@@ -46,8 +44,12 @@ public class AtRiskObjects {
             + "OR (c.bytes = $4 AND c.handle > $5)))) ORDER BY c.available, c.bytes DESC, c.handle LIMIT $6) p ON true "
             + "ORDER BY p.available, p.bytes DESC, p.handle";
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public AtRiskObjects(Pool pool) {
+        this.pool = pool;
+    }
 
     /**
      * The objects with fewer than {@code minReplicas} available replicas (of {@code scope}'s names, or all), at most
@@ -59,7 +61,7 @@ public class AtRiskObjects {
         return pool.withTransaction(c -> c.query("SET LOCAL statement_timeout = '" + timeout + "'").execute()
                         .flatMap(x -> c.preparedQuery(SQL).execute(args)))
                 .map(rows -> {
-                    List<Item> items = new ArrayList<>();
+                    List<AtRiskItem> items = new ArrayList<>();
                     long[] totals = new long[5];
                     for (Row r : rows) {
                         for (int i = 0; i < 5; i++) {
@@ -67,7 +69,7 @@ public class AtRiskObjects {
                         }
                         if (r.getString(5) != null) {
                             String[] names = r.getArrayOfStrings(8);
-                            items.add(new Item(r.getString(5), names == null ? List.of() : List.of(names), r.getLong(6), r.getLong(7)));
+                            items.add(new AtRiskItem(r.getString(5), names == null ? List.of() : List.of(names), r.getLong(6), r.getLong(7)));
                         }
                     }
                     return new Page(new Totals(totals[0], totals[1], totals[2], totals[3], totals[4]), items);

@@ -81,11 +81,15 @@ public class HandleStore {
 
     static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'");
 
-    @Inject
-    Pool pool;
+    final Pool pool;
+
+    final ObjectMapper json;
 
     @Inject
-    ObjectMapper json;
+    public HandleStore(Pool pool, ObjectMapper json) {
+        this.pool = pool;
+        this.json = json;
+    }
 
     public Pool pool() {
         return pool;

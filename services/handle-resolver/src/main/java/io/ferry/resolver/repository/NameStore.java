@@ -20,8 +20,12 @@ public class NameStore {
     public record Binding(String handle, String ownerSubject, String ownerVo) {
     }
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public NameStore(Pool pool) {
+        this.pool = pool;
+    }
 
     /** The handle {@code name} is bound to (of {@code kind}, when given); an LFN matches without its leading slash too. */
     public Uni<String> handleOf(String name, String kind) {

@@ -14,8 +14,12 @@ import java.util.List;
 @ApplicationScoped
 public class PrefixStore {
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public PrefixStore(Pool pool) {
+        this.pool = pool;
+    }
 
     /** Homes {@code prefix} unless it is homed already, within the caller's transaction {@code c}. */
     public Uni<Void> home(SqlClient c, String prefix, String homedBy) {

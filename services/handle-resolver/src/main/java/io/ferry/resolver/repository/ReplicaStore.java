@@ -20,8 +20,12 @@ public class ReplicaStore {
     public record StoredReplica(String se, String path, Long size, String adler32, String state, OffsetDateTime createdAt) {
     }
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public ReplicaStore(Pool pool) {
+        this.pool = pool;
+    }
 
     /** The replicas recorded for {@code handle}. */
     public Uni<List<StoredReplica>> of(String handle) {

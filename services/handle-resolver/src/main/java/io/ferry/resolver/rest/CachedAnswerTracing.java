@@ -37,11 +37,15 @@ public class CachedAnswerTracing {
 
     static final String TRACEPARENT = "traceparent";
 
-    @Inject
-    CachedResolutionRoutes routes;
+    final CachedResolutionRoutes routes;
+
+    final ResolverConfig config;
 
     @Inject
-    ResolverConfig config;
+    public CachedAnswerTracing(CachedResolutionRoutes routes, ResolverConfig config) {
+        this.routes = routes;
+        this.config = config;
+    }
 
     void install(@Observes StartupEvent start) {
         if (config.cache().traceAllAnswers() || !routes.enabled()) {

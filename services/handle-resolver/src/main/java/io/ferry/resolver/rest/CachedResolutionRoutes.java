@@ -45,8 +45,12 @@ public class CachedResolutionRoutes {
     /** Before every filter, the body-size check (at Integer.MIN_VALUE + 10) included. */
     static final int ORDER = Integer.MIN_VALUE + 5;
 
+    final ResolutionCache cache;
+
     @Inject
-    ResolutionCache cache;
+    public CachedResolutionRoutes(ResolutionCache cache) {
+        this.cache = cache;
+    }
 
     void routes(@Observes Router router) {
         if (!cache.enabled()) {

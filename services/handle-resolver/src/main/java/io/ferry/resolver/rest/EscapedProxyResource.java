@@ -20,8 +20,12 @@ import jakarta.ws.rs.core.Response;
 @Path("/{handle: [0-9][0-9A-Za-z]*(\\.[0-9A-Za-z]+)*%2[Ff][^/]+}")
 public class EscapedProxyResource {
 
+    final ProxyResolver proxy;
+
     @Inject
-    ProxyResolver proxy;
+    public EscapedProxyResource(ProxyResolver proxy) {
+        this.proxy = proxy;
+    }
 
     @GET
     @Produces({MediaType.TEXT_HTML, MediaType.APPLICATION_JSON})

@@ -16,8 +16,12 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
  */
 public class HandleApiFormat {
 
+    final ObjectMapper json;
+
     @Inject
-    ObjectMapper json;
+    public HandleApiFormat(ObjectMapper json) {
+        this.json = json;
+    }
 
     @ServerResponseFilter
     public void format(ContainerRequestContext request, ContainerResponseContext response) throws JsonProcessingException {

@@ -31,11 +31,15 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class HandleApiResource {
 
-    @Inject
-    HandleService handles;
+    final HandleService handles;
+
+    final PrefixService prefixes;
 
     @Inject
-    PrefixService prefixes;
+    public HandleApiResource(HandleService handles, PrefixService prefixes) {
+        this.handles = handles;
+        this.prefixes = prefixes;
+    }
 
     @GET
     @Path("handles/{prefix}/{suffix: .+}")

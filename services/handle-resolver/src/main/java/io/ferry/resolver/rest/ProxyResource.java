@@ -23,8 +23,12 @@ import java.net.URI;
 @Path("/{prefix: [0-9][0-9A-Za-z]*(\\.[0-9A-Za-z]+)*}/{suffix: .+}")
 public class ProxyResource {
 
+    final ProxyResolver proxy;
+
     @Inject
-    ProxyResolver proxy;
+    public ProxyResource(ProxyResolver proxy) {
+        this.proxy = proxy;
+    }
 
     @GET
     @Produces({MediaType.TEXT_HTML, MediaType.APPLICATION_JSON})

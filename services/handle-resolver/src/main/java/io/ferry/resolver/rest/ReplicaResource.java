@@ -1,5 +1,7 @@
 package io.ferry.resolver.rest;
 
+import io.ferry.resolver.api.AtRiskPage;
+import io.ferry.resolver.api.RankedReplicas;
 import io.ferry.resolver.api.ReplicaInput;
 import io.ferry.resolver.api.NameInput;
 import io.ferry.resolver.replicas.AtRiskReport;
@@ -28,22 +30,30 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 public class ReplicaResource {
 
-    @Inject
-    ReplicaCatalogue replicas;
+    final ReplicaCatalogue replicas;
+
+    final LogicalNames names;
+
+    final AtRiskReport atRisk;
+
+    final ObjectLifecycle lifecycle;
 
     @Inject
-    LogicalNames names;
-
-    @Inject
-    AtRiskReport atRisk;
-
-    @Inject
-    ObjectLifecycle lifecycle;
+    public ReplicaResource(
+            ReplicaCatalogue replicas,
+            LogicalNames names,
+            AtRiskReport atRisk,
+            ObjectLifecycle lifecycle) {
+        this.replicas = replicas;
+        this.names = names;
+        this.atRisk = atRisk;
+        this.lifecycle = lifecycle;
+    }
 
     /** Replicas of a handle, LFN, GUID or scope:name, best first for {@code destination}, each with its TURL. */
     @GET
     @Path("replicas/{id: .+}")
-    public Uni<ReplicaCatalogue.Ranked> replicas(@PathParam("id") String id, @QueryParam("destination") String destination,
+    public Uni<RankedReplicas> replicas(@PathParam("id") String id, @QueryParam("destination") String destination,
                                                  @QueryParam("protocol") String protocol, @QueryParam("filesize") Long filesize) {
         return replicas.replicas(id, destination, protocol, filesize);
     }
@@ -51,7 +61,7 @@ public class ReplicaResource {
     /** The same, with the identifier as a query parameter ({@code ?id=/atlas/data18/file}). */
     @GET
     @Path("replicas")
-    public Uni<ReplicaCatalogue.Ranked> replicasById(@QueryParam("id") String id, @QueryParam("destination") String destination,
+    public Uni<RankedReplicas> replicasById(@QueryParam("id") String id, @QueryParam("destination") String destination,
                                                      @QueryParam("protocol") String protocol, @QueryParam("filesize") Long filesize) {
         if (id == null || id.isBlank()) {
             throw io.ferry.problem.ProblemException.badRequest("id", "a handle, LFN, GUID or scope:name is required");
@@ -103,7 +113,7 @@ public class ReplicaResource {
     /** A page of at-risk identifiers ({@code limit} 1..1000, default 100), the next after {@code cursor}. */
     @GET
     @Path("reports/at-risk")
-    public Uni<AtRiskReport.Report> atRisk(@QueryParam("min_replicas") @DefaultValue("2") int minReplicas,
+    public Uni<AtRiskPage> atRisk(@QueryParam("min_replicas") @DefaultValue("2") int minReplicas,
                                            @QueryParam("scope") String scope,
                                            @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return atRisk.report(minReplicas, scope, AtRiskReport.limit(limit), cursor);

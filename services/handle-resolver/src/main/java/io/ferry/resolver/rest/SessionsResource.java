@@ -46,17 +46,25 @@ public class SessionsResource {
     private static final int RC_SERVER_TOO_BUSY = 3;
     private static final int RC_SESSION_FAILED = 501;
 
-    @Inject
-    HandleSessions sessions;
+    final HandleSessions sessions;
+
+    final SessionAuthentication authentication;
+
+    final SecretKeyAuthentication secretKeys;
+
+    final ObjectMapper json;
 
     @Inject
-    SessionAuthentication authentication;
-
-    @Inject
-    SecretKeyAuthentication secretKeys;
-
-    @Inject
-    ObjectMapper json;
+    public SessionsResource(
+            HandleSessions sessions,
+            SessionAuthentication authentication,
+            SecretKeyAuthentication secretKeys,
+            ObjectMapper json) {
+        this.sessions = sessions;
+        this.authentication = authentication;
+        this.secretKeys = secretKeys;
+        this.json = json;
+    }
 
     @POST
     @Consumes(MediaType.WILDCARD)

@@ -1,6 +1,7 @@
 package io.ferry.resolver.rest;
 
 import io.ferry.identity.model.FerryRoles;
+import io.ferry.resolver.api.StorageElementSnapshot;
 import io.ferry.resolver.replicas.SeCatalogue;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -20,12 +21,16 @@ import jakarta.ws.rs.core.MediaType;
 @Produces(MediaType.APPLICATION_JSON)
 public class StorageElementResource {
 
+    final SeCatalogue catalogue;
+
     @Inject
-    SeCatalogue catalogue;
+    public StorageElementResource(SeCatalogue catalogue) {
+        this.catalogue = catalogue;
+    }
 
     @GET
     @RolesAllowed({FerryRoles.HANDLES_ADMIN, FerryRoles.TRANSFER_ADMIN})
-    public Uni<SeCatalogue.Snapshot> list() {
+    public Uni<StorageElementSnapshot> list() {
         return catalogue.current();
     }
 
@@ -33,7 +38,7 @@ public class StorageElementResource {
     @POST
     @Path("refresh")
     @RolesAllowed(FerryRoles.HANDLES_ADMIN)
-    public Uni<SeCatalogue.Snapshot> refresh() {
+    public Uni<StorageElementSnapshot> refresh() {
         return catalogue.refresh();
     }
 }

@@ -16,8 +16,12 @@ public class ExpiredRows {
     public static final String EXPIRED_FINE_ROLLUPS = "DELETE FROM rollup_bin WHERE key_id IN (SELECT id FROM rollup_key) "
             + "AND bin_seconds = 300 AND bin_start < $1";
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public ExpiredRows(Pool pool) {
+        this.pool = pool;
+    }
 
     /** Answers how many raw records completed before {@code before} were deleted. */
     public Uni<Integer> deleteRawRecords(OffsetDateTime before) {

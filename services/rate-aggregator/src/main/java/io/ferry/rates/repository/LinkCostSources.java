@@ -35,8 +35,12 @@ public class LinkCostSources {
             + "FROM measurement WHERE measured_at >= $1 AND source = ANY($2) AND destination = ANY($3) AND throughput_bps > 0 "
             + "ORDER BY source, destination, measured_at DESC";
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public LinkCostSources(Pool pool) {
+        this.pool = pool;
+    }
 
     /** The transfers since {@code since} of each link from one of {@code sources} to one of {@code destinations}. */
     public Uni<Map<Pair, Transfers>> transfers(OffsetDateTime since, List<String> sources, List<String> destinations) {

@@ -1,6 +1,8 @@
 package io.ferry.rates.repository;
 
 import io.ferry.rates.api.Measurement;
+import io.ferry.rates.api.PeerLatest;
+import io.ferry.rates.api.StoredMeasurement;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -17,12 +19,6 @@ import java.util.List;
 @ApplicationScoped
 public class MeasurementStore {
 
-    public record Stored(long id, Measurement measurement) {
-    }
-
-    public record PeerLatest(String peer, Double rtt_ms, Double throughput_bps, OffsetDateTime measured_at, String tool) {
-    }
-
     static final String INSERT = "INSERT INTO measurement (source, destination, tool, measured_at, throughput_bps, rtt_ms, loss, retransmits, streams) "
             + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (source, destination, tool, measured_at) DO NOTHING";
 
@@ -35,8 +31,12 @@ public class MeasurementStore {
             + "UNION ALL SELECT source AS peer, rtt_ms, throughput_bps, measured_at, tool FROM measurement WHERE destination = $1 AND measured_at >= $2"
             + ") m ORDER BY peer, measured_at DESC LIMIT $3";
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public MeasurementStore(Pool pool) {
+        this.pool = pool;
+    }
 
     /** Stores the measurements not stored yet; answers how many were new. */
     public Uni<Integer> insert(List<Measurement> measurements) {
@@ -66,7 +66,7 @@ public class MeasurementStore {
      * The latest {@code limit} measurements since {@code since}, optionally of one source and/or destination. The
      * statement names only the filters given, so that each combination is read through an index (V11) newest first.
      */
-    public Uni<List<Stored>> list(String source, String destination, OffsetDateTime since, int limit) {
+    public Uni<List<StoredMeasurement>> list(String source, String destination, OffsetDateTime since, int limit) {
         List<Object> args = new ArrayList<>();
         StringBuilder where = new StringBuilder(" WHERE measured_at >= $1");
         args.add(since);
@@ -82,9 +82,9 @@ public class MeasurementStore {
         String sql = "SELECT id, source, destination, tool, measured_at, throughput_bps, rtt_ms, loss, retransmits, streams FROM measurement"
                 + where + " ORDER BY measured_at DESC LIMIT $" + args.size();
         return pool.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> {
-            List<Stored> out = new ArrayList<>();
+            List<StoredMeasurement> out = new ArrayList<>();
             for (Row r : rows) {
-                out.add(new Stored(r.getLong(0), new Measurement(r.getString(1), r.getString(2), r.getString(3), r.getOffsetDateTime(4),
+                out.add(new StoredMeasurement(r.getLong(0), new Measurement(r.getString(1), r.getString(2), r.getString(3), r.getOffsetDateTime(4),
                         r.getDouble(5), r.getDouble(6), r.getDouble(7), r.getLong(8), r.getInteger(9))));
             }
             return out;

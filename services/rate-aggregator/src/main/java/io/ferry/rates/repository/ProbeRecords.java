@@ -1,5 +1,7 @@
 package io.ferry.rates.repository;
 
+import io.ferry.rates.api.ProbeRun;
+import io.ferry.rates.api.ProbedLink;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -21,14 +23,6 @@ public class ProbeRecords {
     /** The activity transfer-scheduler runs its probes under (its {@code ferry.scheduler.probes.activity} default). */
     public static final String ACTIVITY = "ferry-probe";
 
-    /** One probe run as its record tells it; throughputs in bytes/s. */
-    public record Run(OffsetDateTime at, String outcome, long bytes, Double throughput, Double average12h, String errorCode) {
-    }
-
-    /** A probed link within a window: its runs, the finished ones, and their mean throughput. */
-    public record ProbedLink(String source, String destination, long runs, long finished, Double averageThroughput) {
-    }
-
     /** A record's throughput: as sent, else from its bytes and transfer time (imported histories may lack it). */
     private static final String THROUGHPUT = "coalesce(throughput_bytes_per_s, "
             + "(bytes_transferred / nullif(extract(epoch FROM transfer_ended_at - transfer_started_at), 0))::float8)";
@@ -44,8 +38,12 @@ public class ProbeRecords {
             + "avg(" + THROUGHPUT + ") FILTER (WHERE outcome = 'FINISHED') FROM transfer_record "
             + "WHERE activity = '" + ACTIVITY + "' AND completed_at >= $1 GROUP BY source_se, dest_se ORDER BY source_se, dest_se LIMIT $2";
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public ProbeRecords(Pool pool) {
+        this.pool = pool;
+    }
 
     /** Every link with probe records since {@code since}, at most {@code max}. */
     public Uni<List<ProbedLink>> links(OffsetDateTime since, int max) {
@@ -59,11 +57,11 @@ public class ProbeRecords {
     }
 
     /** The probe runs of a link since {@code since}, oldest first, at most {@code max}. */
-    public Uni<List<Run>> runs(String source, String destination, OffsetDateTime since, int max) {
+    public Uni<List<ProbeRun>> runs(String source, String destination, OffsetDateTime since, int max) {
         return pool.preparedQuery(SQL).execute(Tuple.of(source, destination, since, max)).map(rows -> {
-            List<Run> runs = new ArrayList<>();
+            List<ProbeRun> runs = new ArrayList<>();
             for (Row r : rows) {
-                runs.add(new Run(r.getOffsetDateTime(0), r.getString(1), r.getLong(2), r.getDouble(3), r.getDouble(4), r.getString(5)));
+                runs.add(new ProbeRun(r.getOffsetDateTime(0), r.getString(1), r.getLong(2), r.getDouble(3), r.getDouble(4), r.getString(5)));
             }
             return runs;
         });

@@ -75,8 +75,12 @@ public class RawRecordReads {
                 + side + "completed_at >= $4 AND completed_at < $5" + linkDays(4, 5) + " ORDER BY completed_at LIMIT $6)";
     }
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public RawRecordReads(Pool pool) {
+        this.pool = pool;
+    }
 
     /** The finished transfers of link {@code source -> destination} in [from, to], the first {@code limit} by completion time. */
     public Uni<List<Arrival>> finished(String source, String destination, OffsetDateTime from, OffsetDateTime to, int limit) {

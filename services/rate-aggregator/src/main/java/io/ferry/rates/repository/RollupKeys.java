@@ -42,8 +42,12 @@ public class RollupKeys {
     static final String CREATE = "INSERT INTO rollup_key (dim, k1, k2) SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) "
             + "ORDER BY 1, 2, 3 ON CONFLICT (dim, k1, k2) DO UPDATE SET dim = EXCLUDED.dim RETURNING id, dim, k1, k2";
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public RollupKeys(Pool pool) {
+        this.pool = pool;
+    }
 
     private final Map<Name, Integer> ids = new ConcurrentHashMap<>();
 

@@ -15,8 +15,12 @@ public class RollupQueue {
     public record Fold(long rows, long increments) {
     }
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public RollupQueue(Pool pool) {
+        this.pool = pool;
+    }
 
     /** Folds queued rows holding up to {@code increments} increments into the rollups, in one transaction. */
     public Uni<Fold> fold(int increments) {

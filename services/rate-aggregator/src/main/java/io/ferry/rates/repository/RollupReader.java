@@ -48,8 +48,12 @@ public class RollupReader {
                 + (binExpression.isEmpty() ? " HAVING count(*) > 0" : " GROUP BY 1") + ") s";
     }
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public RollupReader(Pool pool) {
+        this.pool = pool;
+    }
 
     public Uni<List<Totals>> totals(String by, int binSeconds, OffsetDateTime from, OffsetDateTime to, String k1, String k2) {
         double span = java.time.Duration.between(from, to).toSeconds();

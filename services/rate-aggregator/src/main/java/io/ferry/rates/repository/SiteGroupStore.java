@@ -1,5 +1,6 @@
 package io.ferry.rates.repository;
 
+import io.ferry.rates.api.SiteGroup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -16,14 +17,15 @@ import java.util.Map;
 @ApplicationScoped
 public class SiteGroupStore {
 
-    public record Group(String name, List<String> sites) {
-    }
+    final Pool pool;
 
     @Inject
-    Pool pool;
+    public SiteGroupStore(Pool pool) {
+        this.pool = pool;
+    }
 
     /** Every group with its sites, by name. */
-    public Uni<List<Group>> list() {
+    public Uni<List<SiteGroup>> list() {
         return pool.query("SELECT g.name, m.site FROM site_group g LEFT JOIN site_group_member m ON m.group_name = g.name ORDER BY 1, 2")
                 .execute().map(rows -> {
                     Map<String, List<String>> groups = new LinkedHashMap<>();
@@ -33,20 +35,20 @@ public class SiteGroupStore {
                             sites.add(r.getString(1));
                         }
                     }
-                    List<Group> out = new ArrayList<>();
-                    groups.forEach((k, v) -> out.add(new Group(k, v)));
+                    List<SiteGroup> out = new ArrayList<>();
+                    groups.forEach((k, v) -> out.add(new SiteGroup(k, v)));
                     return out;
                 });
     }
 
     /** Creates the group or replaces its sites, in one transaction. */
-    public Uni<Group> put(String name, List<String> sites) {
+    public Uni<SiteGroup> put(String name, List<String> sites) {
         return pool.withTransaction(tx -> tx.preparedQuery("INSERT INTO site_group (name) VALUES ($1) ON CONFLICT DO NOTHING")
                 .execute(Tuple.of(name))
                 .flatMap(x -> tx.preparedQuery("DELETE FROM site_group_member WHERE group_name = $1").execute(Tuple.of(name)))
                 .flatMap(x -> tx.preparedQuery("INSERT INTO site_group_member (group_name, site) SELECT $1, unnest($2::varchar[])")
                         .execute(Tuple.of(name, sites.toArray(String[]::new))))
-                .map(x -> new Group(name, sites)));
+                .map(x -> new SiteGroup(name, sites)));
     }
 
     /** Whether there was such a group to delete. */

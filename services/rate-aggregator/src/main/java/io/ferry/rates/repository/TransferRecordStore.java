@@ -55,11 +55,15 @@ public class TransferRecordStore {
     /** Which of these ids the current transaction inserted (a row's xmin is the transaction that created it). */
     static final String INSERTED_HERE = "SELECT id FROM transfer_record WHERE id = ANY($1) AND xmin = pg_current_xact_id()::xid";
 
-    @Inject
-    Pool pool;
+    final Pool pool;
+
+    final RollupKeys keys;
 
     @Inject
-    RollupKeys keys;
+    public TransferRecordStore(Pool pool, RollupKeys keys) {
+        this.pool = pool;
+        this.keys = keys;
+    }
 
     /**
      * Inserts the records that are new and, in the same transaction, queues their rollup increments (see

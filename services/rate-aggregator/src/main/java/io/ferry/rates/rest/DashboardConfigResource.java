@@ -1,5 +1,6 @@
 package io.ferry.rates.rest;
 
+import io.ferry.rates.api.DashboardConfig;
 import io.ferry.rates.config.RatesConfig;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -12,12 +13,12 @@ import jakarta.ws.rs.core.MediaType;
 @Produces(MediaType.APPLICATION_JSON)
 public class DashboardConfigResource {
 
-    /** The page's settings, public as the dashboard is. */
-    public record DashboardConfig(String monitor_url) {
-    }
+    final RatesConfig config;
 
     @Inject
-    RatesConfig config;
+    public DashboardConfigResource(RatesConfig config) {
+        this.config = config;
+    }
 
     @GET
     public DashboardConfig config() {

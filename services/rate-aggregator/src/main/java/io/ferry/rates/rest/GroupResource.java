@@ -2,7 +2,7 @@ package io.ferry.rates.rest;
 
 import io.ferry.rates.api.GroupInput;
 import io.ferry.identity.model.FerryRoles;
-import io.ferry.rates.repository.SiteGroupStore;
+import io.ferry.rates.api.SiteGroup;
 import io.ferry.rates.service.SiteGroups;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -25,11 +25,15 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class GroupResource {
 
+    final SiteGroups groups;
+
     @Inject
-    SiteGroups groups;
+    public GroupResource(SiteGroups groups) {
+        this.groups = groups;
+    }
 
     @GET
-    public Uni<List<SiteGroupStore.Group>> list() {
+    public Uni<List<SiteGroup>> list() {
         return groups.list();
     }
 
@@ -37,7 +41,7 @@ public class GroupResource {
     @Path("{name}")
     @RolesAllowed(FerryRoles.RATES_WRITE)
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<SiteGroupStore.Group> put(@PathParam("name") String name, @NotNull GroupInput input) {
+    public Uni<SiteGroup> put(@PathParam("name") String name, @NotNull GroupInput input) {
         return groups.put(name, input.sites());
     }
 

@@ -2,6 +2,7 @@ package io.ferry.rates.rest;
 
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.api.LatestMeasurements;
 import io.ferry.rates.service.MeasurementService;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -22,8 +23,12 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class MeasurementResource {
 
+    final MeasurementService measurements;
+
     @Inject
-    MeasurementService measurements;
+    public MeasurementResource(MeasurementService measurements) {
+        this.measurements = measurements;
+    }
 
     @POST
     @RolesAllowed(FerryRoles.RATES_WRITE)
@@ -33,7 +38,7 @@ public class MeasurementResource {
     }
 
     @GET
-    public Uni<List<io.ferry.rates.repository.MeasurementStore.Stored>> list(@QueryParam("source") String source, @QueryParam("destination") String destination,
+    public Uni<List<io.ferry.rates.api.StoredMeasurement>> list(@QueryParam("source") String source, @QueryParam("destination") String destination,
                                                      @QueryParam("limit") Integer limit) {
         int n = limit == null ? 100 : limit;
         if (n < 1 || n > 10_000) {
@@ -45,7 +50,7 @@ public class MeasurementResource {
     /** The latest measurement between {@code host} and each of its peers. */
     @GET
     @Path("latest")
-    public Uni<MeasurementService.Latest> latest(@QueryParam("host") String host) {
+    public Uni<LatestMeasurements> latest(@QueryParam("host") String host) {
         return measurements.latest(host);
     }
 }

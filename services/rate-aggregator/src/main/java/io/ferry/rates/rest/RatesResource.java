@@ -1,5 +1,11 @@
 package io.ferry.rates.rest;
 
+import io.ferry.rates.api.Comparison;
+import io.ferry.rates.api.LinkTable;
+import io.ferry.rates.api.Matrix;
+import io.ferry.rates.api.RateSeriesView;
+import io.ferry.rates.api.Regression;
+import io.ferry.rates.api.SiteTable;
 import io.ferry.rates.service.CostMatrix;
 import io.ferry.rates.service.LinkQueries;
 import io.ferry.rates.service.RateSeries;
@@ -17,25 +23,34 @@ import jakarta.ws.rs.core.MediaType;
 @Produces(MediaType.APPLICATION_JSON)
 public class RatesResource {
 
-    @Inject
-    LinkQueries links;
+    final LinkQueries links;
+
+    final RateSeries series;
+
+    final CostMatrix cost;
+
+    final RecordAnalysis analysis;
+
+    final io.ferry.rates.service.ProbeSeries probes;
 
     @Inject
-    RateSeries series;
-
-    @Inject
-    CostMatrix cost;
-
-    @Inject
-    RecordAnalysis analysis;
-
-    @Inject
-    io.ferry.rates.service.ProbeSeries probes;
+    public RatesResource(
+            LinkQueries links,
+            RateSeries series,
+            CostMatrix cost,
+            RecordAnalysis analysis,
+            io.ferry.rates.service.ProbeSeries probes) {
+        this.links = links;
+        this.series = series;
+        this.cost = cost;
+        this.analysis = analysis;
+        this.probes = probes;
+    }
 
     /** {@code GET /probes?source=SE&destination=SE&window=7d}: the link's probe runs (at most 30 days), each with its 12-hour average. */
     @GET
     @Path("probes")
-    public Uni<io.ferry.rates.service.ProbeSeries.Series> probes(@QueryParam("source") String source, @QueryParam("destination") String destination,
+    public Uni<io.ferry.rates.api.ProbeSeriesView> probes(@QueryParam("source") String source, @QueryParam("destination") String destination,
                                                                  @QueryParam("window") String window) {
         return probes.series(source, destination, window);
     }
@@ -43,7 +58,7 @@ public class RatesResource {
     /** {@code GET /probes/links?window=7d}: the links with probe runs in the window, with their counts and mean throughput. */
     @GET
     @Path("probes/links")
-    public Uni<java.util.List<io.ferry.rates.repository.ProbeRecords.ProbedLink>> probedLinks(@QueryParam("window") String window) {
+    public Uni<java.util.List<io.ferry.rates.api.ProbedLink>> probedLinks(@QueryParam("window") String window) {
         return probes.links(window);
     }
 
@@ -57,21 +72,21 @@ public class RatesResource {
     /** {@code GET /links?window=24h&by=link|site|group|vo}: one row per link with its figures. */
     @GET
     @Path("links")
-    public Uni<LinkQueries.LinkTable> links(@QueryParam("window") String window, @QueryParam("by") String by) {
+    public Uni<LinkTable> links(@QueryParam("window") String window, @QueryParam("by") String by) {
         return links.links(by, window);
     }
 
     /** {@code GET /sites?window=7d}: files and bytes into and out of each site. */
     @GET
     @Path("sites")
-    public Uni<LinkQueries.SiteTable> sites(@QueryParam("window") String window) {
+    public Uni<SiteTable> sites(@QueryParam("window") String window) {
         return links.sites(window);
     }
 
     /** {@code GET /rates?source=&destination=&window=6mo&bin=12h[&by=][&top=5][&k=3]}. */
     @GET
     @Path("rates")
-    public Uni<RateSeries.Series> rates(@QueryParam("source") String source, @QueryParam("destination") String destination,
+    public Uni<RateSeriesView> rates(@QueryParam("source") String source, @QueryParam("destination") String destination,
                                         @QueryParam("window") String window, @QueryParam("bin") String bin,
                                         @QueryParam("by") String by, @QueryParam("top") Integer top, @QueryParam("k") Double k) {
         return series.series(by, source, destination, window, bin, top, k);
@@ -80,14 +95,14 @@ public class RatesResource {
     /** {@code GET /cost?from=SE1,SE2&to=SE3,SE4&filesize=11MB}: expected seconds per file, each cell with its basis. */
     @GET
     @Path("cost")
-    public Uni<CostMatrix.Matrix> cost(@QueryParam("from") String from, @QueryParam("to") String to,
+    public Uni<Matrix> cost(@QueryParam("from") String from, @QueryParam("to") String to,
                                        @QueryParam("filesize") String filesize) {
         return cost.cost(from, to, filesize);
     }
 
     @GET
     @Path("regression")
-    public Uni<RecordAnalysis.Regression> regression(@QueryParam("source") String source, @QueryParam("destination") String destination,
+    public Uni<Regression> regression(@QueryParam("source") String source, @QueryParam("destination") String destination,
                                                      @QueryParam("from") String from, @QueryParam("to") String to) {
         return analysis.regression(source, destination, from, to);
     }
@@ -95,7 +110,7 @@ public class RatesResource {
     /** {@code GET /compare?source=&destination=|se=|site=&at=&window=7d}: before/after with a Mann-Whitney U test. */
     @GET
     @Path("compare")
-    public Uni<RecordAnalysis.Comparison> compare(@QueryParam("source") String source, @QueryParam("destination") String destination,
+    public Uni<Comparison> compare(@QueryParam("source") String source, @QueryParam("destination") String destination,
                                                   @QueryParam("se") String se, @QueryParam("site") String site,
                                                   @QueryParam("at") String at, @QueryParam("window") String window) {
         return analysis.compare(source, destination, se, site, at, window);

@@ -20,11 +20,15 @@ public class RecordResource {
 
     public static final String NDJSON = "application/x-ndjson";
 
-    @Inject
-    RecordIngest ingest;
+    final RecordIngest ingest;
+
+    final io.ferry.rates.service.CsvImport csv;
 
     @Inject
-    io.ferry.rates.service.CsvImport csv;
+    public RecordResource(RecordIngest ingest, io.ferry.rates.service.CsvImport csv) {
+        this.ingest = ingest;
+        this.csv = csv;
+    }
 
     /** Historical transfer logs as CSV (see {@link io.ferry.rates.service.CsvImport} for the columns). */
     @POST

@@ -1,6 +1,7 @@
 package io.ferry.rates.rest;
 
 import io.ferry.identity.model.FerryRoles;
+import io.ferry.rates.api.Drained;
 import io.ferry.rates.service.RollupWorker;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -15,13 +16,17 @@ import jakarta.ws.rs.core.MediaType;
 @Produces(MediaType.APPLICATION_JSON)
 public class RollupResource {
 
+    final RollupWorker worker;
+
     @Inject
-    RollupWorker worker;
+    public RollupResource(RollupWorker worker) {
+        this.worker = worker;
+    }
 
     @POST
     @Path("flush")
     @RolesAllowed(FerryRoles.RATES_WRITE)
-    public Uni<RollupWorker.Drained> flush() {
+    public Uni<Drained> flush() {
         return worker.drainAll();
     }
 }

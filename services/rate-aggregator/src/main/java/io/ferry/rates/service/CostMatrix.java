@@ -1,6 +1,9 @@
 package io.ferry.rates.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.api.Basis;
+import io.ferry.rates.api.Cell;
+import io.ferry.rates.api.Matrix;
 import io.ferry.rates.config.RatesConfig;
 import io.ferry.rates.model.Window;
 import io.ferry.rates.repository.LinkCostSources;
@@ -24,20 +27,15 @@ import java.util.List;
 @ApplicationScoped
 public class CostMatrix {
 
-    public record Basis(String source, long samples, String window, String note) {
-    }
+    final LinkCostSources sources;
 
-    public record Cell(String from, String to, double seconds, double overheadSeconds, double throughput, Basis basis) {
-    }
-
-    public record Matrix(long filesize, List<String> from, List<String> to, List<Cell> cells) {
-    }
+    final RatesConfig config;
 
     @Inject
-    LinkCostSources sources;
-
-    @Inject
-    RatesConfig config;
+    public CostMatrix(LinkCostSources sources, RatesConfig config) {
+        this.sources = sources;
+        this.config = config;
+    }
 
     @WithSpan
     public Uni<Matrix> cost(String from, String to, String filesize) {

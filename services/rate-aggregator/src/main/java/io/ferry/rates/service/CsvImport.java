@@ -2,6 +2,7 @@ package io.ferry.rates.service;
 
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.api.IngestResult;
 import io.ferry.rates.api.TransferRecord;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
@@ -31,11 +32,15 @@ public class CsvImport {
     static final List<String> COLUMNS = List.of("timestamp", "source_site", "source_se", "destination_site", "destination_se",
             "bytes", "transfer_seconds", "prepare_seconds", "success");
 
+    final RecordIngest ingest;
+
     @Inject
-    RecordIngest ingest;
+    public CsvImport(RecordIngest ingest) {
+        this.ingest = ingest;
+    }
 
     @WithSpan
-    public Uni<RecordIngest.Result> importCsv(String body, String vo, String activity) {
+    public Uni<IngestResult> importCsv(String body, String vo, String activity) {
         if (vo == null || !vo.matches("[a-z0-9][a-z0-9._-]{0,99}")) {
             throw ProblemException.badRequest("vo", "the VO the transfers belong to is required, e.g. vo=cms");
         }

@@ -1,6 +1,9 @@
 package io.ferry.rates.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.api.LinkTable;
+import io.ferry.rates.api.SiteRow;
+import io.ferry.rates.api.SiteTable;
 import io.ferry.rates.config.RatesConfig;
 import io.ferry.rates.model.Totals;
 import io.ferry.rates.model.Window;
@@ -27,20 +30,15 @@ public class LinkQueries {
 
     public static final Set<String> DIMENSIONS = Set.of("link", "site", "group", "vo");
 
-    public record LinkTable(String by, String window, OffsetDateTime from, OffsetDateTime to, List<Totals> rows) {
-    }
+    final RollupReader rollups;
 
-    public record SiteRow(String site, long filesIn, long filesOut, long bytesIn, long bytesOut, long failedIn, long failedOut) {
-    }
-
-    public record SiteTable(String window, long totalFiles, List<SiteRow> sites) {
-    }
+    final RatesConfig config;
 
     @Inject
-    RollupReader rollups;
-
-    @Inject
-    RatesConfig config;
+    public LinkQueries(RollupReader rollups, RatesConfig config) {
+        this.rollups = rollups;
+        this.config = config;
+    }
 
     @WithSpan
     public Uni<LinkTable> links(String by, String window) {

@@ -5,6 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.api.IngestResult;
+import io.ferry.rates.api.LatestMeasurements;
+import io.ferry.rates.api.Rejected;
+import io.ferry.rates.api.StoredMeasurement;
 import io.ferry.rates.config.RatesConfig;
 import io.ferry.rates.model.Names;
 import io.ferry.rates.repository.MeasurementStore;
@@ -24,23 +28,24 @@ import java.util.List;
 @ApplicationScoped
 public class MeasurementService {
 
-    public record Latest(String host, List<MeasurementStore.PeerLatest> peers) {
+    final MeasurementStore store;
+
+    final ObjectMapper mapper;
+
+    final Validator validator;
+
+    final RatesConfig config;
+
+    @Inject
+    public MeasurementService(MeasurementStore store, ObjectMapper mapper, Validator validator, RatesConfig config) {
+        this.store = store;
+        this.mapper = mapper;
+        this.validator = validator;
+        this.config = config;
     }
 
-    @Inject
-    MeasurementStore store;
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    Validator validator;
-
-    @Inject
-    RatesConfig config;
-
     @WithSpan
-    public Uni<RecordIngest.Result> ingest(String body) {
+    public Uni<IngestResult> ingest(String body) {
         JsonNode root;
         try {
             root = mapper.readTree(body == null ? "" : body);
@@ -57,14 +62,14 @@ public class MeasurementService {
             items.add(root);
         }
         List<Measurement> valid = new ArrayList<>();
-        List<RecordIngest.Rejected> rejected = new ArrayList<>();
+        List<Rejected> rejected = new ArrayList<>();
         OffsetDateTime latest = OffsetDateTime.now(ZoneOffset.UTC).plusHours(1);
         if (items.size() > RecordIngest.MAX_ITEMS) {
             throw ProblemException.badRequest("body", "at most " + RecordIngest.MAX_ITEMS + " measurements per request");
         }
         for (int i = 0; i < items.size(); i++) {
             if (!items.get(i).isObject()) {
-                rejected.add(new RecordIngest.Rejected(i, null, List.of(new Problem.FieldError("", "not a JSON object"))));
+                rejected.add(new Rejected(i, null, List.of(new Problem.FieldError("", "not a JSON object"))));
                 continue;
             }
             try {
@@ -80,10 +85,10 @@ public class MeasurementService {
                 if (errors.isEmpty()) {
                     valid.add(m);
                 } else {
-                    rejected.add(new RecordIngest.Rejected(i, null, errors));
+                    rejected.add(new Rejected(i, null, errors));
                 }
             } catch (JsonProcessingException e) {
-                rejected.add(new RecordIngest.Rejected(i, null, List.of(new Problem.FieldError(
+                rejected.add(new Rejected(i, null, List.of(new Problem.FieldError(
                         e instanceof com.fasterxml.jackson.databind.JsonMappingException jm && !jm.getPath().isEmpty()
                                 ? jm.getPath().get(jm.getPath().size() - 1).getFieldName() : "", e.getOriginalMessage()))));
             }
@@ -94,7 +99,7 @@ public class MeasurementService {
                     + (f.field().isEmpty() ? "" : "." + f.field()), f.message()))));
             throw ProblemException.badRequest("INVALID_MEASUREMENTS", "no measurement is valid; nothing was stored", all);
         }
-        return store.insert(valid).map(inserted -> new RecordIngest.Result(items.size(), inserted, valid.size() - inserted, rejected));
+        return store.insert(valid).map(inserted -> new IngestResult(items.size(), inserted, valid.size() - inserted, rejected));
     }
 
     /**
@@ -102,13 +107,13 @@ public class MeasurementService {
      * most {@code ferry.rates.reads.max-peers} peers, for tcp-profiles' per-host advice.
      */
     @WithSpan
-    public Uni<Latest> latest(String host) {
+    public Uni<LatestMeasurements> latest(String host) {
         if (host == null || host.isBlank()) {
             throw ProblemException.badRequest("host", "is required");
         }
         Names.queryName("host", host);
         OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(config.reads().maxWindow());
-        return store.latest(host, since, config.reads().maxPeers()).map(peers -> new Latest(host, peers));
+        return store.latest(host, since, config.reads().maxPeers()).map(peers -> new LatestMeasurements(host, peers));
     }
 
     /**
@@ -116,7 +121,7 @@ public class MeasurementService {
      * destination.
      */
     @WithSpan
-    public Uni<List<MeasurementStore.Stored>> list(String source, String destination, int limit) {
+    public Uni<List<StoredMeasurement>> list(String source, String destination, int limit) {
         Names.queryName("source", source);
         Names.queryName("destination", destination);
         return store.list(source, destination, OffsetDateTime.now(ZoneOffset.UTC).minus(config.reads().maxWindow()), limit);

@@ -1,6 +1,8 @@
 package io.ferry.rates.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.api.ProbeSeriesView;
+import io.ferry.rates.api.ProbedLink;
 import io.ferry.rates.model.Window;
 import io.ferry.rates.repository.ProbeRecords;
 import io.smallrye.mutiny.Uni;
@@ -23,24 +25,25 @@ public class ProbeSeries {
     static final int MAX_RUNS = 20_000;
     static final int MAX_LINKS = 200;
 
-    public record Series(String source, String destination, String window, List<ProbeRecords.Run> runs) {
-    }
+    final ProbeRecords records;
 
     @Inject
-    ProbeRecords records;
+    public ProbeSeries(ProbeRecords records) {
+        this.records = records;
+    }
 
     /** Every link with probe records within the window (at most 30 days). */
-    public Uni<List<ProbeRecords.ProbedLink>> links(String window) {
+    public Uni<List<ProbedLink>> links(String window) {
         Duration w = Window.parse("window", window, "7d", LONGEST);
         return records.links(OffsetDateTime.now(ZoneOffset.UTC).minus(w), MAX_LINKS);
     }
 
-    public Uni<Series> series(String source, String destination, String window) {
+    public Uni<ProbeSeriesView> series(String source, String destination, String window) {
         if (source == null || source.isBlank() || destination == null || destination.isBlank()) {
             throw ProblemException.badRequest("source", "give the link as source=SE&destination=SE");
         }
         Duration w = Window.parse("window", window, "7d", LONGEST);
         OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(w);
-        return records.runs(source, destination, since, MAX_RUNS).map(runs -> new Series(source, destination, Window.describe(w), runs));
+        return records.runs(source, destination, since, MAX_RUNS).map(runs -> new ProbeSeriesView(source, destination, Window.describe(w), runs));
     }
 }

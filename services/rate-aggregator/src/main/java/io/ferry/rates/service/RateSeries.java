@@ -1,6 +1,10 @@
 package io.ferry.rates.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.api.Backlog;
+import io.ferry.rates.api.Bin;
+import io.ferry.rates.api.RateSeriesView;
+import io.ferry.rates.api.Spike;
 import io.ferry.rates.config.RatesConfig;
 import io.ferry.rates.model.Names;
 import io.ferry.rates.model.Stats;
@@ -29,33 +33,18 @@ public class RateSeries {
 
     static final int ROLLING_HALF_WIDTH = 12;
 
-    public record Bin(OffsetDateTime start, long filesDone, long filesFailed, long bytes, Double rate, Double avgFileThroughput,
-                      Double peakFileThroughput, Double efficiency, Double overheadRatio, Double avgQueueSeconds) {
-        static Bin of(RollupReader.Point p) {
-            Totals t = p.totals();
-            return new Bin(p.binStart(), t.filesDone(), t.filesFailed(), t.bytes(), t.rate(), t.avgFileThroughput(),
-                    t.peakFileThroughput(), t.efficiency(), t.overheadRatio(), t.avgQueueSeconds());
-        }
-    }
+    final RollupReader rollups;
 
-    public record Spike(OffsetDateTime start, double rate, double rollingMedian, double factor) {
-    }
-
-    public record Backlog(OffsetDateTime from, OffsetDateTime to, double maxAvgQueueSeconds) {
-    }
-
-    public record Series(String by, String source, String destination, String window, String bin, double averageRate,
-                         double peakBinRate, List<Bin> bins, List<Spike> spikes, List<Backlog> backlogs, List<Totals> topLinks) {
-    }
+    final RatesConfig config;
 
     @Inject
-    RollupReader rollups;
-
-    @Inject
-    RatesConfig config;
+    public RateSeries(RollupReader rollups, RatesConfig config) {
+        this.rollups = rollups;
+        this.config = config;
+    }
 
     @WithSpan
-    public Uni<Series> series(String by, String source, String destination, String window, String bin, Integer top, Double k) {
+    public Uni<RateSeriesView> series(String by, String source, String destination, String window, String bin, Integer top, Double k) {
         String dim = LinkQueries.dimension(by);
         if (dim.equals("group")) {
             throw ProblemException.badRequest("by", "series are kept per link, site pair or VO/activity");
@@ -83,10 +72,10 @@ public class RateSeries {
                 : rollups.totals(dim, LinkQueries.binFor(w), from, to, null, null)
                 .map(rows -> rows.stream().sorted(Comparator.comparingLong(Totals::bytes).reversed()).limit(n).toList());
         return points.flatMap(ps -> topLinks.map(tops -> {
-            List<Bin> bins = ps.stream().map(Bin::of).toList();
+            List<Bin> bins = ps.stream().map(RateSeries::bin).toList();
             long totalBytes = bins.stream().mapToLong(Bin::bytes).sum();
             double peak = bins.stream().map(Bin::rate).filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).max().orElse(0);
-            return new Series(dim, source, destination, window == null ? "7d" : window, bin == null ? "1h" : bin,
+            return new RateSeriesView(dim, source, destination, window == null ? "7d" : window, bin == null ? "1h" : bin,
                     totalBytes / (double) w.toSeconds(), peak, bins, spikes(bins, factor), backlogs(bins), tops);
         }));
     }
@@ -131,5 +120,11 @@ public class RateSeries {
             out.add(new Backlog(start, last, worst));
         }
         return out;
+    }
+
+    static Bin bin(RollupReader.Point p) {
+        Totals t = p.totals();
+        return new Bin(p.binStart(), t.filesDone(), t.filesFailed(), t.bytes(), t.rate(), t.avgFileThroughput(),
+                t.peakFileThroughput(), t.efficiency(), t.overheadRatio(), t.avgQueueSeconds());
     }
 }

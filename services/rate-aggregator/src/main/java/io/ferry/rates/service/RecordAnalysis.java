@@ -1,6 +1,9 @@
 package io.ferry.rates.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.api.Comparison;
+import io.ferry.rates.api.Regression;
+import io.ferry.rates.api.Side;
 import io.ferry.rates.config.RatesConfig;
 import io.ferry.rates.model.Names;
 import io.ferry.rates.model.Stats;
@@ -25,27 +28,15 @@ import java.util.Map;
 @ApplicationScoped
 public class RecordAnalysis {
 
-    /** {@code truncated}: more finished transfers lie in the range than one answer reads; the fit is of the first ones. */
-    public record Regression(String source, String destination, OffsetDateTime from, OffsetDateTime to, int n,
-                             double bytesPerSecond, double r2, double intercept, long totalBytes, boolean truncated) {
-    }
+    final RawRecordReads reads;
 
-    public record Side(int n, Double average, Double peak, OffsetDateTime from, OffsetDateTime to) {
-    }
-
-    /**
-     * {@code truncated}: a side held more transfers than one answer reads (or the SE or site more links), so each side
-     * is the transfers nearest to {@code at}.
-     */
-    public record Comparison(String scope, OffsetDateTime at, String window, Side before, Side after, Double ratio,
-                             double mannWhitneyU, double z, double pValue, String verdict, boolean truncated) {
-    }
+    final RatesConfig config;
 
     @Inject
-    RawRecordReads reads;
-
-    @Inject
-    RatesConfig config;
+    public RecordAnalysis(RawRecordReads reads, RatesConfig config) {
+        this.reads = reads;
+        this.config = config;
+    }
 
     @WithSpan
     public Uni<Regression> regression(String source, String destination, String from, String to) {

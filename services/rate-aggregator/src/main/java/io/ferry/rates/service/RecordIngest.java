@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
+import io.ferry.rates.api.IngestResult;
+import io.ferry.rates.api.Rejected;
 import io.ferry.rates.repository.TransferRecordStore;
 import io.ferry.rates.api.TransferRecord;
 import io.micrometer.core.instrument.Counter;
@@ -29,20 +31,11 @@ public class RecordIngest {
     /** The ingest lag histogram's bucket bounds. */
     static final double[] LAG_BUCKETS_SECONDS = {1, 5, 15, 60, 300, 900, 3600};
 
-    public record Rejected(int index, String id, List<Problem.FieldError> errors) {
-    }
+    final ObjectMapper mapper;
 
-    public record Result(int received, int accepted, int duplicates, List<Rejected> rejected) {
-    }
+    final RecordValidator validator;
 
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    RecordValidator validator;
-
-    @Inject
-    TransferRecordStore store;
+    final TransferRecordStore store;
 
     private final Counter accepted;
     private final Counter rejectedCounter;
@@ -50,7 +43,10 @@ public class RecordIngest {
     private final io.micrometer.core.instrument.DistributionSummary lag;
 
     @Inject
-    public RecordIngest(MeterRegistry registry) {
+    public RecordIngest(ObjectMapper mapper, RecordValidator validator, TransferRecordStore store, MeterRegistry registry) {
+        this.mapper = mapper;
+        this.validator = validator;
+        this.store = store;
         this.accepted = registry.counter("ferry.records.ingested", "result", "accepted");
         this.rejectedCounter = registry.counter("ferry.records.ingested", "result", "rejected");
         this.duplicates = registry.counter("ferry.records.ingested", "result", "duplicate");
@@ -67,7 +63,7 @@ public class RecordIngest {
     }
 
     @WithSpan
-    public Uni<Result> ingest(byte[] body, boolean ndjson) {
+    public Uni<IngestResult> ingest(byte[] body, boolean ndjson) {
         int first = firstNonBlank(body, 0, body == null ? 0 : body.length);
         if (first < 0) {
             throw ProblemException.badRequest("body", ndjson ? "expected NDJSON transfer records, one per line"
@@ -86,7 +82,7 @@ public class RecordIngest {
 
     /** Validates each item, stores the valid ones once (with their rollups) and answers per item. */
     @WithSpan
-    public Uni<Result> store(List<Item> items) {
+    public Uni<IngestResult> store(List<Item> items) {
         List<TransferRecord> valid = new ArrayList<>(items.size());
         List<Rejected> rejected = new ArrayList<>();
         java.time.OffsetDateTime latestAllowed = validator.latestAllowed();
@@ -107,7 +103,7 @@ public class RecordIngest {
             throw ProblemException.badRequest("INVALID_RECORDS", "no record in the batch is valid; nothing was stored", all);
         }
         if (valid.isEmpty()) {
-            return Uni.createFrom().item(new Result(0, 0, 0, List.of()));
+            return Uni.createFrom().item(new IngestResult(0, 0, 0, List.of()));
         }
         long now = System.currentTimeMillis();
         return store.insertNew(valid).map(inserted -> {
@@ -119,7 +115,7 @@ public class RecordIngest {
                 oldest = Math.min(oldest, r.completedAt().toInstant().toEpochMilli());
             }
             lag.record((now - oldest) / 1000.0);
-            return new Result(items.size(), inserted.intValue(), valid.size() - inserted.intValue(), rejected);
+            return new IngestResult(items.size(), inserted.intValue(), valid.size() - inserted.intValue(), rejected);
         });
     }
 

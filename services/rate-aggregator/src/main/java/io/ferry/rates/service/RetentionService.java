@@ -17,11 +17,15 @@ public class RetentionService {
 
     private static final Logger LOG = Logger.getLogger(RetentionService.class);
 
-    @Inject
-    ExpiredRows expired;
+    final ExpiredRows expired;
+
+    final RatesConfig config;
 
     @Inject
-    RatesConfig config;
+    public RetentionService(ExpiredRows expired, RatesConfig config) {
+        this.expired = expired;
+        this.config = config;
+    }
 
     @Scheduled(every = "${ferry.rates.retention-interval:1h}", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> clean() {

@@ -1,5 +1,6 @@
 package io.ferry.rates.service;
 
+import io.ferry.rates.api.Drained;
 import io.ferry.rates.repository.RollupQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
@@ -21,17 +22,13 @@ public class RollupWorker {
     /** Increments a fold takes, about (whole queued rows; a backfill batch of 5,000 records queues about 5,000). */
     static final int BATCH = 50_000;
 
-    /** {@code facts}: increments folded (each a partial sum of one batch's records of one key and 5-minute bin). */
-    public record Drained(long facts, long pendingAfter) {
-    }
-
-    @Inject
-    RollupQueue queue;
+    final RollupQueue queue;
 
     private final AtomicLong pending = new AtomicLong();
 
     @Inject
-    void metrics(MeterRegistry registry) {
+    public RollupWorker(RollupQueue queue, MeterRegistry registry) {
+        this.queue = queue;
         registry.gauge("ferry.rollup.pending", pending);
     }
 

@@ -3,7 +3,7 @@ package io.ferry.rates.service;
 import io.ferry.problem.ProblemException;
 import io.ferry.rates.model.Names;
 import io.ferry.rates.repository.SiteGroupStore;
-import io.ferry.rates.repository.SiteGroupStore.Group;
+import io.ferry.rates.api.SiteGroup;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -17,14 +17,18 @@ import java.util.List;
 @ApplicationScoped
 public class SiteGroups {
 
-    @Inject
-    SiteGroupStore store;
+    final SiteGroupStore store;
 
-    public Uni<List<Group>> list() {
+    @Inject
+    public SiteGroups(SiteGroupStore store) {
+        this.store = store;
+    }
+
+    public Uni<List<SiteGroup>> list() {
         return store.list();
     }
 
-    public Uni<Group> put(String name, List<String> sites) {
+    public Uni<SiteGroup> put(String name, List<String> sites) {
         requireName(name);
         if (sites == null || sites.isEmpty() || sites.size() > 1000 || sites.stream().anyMatch(s -> s == null || !Names.isName(s))) {
             throw ProblemException.badRequest("sites", "a list of 1 to 1000 site names (" + Names.RULE + ")");

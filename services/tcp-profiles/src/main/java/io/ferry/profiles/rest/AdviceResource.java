@@ -1,5 +1,6 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.profiles.api.Advice;
 import io.ferry.profiles.service.StreamAdvisor;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -17,12 +18,16 @@ import jakarta.ws.rs.core.MediaType;
 @Produces(MediaType.APPLICATION_JSON)
 public class AdviceResource {
 
+    final StreamAdvisor advisor;
+
     @Inject
-    StreamAdvisor advisor;
+    public AdviceResource(StreamAdvisor advisor) {
+        this.advisor = advisor;
+    }
 
     @GET
     @Path("streams")
-    public Uni<StreamAdvisor.Advice> streams(@QueryParam("source_se") String sourceSe, @QueryParam("source_host") String sourceHost,
+    public Uni<Advice> streams(@QueryParam("source_se") String sourceSe, @QueryParam("source_host") String sourceHost,
                                              @QueryParam("destination_se") String destinationSe,
                                              @QueryParam("destination_host") String destinationHost, @QueryParam("rtt") String rtt) {
         return advisor.advise(sourceSe, sourceHost, destinationSe, destinationHost, rtt);

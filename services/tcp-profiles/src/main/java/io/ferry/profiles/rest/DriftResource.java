@@ -1,6 +1,7 @@
 package io.ferry.profiles.rest;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.profiles.api.SiteDrift;
 import io.ferry.profiles.service.DriftService;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -17,11 +18,15 @@ import jakarta.ws.rs.core.MediaType;
 @Authenticated
 public class DriftResource {
 
+    final DriftService drift;
+
     @Inject
-    DriftService drift;
+    public DriftResource(DriftService drift) {
+        this.drift = drift;
+    }
 
     @GET
-    public Uni<DriftService.SiteDrift> site(@QueryParam("site") String site) {
+    public Uni<SiteDrift> site(@QueryParam("site") String site) {
         if (site == null || site.isBlank()) {
             throw ProblemException.badRequest("site", "a site is required, e.g. site=RAL-LCG2");
         }

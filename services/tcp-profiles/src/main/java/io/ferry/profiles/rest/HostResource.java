@@ -1,5 +1,6 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.profiles.api.Drift;
 import io.ferry.profiles.api.ObservationView;
 import io.ferry.profiles.api.ObservationInput;
 import io.ferry.profiles.api.HostView;
@@ -39,17 +40,25 @@ import java.util.TreeMap;
 @Consumes(MediaType.APPLICATION_JSON)
 public class HostResource {
 
-    @Inject
-    HostService hosts;
+    final HostService hosts;
+
+    final io.ferry.profiles.service.RenderService renderer;
+
+    final io.ferry.profiles.service.DriftService drift;
+
+    final io.ferry.profiles.service.HostRecommender recommender;
 
     @Inject
-    io.ferry.profiles.service.RenderService renderer;
-
-    @Inject
-    io.ferry.profiles.service.DriftService drift;
-
-    @Inject
-    io.ferry.profiles.service.HostRecommender recommender;
+    public HostResource(
+            HostService hosts,
+            io.ferry.profiles.service.RenderService renderer,
+            io.ferry.profiles.service.DriftService drift,
+            io.ferry.profiles.service.HostRecommender recommender) {
+        this.hosts = hosts;
+        this.renderer = renderer;
+        this.drift = drift;
+        this.recommender = recommender;
+    }
 
     @GET
     @Authenticated
@@ -125,7 +134,7 @@ public class HostResource {
     @GET
     @Path("{name}/drift")
     @Authenticated
-    public Uni<io.ferry.profiles.service.DriftService.Drift> drift(@PathParam("name") String name) {
+    public Uni<io.ferry.profiles.api.Drift> drift(@PathParam("name") String name) {
         return drift.drift(name.toLowerCase());
     }
 
@@ -135,7 +144,7 @@ public class HostResource {
      */
     @GET
     @Path("{name}/recommendation")
-    public Uni<io.ferry.profiles.service.HostRecommender.HostRecommendation> recommendation(
+    public Uni<io.ferry.profiles.api.HostRecommendation> recommendation(
             @PathParam("name") String name, @QueryParam("peers") String peers, @QueryParam("streams") Integer streams) {
         if (streams != null && (streams < 1 || streams > 64)) {
             throw ProblemException.badRequest("streams", "must be between 1 and 64");

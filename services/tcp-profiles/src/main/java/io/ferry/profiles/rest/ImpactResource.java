@@ -1,5 +1,6 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.profiles.api.Impact;
 import io.ferry.profiles.service.ImpactService;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -16,11 +17,15 @@ import jakarta.ws.rs.core.MediaType;
 @Authenticated
 public class ImpactResource {
 
+    final ImpactService impact;
+
     @Inject
-    ImpactService impact;
+    public ImpactResource(ImpactService impact) {
+        this.impact = impact;
+    }
 
     @GET
-    public Uni<ImpactService.Impact> impact(@QueryParam("host") String host, @QueryParam("site") String site,
+    public Uni<Impact> impact(@QueryParam("host") String host, @QueryParam("site") String site,
                                             @QueryParam("change") String change, @QueryParam("window") String window) {
         return impact.impact(host == null ? null : host.toLowerCase(), site, change, window);
     }

@@ -35,8 +35,12 @@ import java.util.Map;
 @Authenticated
 public class ProfileResource {
 
+    final ProfileService profiles;
+
     @Inject
-    ProfileService profiles;
+    public ProfileResource(ProfileService profiles) {
+        this.profiles = profiles;
+    }
 
     @GET
     public Uni<List<ProfileView>> list(@QueryParam("site") String site) {

@@ -29,8 +29,12 @@ import java.util.List;
 @Consumes(MediaType.APPLICATION_JSON)
 public class RuleResource {
 
+    final AssignmentService assignments;
+
     @Inject
-    AssignmentService assignments;
+    public RuleResource(AssignmentService assignments) {
+        this.assignments = assignments;
+    }
 
     @GET
     @Authenticated

@@ -26,11 +26,15 @@ public class AssignmentService {
     public record Assignment(Host host, AssignmentRule rule, ProfileCatalog.Resolved profile, List<String> warnings) {
     }
 
-    @Inject
-    SiteAdmin caller;
+    final SiteAdmin caller;
+
+    final ProfileService profiles;
 
     @Inject
-    ProfileService profiles;
+    public AssignmentService(SiteAdmin caller, ProfileService profiles) {
+        this.caller = caller;
+        this.profiles = profiles;
+    }
 
     @WithSession
     public Uni<List<AssignmentRule>> list() {

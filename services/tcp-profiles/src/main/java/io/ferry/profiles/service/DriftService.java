@@ -1,6 +1,8 @@
 package io.ferry.profiles.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.profiles.api.Drift;
+import io.ferry.profiles.api.SiteDrift;
 import io.ferry.profiles.model.ConfigText;
 import io.ferry.profiles.model.DriftCheck;
 import io.ferry.profiles.model.ObservedHost;
@@ -25,23 +27,18 @@ import java.util.Map;
 @ApplicationScoped
 public class DriftService {
 
-    public enum Status { IN_SYNC, DRIFTED, NO_OBSERVATION, NO_PROFILE }
+    final SiteAdmin caller;
 
-    public record Drift(String host, String site, Status status, String profile, Integer profileVersion, String rule,
-                        OffsetDateTime observedAt, List<DriftCheck.Difference> differences) {
+    final AssignmentService assignments;
+
+    final ProfileService profiles;
+
+    @Inject
+    public DriftService(SiteAdmin caller, AssignmentService assignments, ProfileService profiles) {
+        this.caller = caller;
+        this.assignments = assignments;
+        this.profiles = profiles;
     }
-
-    public record SiteDrift(String site, Map<Status, Long> counts, List<Drift> hosts) {
-    }
-
-    @Inject
-    SiteAdmin caller;
-
-    @Inject
-    AssignmentService assignments;
-
-    @Inject
-    ProfileService profiles;
 
     @WithSpan
     @WithTransaction
@@ -115,8 +112,8 @@ public class DriftService {
                             for (Host h : hosts) {
                                 list.add(driftOf(choose.apply(h), latest.get(h.name)));
                             }
-                            Map<Status, Long> counts = new LinkedHashMap<>();
-                            for (Status s : Status.values()) {
+                            Map<Drift.Status, Long> counts = new LinkedHashMap<>();
+                            for (Drift.Status s : Drift.Status.values()) {
                                 counts.put(s, list.stream().filter(d -> d.status() == s).count());
                             }
                             return new SiteDrift(site, counts, list);
@@ -126,15 +123,15 @@ public class DriftService {
     static Drift driftOf(AssignmentService.Assignment a, HostObservation o) {
         Host h = a.host();
         if (a.profile() == null) {
-            return new Drift(h.name, h.site, Status.NO_PROFILE, null, null, null, o == null ? null : o.observedAt, List.of());
+            return new Drift(h.name, h.site, Drift.Status.NO_PROFILE, null, null, null, o == null ? null : o.observedAt, List.of());
         }
         String profile = a.profile().profile().name;
         int version = a.profile().version().version;
         if (o == null) {
-            return new Drift(h.name, h.site, Status.NO_OBSERVATION, profile, version, a.rule().name, null, List.of());
+            return new Drift(h.name, h.site, Drift.Status.NO_OBSERVATION, profile, version, a.rule().name, null, List.of());
         }
         List<DriftCheck.Difference> diffs = DriftCheck.compare(a.profile().settings(), new ObservedHost(o.sysctls, o.interfaces));
-        return new Drift(h.name, h.site, diffs.isEmpty() ? Status.IN_SYNC : Status.DRIFTED, profile, version,
+        return new Drift(h.name, h.site, diffs.isEmpty() ? Drift.Status.IN_SYNC : Drift.Status.DRIFTED, profile, version,
                 a.rule().name, o.observedAt, diffs);
     }
 

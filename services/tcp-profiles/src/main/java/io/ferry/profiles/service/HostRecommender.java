@@ -2,6 +2,8 @@ package io.ferry.profiles.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.ProblemException;
+import io.ferry.profiles.api.HostRecommendation;
+import io.ferry.profiles.api.PeerRtt;
 import io.ferry.profiles.client.AggregatorClient;
 import io.ferry.profiles.config.ProfilesConfig;
 import io.ferry.profiles.model.BdpRecommender;
@@ -28,18 +30,15 @@ import java.util.Map;
 @ApplicationScoped
 public class HostRecommender {
 
-    public record PeerRtt(String peer, double rttMs, Integer peerNicMbps) {
-    }
+    final AggregatorClient aggregator;
 
-    public record HostRecommendation(String host, String rttBasis, List<PeerRtt> peers, Recommendation recommendation) {
-    }
+    final ProfilesConfig config;
 
     @Inject
-    @RestClient
-    AggregatorClient aggregator;
-
-    @Inject
-    ProfilesConfig config;
+    public HostRecommender(@RestClient AggregatorClient aggregator, ProfilesConfig config) {
+        this.aggregator = aggregator;
+        this.config = config;
+    }
 
     @WithSpan
     @WithSession

@@ -26,8 +26,12 @@ import java.util.TreeMap;
 @ApplicationScoped
 public class HostService {
 
+    final SiteAdmin caller;
+
     @Inject
-    SiteAdmin caller;
+    public HostService(SiteAdmin caller) {
+        this.caller = caller;
+    }
 
     @WithSession
     public Uni<List<Host>> list(String site, Map<String, String> labels) {

@@ -1,7 +1,8 @@
 package io.ferry.profiles.service;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.ProblemException;
+import io.ferry.profiles.api.Impact;
+import io.ferry.profiles.api.LinkImpact;
 import io.ferry.profiles.client.AggregatorClient;
 import io.ferry.profiles.config.ProfilesConfig;
 import io.ferry.profiles.repository.Host;
@@ -26,19 +27,15 @@ import java.util.TreeSet;
 @ApplicationScoped
 public class ImpactService {
 
-    public record LinkImpact(String storageElement, JsonNode comparison) {
-    }
+    final AggregatorClient aggregator;
 
-    public record Impact(String host, String site, String change, OffsetDateTime at, String window, boolean available,
-                         String message, List<LinkImpact> links) {
-    }
+    final ProfilesConfig config;
 
     @Inject
-    @RestClient
-    AggregatorClient aggregator;
-
-    @Inject
-    ProfilesConfig config;
+    public ImpactService(@RestClient AggregatorClient aggregator, ProfilesConfig config) {
+        this.aggregator = aggregator;
+        this.config = config;
+    }
 
     @WithSpan
     @WithSession

@@ -33,8 +33,12 @@ public class ProfileService {
 
     public static final String NAME_PATTERN = "[a-z0-9][a-z0-9._-]{0,99}";
 
+    final SiteAdmin caller;
+
     @Inject
-    SiteAdmin caller;
+    public ProfileService(SiteAdmin caller) {
+        this.caller = caller;
+    }
 
     /** The current version of every profile (call inside a session). */
     public Uni<ProfileCatalog> loadCatalog() {

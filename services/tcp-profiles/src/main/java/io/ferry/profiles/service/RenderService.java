@@ -1,6 +1,7 @@
 package io.ferry.profiles.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.profiles.api.EffectiveProfile;
 import io.ferry.profiles.model.ProfileRenderer;
 import io.ferry.profiles.repository.ProfileVersion;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
@@ -10,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.util.List;
-import java.util.Map;
 
 /** A host's effective profile in the form its tooling applies: sysctl.d, TuneD, a Tuned CR, or JSON. */
 @ApplicationScoped
@@ -19,13 +19,12 @@ public class RenderService {
     public record Rendered(String mediaType, Object body) {
     }
 
-    public record EffectiveProfile(String host, String site, String profile, int version, List<String> chain,
-                                   String rule, int rulePriority, Map<String, String> sysctls,
-                                   Map<String, Integer> interfaceSettings, List<String> warnings) {
-    }
+    final AssignmentService assignments;
 
     @Inject
-    AssignmentService assignments;
+    public RenderService(AssignmentService assignments) {
+        this.assignments = assignments;
+    }
 
     @WithSpan
     @WithSession

@@ -13,8 +13,12 @@ import jakarta.inject.Inject;
 @RequestScoped
 public class SiteAdmin {
 
+    final CurrentCaller caller;
+
     @Inject
-    CurrentCaller caller;
+    public SiteAdmin(CurrentCaller caller) {
+        this.caller = caller;
+    }
 
     public String subject() {
         return caller.subject();

@@ -1,6 +1,8 @@
 package io.ferry.profiles.service;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.profiles.api.Advice;
+import io.ferry.profiles.api.End;
 import io.ferry.profiles.config.ProfilesConfig;
 import io.ferry.profiles.model.BdpRecommender;
 import io.ferry.profiles.model.NicSpeed;
@@ -29,18 +31,15 @@ public class StreamAdvisor {
     static final long LINUX_DEFAULT_RMEM_MAX = 6_291_456L;
     static final int ASSUMED_NIC_MBPS = 10_000;
 
-    public record End(String storageElement, String host, List<String> hosts, int nicMbps, long windowBytes, String windowBasis) {
-    }
+    final AssignmentService assignments;
 
-    public record Advice(int streams, long bdpBytes, long windowBytes, double rttMs, String rttBasis, End source,
-                         End destination, List<String> reasoning) {
-    }
+    final ProfilesConfig config;
 
     @Inject
-    AssignmentService assignments;
-
-    @Inject
-    ProfilesConfig config;
+    public StreamAdvisor(AssignmentService assignments, ProfilesConfig config) {
+        this.assignments = assignments;
+        this.config = config;
+    }
 
     @WithSpan
     @WithSession

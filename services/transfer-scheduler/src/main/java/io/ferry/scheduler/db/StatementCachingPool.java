@@ -8,6 +8,7 @@ import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.SqlConnectOptions;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -29,8 +30,13 @@ public class StatementCachingPool implements PgPoolCreator {
     /** Longer than any statement the scheduler sends (the longest is about 9,000 characters). */
     static final int STATEMENT_SQL_LIMIT = 64 * 1024;
 
-    @ConfigProperty(name = "ferry.db.engine-pool-size", defaultValue = "4")
-    int enginePoolSize;
+    final int enginePoolSize;
+
+    @Inject
+    public StatementCachingPool(
+            @ConfigProperty(name = "ferry.db.engine-pool-size", defaultValue = "4") int enginePoolSize) {
+        this.enginePoolSize = enginePoolSize;
+    }
 
     private volatile Pool engine;
 

@@ -49,8 +49,12 @@ public class EndpointInfoResource {
         }
     }
 
+    final CurrentCaller caller;
+
     @Inject
-    CurrentCaller caller;
+    public EndpointInfoResource(CurrentCaller caller) {
+        this.caller = caller;
+    }
 
     @GET
     public EndpointInfo info() {

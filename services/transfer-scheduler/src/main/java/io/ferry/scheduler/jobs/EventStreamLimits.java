@@ -26,11 +26,15 @@ public class EventStreamLimits {
 
     public static final String TOO_MANY = "TOO_MANY_EVENT_STREAMS";
 
-    @Inject
-    EventStreamConfig config;
+    final EventStreamConfig config;
+
+    final MeterRegistry metrics;
 
     @Inject
-    MeterRegistry metrics;
+    public EventStreamLimits(EventStreamConfig config, MeterRegistry metrics) {
+        this.config = config;
+        this.metrics = metrics;
+    }
 
     private final AtomicInteger open = new AtomicInteger();
     /** Open streams per client; a client without streams has no entry. */

@@ -58,23 +58,33 @@ public class JobResource {
 
     private static final Pattern TIME_WINDOW = Pattern.compile("(\\d{1,6})(?::(\\d{1,4}))?");
 
-    @Inject
-    JobService jobs;
+    final JobService jobs;
+
+    final EngineWakeups wakeups;
+
+    final JobEvents events;
+
+    final EventStreamLimits streams;
+
+    final CurrentCaller caller;
+
+    final ObjectMapper json;
 
     @Inject
-    EngineWakeups wakeups;
-
-    @Inject
-    JobEvents events;
-
-    @Inject
-    EventStreamLimits streams;
-
-    @Inject
-    CurrentCaller caller;
-
-    @Inject
-    ObjectMapper json;
+    public JobResource(
+            JobService jobs,
+            EngineWakeups wakeups,
+            JobEvents events,
+            EventStreamLimits streams,
+            CurrentCaller caller,
+            ObjectMapper json) {
+        this.jobs = jobs;
+        this.wakeups = wakeups;
+        this.events = events;
+        this.streams = streams;
+        this.caller = caller;
+        this.json = json;
+    }
 
     /**
      * Server-Sent Events of the job's files: first each file's current state, then every change as it commits

@@ -50,35 +50,49 @@ import java.util.UUID;
 @ApplicationScoped
 public class JobService {
 
-    @Inject
-    CurrentCaller caller;
+    final CurrentCaller caller;
+
+    final JobEvents events;
+
+    final Pool pool;
+
+    final LogicalSources logicalSources;
+
+    final StorageBoundary boundary;
+
+    final StateStore states;
+
+    final JobTokens tokens;
+
+    final DelegationService delegations;
+
+    final SubmitterTokenRequest submitterToken;
+
+    final BanService bans;
 
     @Inject
-    JobEvents events;
-
-    @Inject
-    Pool pool;
-
-    @Inject
-    LogicalSources logicalSources;
-
-    @Inject
-    StorageBoundary boundary;
-
-    @Inject
-    StateStore states;
-
-    @Inject
-    JobTokens tokens;
-
-    @Inject
-    DelegationService delegations;
-
-    @Inject
-    SubmitterTokenRequest submitterToken;
-
-    @Inject
-    BanService bans;
+    public JobService(
+            CurrentCaller caller,
+            JobEvents events,
+            Pool pool,
+            LogicalSources logicalSources,
+            StorageBoundary boundary,
+            StateStore states,
+            JobTokens tokens,
+            DelegationService delegations,
+            SubmitterTokenRequest submitterToken,
+            BanService bans) {
+        this.caller = caller;
+        this.events = events;
+        this.pool = pool;
+        this.logicalSources = logicalSources;
+        this.boundary = boundary;
+        this.states = states;
+        this.tokens = tokens;
+        this.delegations = delegations;
+        this.submitterToken = submitterToken;
+        this.bans = bans;
+    }
 
     /** Stores the job and its files in one transaction; answers the job id. */
     @WithSpan

@@ -34,8 +34,12 @@ public class LogicalSources {
     static final Set<String> SCHEMES = Set.of("handle", "lfn", "guid", "did");
     static final Set<String> UNUSABLE = Set.of("BAD", "LOST", "UNAVAILABLE", "DELETED");
 
+    final ReplicaLookup resolver;
+
     @Inject
-    ReplicaLookup resolver;
+    public LogicalSources(ReplicaLookup resolver) {
+        this.resolver = resolver;
+    }
 
     public static boolean isLogical(String source) {
         int colon = source.indexOf(':');

@@ -17,9 +17,12 @@ public class ReplicaLookup {
     /** Keep in step with {@link #replicas}' {@code @Timeout}: the 503 names it. */
     static final long TIMEOUT_MILLIS = 3000;
 
+    final ResolverClient resolver;
+
     @Inject
-    @RestClient
-    ResolverClient resolver;
+    public ReplicaLookup(@RestClient ResolverClient resolver) {
+        this.resolver = resolver;
+    }
 
     @Timeout(TIMEOUT_MILLIS)
     public Uni<JsonNode> replicas(String id, String destinationSe, String protocol, Long filesize) {

@@ -25,11 +25,15 @@ import java.util.List;
 @Consumes(MediaType.APPLICATION_JSON)
 public class LinkResource {
 
-    @Inject
-    LinkService links;
+    final LinkService links;
+
+    final StreamAdvice advice;
 
     @Inject
-    StreamAdvice advice;
+    public LinkResource(LinkService links, StreamAdvice advice) {
+        this.links = links;
+        this.advice = advice;
+    }
 
     @GET
     @Authenticated

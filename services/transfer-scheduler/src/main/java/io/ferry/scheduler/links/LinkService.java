@@ -23,8 +23,12 @@ public class LinkService {
     public static final int DEFAULT_MIN_ACTIVE = 2;
     public static final int DEFAULT_MAX_ACTIVE = 60;
 
+    final CurrentCaller caller;
+
     @Inject
-    CurrentCaller caller;
+    public LinkService(CurrentCaller caller) {
+        this.caller = caller;
+    }
 
     @WithSession
     public Uni<List<LinkConfig>> list() {

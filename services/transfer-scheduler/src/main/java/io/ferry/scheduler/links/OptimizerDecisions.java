@@ -24,8 +24,12 @@ public class OptimizerDecisions {
     private static final String COLUMNS = "source_se, dest_se, decided_at, previous, active, throughput, ema_throughput, success_rate, "
             + "samples, running, queued, rationale";
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public OptimizerDecisions(Pool pool) {
+        this.pool = pool;
+    }
 
     public Uni<List<Decision>> current() {
         return pool.query("SELECT DISTINCT ON (source_se, dest_se) " + COLUMNS + " FROM optimizer_decision "

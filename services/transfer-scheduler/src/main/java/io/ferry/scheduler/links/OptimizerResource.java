@@ -23,8 +23,12 @@ import java.util.List;
 @Authenticated
 public class OptimizerResource {
 
+    final OptimizerDecisions optimizer;
+
     @Inject
-    OptimizerDecisions optimizer;
+    public OptimizerResource(OptimizerDecisions optimizer) {
+        this.optimizer = optimizer;
+    }
 
     @GET
     public boolean enabled() {

@@ -21,8 +21,12 @@ import java.util.Map;
 @Consumes(MediaType.APPLICATION_JSON)
 public class ShareResource {
 
+    final ShareService shares;
+
     @Inject
-    ShareService shares;
+    public ShareResource(ShareService shares) {
+        this.shares = shares;
+    }
 
     @GET
     @Authenticated

@@ -23,11 +23,15 @@ import java.util.TreeMap;
 @ApplicationScoped
 public class ShareService {
 
-    @Inject
-    Pool pool;
+    final Pool pool;
+
+    final CurrentCaller caller;
 
     @Inject
-    CurrentCaller caller;
+    public ShareService(Pool pool, CurrentCaller caller) {
+        this.pool = pool;
+        this.caller = caller;
+    }
 
     public Uni<Map<String, Double>> voShares() {
         return pool.query("SELECT vo, weight FROM vo_share ORDER BY vo").execute().map(rows -> {

@@ -36,12 +36,15 @@ public class StreamAdvice {
     private record Cached(Streams streams, Instant until) {
     }
 
-    @Inject
-    @RestClient
-    ProfilesClient profiles;
+    final ProfilesClient profiles;
+
+    final SchedulerConfig config;
 
     @Inject
-    SchedulerConfig config;
+    public StreamAdvice(@RestClient ProfilesClient profiles, SchedulerConfig config) {
+        this.profiles = profiles;
+        this.config = config;
+    }
 
     private static final TypeLiteral<Uni<JsonNode>> ADVICE = new TypeLiteral<Uni<JsonNode>>() {
     };

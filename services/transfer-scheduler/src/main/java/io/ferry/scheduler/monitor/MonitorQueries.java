@@ -35,8 +35,12 @@ public class MonitorQueries {
     public record Example(String jobId, long fileId, String vo, String reason, OffsetDateTime at) {
     }
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public MonitorQueries(Pool pool) {
+        this.pool = pool;
+    }
 
     public Uni<List<LinkVoCounts>> counts(OffsetDateTime since, String vo) {
         String sql = "SELECT source_se, dest_se, vo, "

@@ -25,11 +25,15 @@ import java.time.Duration;
 @Produces(MediaType.APPLICATION_JSON)
 public class MonitorResource {
 
-    @Inject
-    MonitorService monitor;
+    final MonitorService monitor;
+
+    final MonitorConfig config;
 
     @Inject
-    MonitorConfig config;
+    public MonitorResource(MonitorService monitor, MonitorConfig config) {
+        this.monitor = monitor;
+        this.config = config;
+    }
 
     /** Public: the page reads it before anyone signs in, and it holds no data. */
     @GET

@@ -39,17 +39,21 @@ public class MonitorService {
     public record Overview(Duration window, OffsetDateTime since, Totals all, List<Row> links, List<Row> vos) {
     }
 
-    @Inject
-    MonitorQueries queries;
+    final MonitorQueries queries;
+
+    final CurrentCaller caller;
+
+    final ProbeService probes;
+
+    final SchedulerConfig config;
 
     @Inject
-    CurrentCaller caller;
-
-    @Inject
-    ProbeService probes;
-
-    @Inject
-    SchedulerConfig config;
+    public MonitorService(MonitorQueries queries, CurrentCaller caller, ProbeService probes, SchedulerConfig config) {
+        this.queries = queries;
+        this.caller = caller;
+        this.probes = probes;
+        this.config = config;
+    }
 
     /** Bins a probes view's production series is cut into. */
     static final int PRODUCTION_BINS = 48;

@@ -33,8 +33,12 @@ import java.util.List;
 @Consumes(MediaType.APPLICATION_JSON)
 public class ProbeResource {
 
+    final ProbeService probes;
+
     @Inject
-    ProbeService probes;
+    public ProbeResource(ProbeService probes) {
+        this.probes = probes;
+    }
 
     @GET
     @Authenticated

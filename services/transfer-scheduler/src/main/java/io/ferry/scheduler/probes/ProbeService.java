@@ -35,14 +35,18 @@ public class ProbeService {
     private static final Pattern VO = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final long MAX_INTERVAL_SECONDS = 366L * 86_400;
 
-    @Inject
-    Pool pool;
+    final Pool pool;
+
+    final CurrentCaller caller;
+
+    final SchedulerConfig config;
 
     @Inject
-    CurrentCaller caller;
-
-    @Inject
-    SchedulerConfig config;
+    public ProbeService(Pool pool, CurrentCaller caller, SchedulerConfig config) {
+        this.pool = pool;
+        this.caller = caller;
+        this.config = config;
+    }
 
     /** A probe with its last 12 hours at a glance and its latest run. */
     public record Listed(Probe probe, ProbeRows.Summary last12h, ProbeRun latest) {

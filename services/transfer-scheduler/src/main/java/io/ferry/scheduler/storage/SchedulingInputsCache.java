@@ -16,8 +16,12 @@ public class SchedulingInputsCache {
 
     static final long MAX_AGE_NANOS = 1_000_000_000L;
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public SchedulingInputsCache(Pool pool) {
+        this.pool = pool;
+    }
 
     private volatile SchedulingInputs inputs;
     private volatile long loadedAt;

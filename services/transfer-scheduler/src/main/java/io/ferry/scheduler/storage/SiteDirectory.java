@@ -11,8 +11,12 @@ import java.util.Set;
 @ApplicationScoped
 public class SiteDirectory {
 
+    final SchedulingInputsCache inputs;
+
     @Inject
-    SchedulingInputsCache inputs;
+    public SiteDirectory(SchedulingInputsCache inputs) {
+        this.inputs = inputs;
+    }
 
     /** The SE, read again if it was registered since the last read; null if it is not registered. */
     public SchedulingInputs.Se se(String name) {

@@ -25,8 +25,12 @@ import java.util.Optional;
 @ApplicationScoped
 public class StorageBoundary {
 
+    final SiteDirectory sites;
+
     @Inject
-    SiteDirectory sites;
+    public StorageBoundary(SiteDirectory sites) {
+        this.sites = sites;
+    }
 
     /** A submitted file's URLs in canonical form and the SEs they lie under. */
     public record CheckedFile(List<StorageUrl> sources, List<String> sourceSes, StorageUrl destination, String destSe) {

@@ -25,8 +25,12 @@ import java.util.List;
 @Consumes(MediaType.APPLICATION_JSON)
 public class StorageEndpointResource {
 
+    final StorageEndpointService endpoints;
+
     @Inject
-    StorageEndpointService endpoints;
+    public StorageEndpointResource(StorageEndpointService endpoints) {
+        this.endpoints = endpoints;
+    }
 
     @GET
     @Authenticated

@@ -25,8 +25,12 @@ import java.util.TreeMap;
 @ApplicationScoped
 public class StorageEndpointService {
 
+    final CurrentCaller caller;
+
     @Inject
-    CurrentCaller caller;
+    public StorageEndpointService(CurrentCaller caller) {
+        this.caller = caller;
+    }
 
     @WithSession
     public Uni<List<StorageEndpoint>> list() {

@@ -21,11 +21,15 @@ public class StageReleases {
 
     private static final Logger LOG = Logger.getLogger(StageReleases.class);
 
-    @Inject
-    SiteDirectory sites;
+    final SiteDirectory sites;
+
+    final TapeStager stager;
 
     @Inject
-    TapeStager stager;
+    public StageReleases(SiteDirectory sites, TapeStager stager) {
+        this.sites = sites;
+        this.stager = stager;
+    }
 
 
     /**

@@ -40,8 +40,12 @@ public class TapeStager {
 
     private static final Logger LOG = Logger.getLogger(TapeStager.class);
 
+    final ObjectMapper json;
+
     @Inject
-    ObjectMapper json;
+    public TapeStager(ObjectMapper json) {
+        this.json = json;
+    }
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 

@@ -23,8 +23,12 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class Fts3LinkConfigResource {
 
+    final Fts3LinkConfigService links;
+
     @Inject
-    Fts3LinkConfigService links;
+    public Fts3LinkConfigResource(Fts3LinkConfigService links) {
+        this.links = links;
+    }
 
     @GET
     @Authenticated

@@ -34,11 +34,15 @@ public class Fts3LinkConfigService {
             "optimizer_mode", "tcp_buffer_size", "no_delegation");
     static final String COLUMNS = "source_se, dest_se, symbolic_name, min_active, max_active, optimizer_mode, tcp_buffer_size, nostreams, no_delegation";
 
-    @Inject
-    Pool pool;
+    final Pool pool;
+
+    final CurrentCaller caller;
 
     @Inject
-    CurrentCaller caller;
+    public Fts3LinkConfigService(Pool pool, CurrentCaller caller) {
+        this.pool = pool;
+        this.caller = caller;
+    }
 
     /** A link as FTS3's t_link_config row names its fields. */
     public record Fts3Link(String source, String destination, String symbolicname, int min_active, int max_active, String optimizer_mode,

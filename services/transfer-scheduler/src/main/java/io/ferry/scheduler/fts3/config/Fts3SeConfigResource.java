@@ -27,8 +27,12 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 public class Fts3SeConfigResource {
 
+    final Fts3SeConfigService config;
+
     @Inject
-    Fts3SeConfigService config;
+    public Fts3SeConfigResource(Fts3SeConfigService config) {
+        this.config = config;
+    }
 
     @GET
     @Authenticated

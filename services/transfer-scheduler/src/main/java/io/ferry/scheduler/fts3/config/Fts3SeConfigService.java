@@ -37,11 +37,15 @@ public class Fts3SeConfigService {
             "outbound_max_throughput", "udt", "ipv6", "se_metadata", "site", "debug_level", "skip_eviction", "tpc_support",
             "overwrite_disk_enabled");
 
-    @Inject
-    Pool pool;
+    final Pool pool;
+
+    final CurrentCaller caller;
 
     @Inject
-    CurrentCaller caller;
+    public Fts3SeConfigService(Pool pool, CurrentCaller caller) {
+        this.pool = pool;
+        this.caller = caller;
+    }
 
     /** Every SE's configuration, or (se given) that of the SEs {@code se} stands for. */
     public Uni<Map<String, Object>> get(String se) {

@@ -29,8 +29,12 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 public class Fts3ShareConfigResource {
 
+    final Fts3ShareConfigService shares;
+
     @Inject
-    Fts3ShareConfigService shares;
+    public Fts3ShareConfigResource(Fts3ShareConfigService shares) {
+        this.shares = shares;
+    }
 
     @GET
     @Path("shares")

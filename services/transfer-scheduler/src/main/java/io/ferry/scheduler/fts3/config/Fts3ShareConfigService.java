@@ -28,8 +28,12 @@ import java.util.TreeMap;
 @ApplicationScoped
 public class Fts3ShareConfigService {
 
+    final Pool pool;
+
     @Inject
-    Pool pool;
+    public Fts3ShareConfigService(Pool pool) {
+        this.pool = pool;
+    }
 
     /** One of FTS3's t_share_config rows. */
     public record LinkShare(String source, String destination, String vo, int share) {

@@ -28,8 +28,12 @@ import java.util.UUID;
 @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
 public class BanResource {
 
+    final BanService bans;
+
     @Inject
-    BanService bans;
+    public BanResource(BanService bans) {
+        this.bans = bans;
+    }
 
     /** FTS3's t_bad_ses row; {@code wait_timeout} in seconds, 0 until the unban. */
     public record SeBanView(String se, String vo, String status, int wait_timeout, String message, String admin_dn, String addition_time) {

@@ -45,14 +45,18 @@ public class BanService {
     /** Every VO: a ban without {@code vo_name}. */
     static final String ANY_VO = "*";
 
-    @Inject
-    Pool pool;
+    final Pool pool;
+
+    final StateStore states;
+
+    final CurrentCaller caller;
 
     @Inject
-    StateStore states;
-
-    @Inject
-    CurrentCaller caller;
+    public BanService(Pool pool, StateStore states, CurrentCaller caller) {
+        this.pool = pool;
+        this.states = states;
+        this.caller = caller;
+    }
 
     /** A stored SE ban, as FTS3 lists it. */
     public record SeBan(String se, String vo, String status, int waitTimeout, String message, String adminDn, OffsetDateTime additionTime) {

@@ -1,4 +1,4 @@
-package io.ferry.resolver.client;
+package io.ferry.resolver.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 

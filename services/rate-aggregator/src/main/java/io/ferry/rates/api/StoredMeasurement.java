@@ -1,0 +1,4 @@
+package io.ferry.rates.api;
+
+public record StoredMeasurement(long id, Measurement measurement) {
+}

@@ -1,0 +1,4 @@
+package io.ferry.profiles.api;
+
+public record PeerRtt(String peer, double rttMs, Integer peerNicMbps) {
+}
