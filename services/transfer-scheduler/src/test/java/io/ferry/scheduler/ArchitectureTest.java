@@ -5,6 +5,7 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -19,12 +20,13 @@ import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The scheduler's package rules: features in packages whose dependencies point one way, the engine's loops above the
- * features they orchestrate, the REST layer at the edge, and one writer of file and job state.
+ * features they orchestrate, the REST layer at the edge, one writer of file and job state, and constructor injection.
  */
 class ArchitectureTest {
 
@@ -62,6 +64,13 @@ class ArchitectureTest {
     void theRestLayerIsUsedByNothingBelowIt() {
         noClasses().that(not(REST_LAYER))
                 .should().dependOnClassesThat(REST_LAYER)
+                .check(MAIN);
+    }
+
+    /** Beans take what they need in their {@code @Inject} constructor (qualifiers on its parameters), into final fields. */
+    @Test
+    void beansAreInjectedThroughTheirConstructor() {
+        noFields().should().beAnnotatedWith(Inject.class)
                 .check(MAIN);
     }
 

@@ -23,8 +23,12 @@ import java.util.UUID;
 @ApplicationScoped
 public class JobTokens {
 
+    private final TokenSeal seal;
+
     @Inject
-    TokenSeal seal;
+    JobTokens(TokenSeal seal) {
+        this.seal = seal;
+    }
 
     /** What {@link FileTokenRows#insert} stores. */
     public record Rows(List<FileTokenRows.Sealed> tokens, List<FileTokenRows.Use> uses) {

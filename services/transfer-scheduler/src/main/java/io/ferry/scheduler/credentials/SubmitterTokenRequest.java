@@ -32,11 +32,14 @@ import java.util.UUID;
 @ApplicationScoped
 public class SubmitterTokenRequest {
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final TokenSeal seal;
 
     @Inject
-    TokenSeal seal;
+    SubmitterTokenRequest(SchedulerConfig config, TokenSeal seal) {
+        this.config = config;
+        this.seal = seal;
+    }
 
     /** The sealed submitter's token and the narrowed tokens its job will need. */
     public record Rows(byte[] sealed, String issuer, OffsetDateTime expiresAt, List<SubmitterTokenRows.Side> sides) {

@@ -45,17 +45,18 @@ public class SubmitterTokens {
     private static final int BATCH = 20;
     private static final String LONG_LIVED_SCOPE = "offline_access";
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final Pool pool;
+    private final TokenSeal seal;
+    private final TokenExchangeClient issuers;
 
     @Inject
-    Pool pool;
-
-    @Inject
-    TokenSeal seal;
-
-    @Inject
-    TokenExchangeClient issuers;
+    SubmitterTokens(SchedulerConfig config, Pool pool, TokenSeal seal, TokenExchangeClient issuers) {
+        this.config = config;
+        this.pool = pool;
+        this.seal = seal;
+        this.issuers = issuers;
+    }
 
     /** One replica asks for one job's tokens at a time: its other files wait for that answer instead of asking too. */
     private final Object[] jobLocks = new Object[64];

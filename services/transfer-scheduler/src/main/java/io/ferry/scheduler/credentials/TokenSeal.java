@@ -27,16 +27,18 @@ public class TokenSeal {
 
     private static final Logger LOG = Logger.getLogger(TokenSeal.class);
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
 
     private volatile SecretKey key;
 
-    public TokenSeal() {
+    @Inject
+    TokenSeal(SchedulerConfig config) {
+        this.config = config;
     }
 
     /** A seal with this key (configured, {@link #load}). */
     TokenSeal(SecretKey key) {
+        this.config = null;
         this.key = key;
     }
 

@@ -11,9 +11,12 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 @ApplicationScoped
 public class RecordIngest {
 
+    private final AggregatorClient aggregator;
+
     @Inject
-    @RestClient
-    AggregatorClient aggregator;
+    RecordIngest(@RestClient AggregatorClient aggregator) {
+        this.aggregator = aggregator;
+    }
 
     @Timeout(30_000)
     public Uni<Response> ingest(String records) {

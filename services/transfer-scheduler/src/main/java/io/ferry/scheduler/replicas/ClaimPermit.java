@@ -7,11 +7,14 @@ import jakarta.inject.Inject;
 @ApplicationScoped
 public class ClaimPermit {
 
-    @Inject
-    ReplicaHeartbeat heartbeat;
+    private final ReplicaHeartbeat heartbeat;
+    private final EngineDrain drain;
 
     @Inject
-    EngineDrain drain;
+    ClaimPermit(ReplicaHeartbeat heartbeat, EngineDrain drain) {
+        this.heartbeat = heartbeat;
+        this.drain = drain;
+    }
 
     public boolean mayClaim() {
         return heartbeat.alive() && !drain.draining();

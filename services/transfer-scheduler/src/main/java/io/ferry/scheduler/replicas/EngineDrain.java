@@ -37,23 +37,23 @@ public class EngineDrain {
     /** How much longer than its estimate a copy may turn out to take and still finish within the grace. */
     private static final double MARGIN = 1.2;
 
-    @Inject
-    SchedulerConfig config;
+    private final SchedulerConfig config;
+    private final RunningFiles running;
+    private final FileQueue queue;
+    private final Replicas replicas;
+    private final EngineIdentity identity;
+    private final StateStore changes;
 
     @Inject
-    RunningFiles running;
-
-    @Inject
-    FileQueue queue;
-
-    @Inject
-    Replicas replicas;
-
-    @Inject
-    EngineIdentity identity;
-
-    @Inject
-    StateStore changes;
+    EngineDrain(SchedulerConfig config, RunningFiles running, FileQueue queue, Replicas replicas, EngineIdentity identity,
+                StateStore changes) {
+        this.config = config;
+        this.running = running;
+        this.queue = queue;
+        this.replicas = replicas;
+        this.identity = identity;
+        this.changes = changes;
+    }
 
     private volatile boolean draining;
 

@@ -18,8 +18,12 @@ import java.util.List;
 @ApplicationScoped
 public class Replicas {
 
+    private final Pool pool;
+
     @Inject
-    Pool pool;
+    Replicas(Pool pool) {
+        this.pool = pool;
+    }
 
     /** Registers a fresh process start. */
     public Uni<Void> register(String replicaId, String name) {

@@ -22,11 +22,14 @@ public class ServerStatusResource {
     public record HostActivity(long active, long staging) {
     }
 
-    @Inject
-    Replicas replicas;
+    private final Replicas replicas;
+    private final SchedulerConfig config;
 
     @Inject
-    SchedulerConfig config;
+    ServerStatusResource(Replicas replicas, SchedulerConfig config) {
+        this.replicas = replicas;
+        this.config = config;
+    }
 
     @GET
     @Path("hosts")

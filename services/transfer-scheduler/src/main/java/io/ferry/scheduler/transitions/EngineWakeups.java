@@ -33,10 +33,11 @@ public class EngineWakeups {
 
     private final Map<Event, List<Consumer<Link>>> listeners = new EnumMap<>(Event.class);
 
-    @Inject
-    StateEvents changes;
+    private final StateEvents changes;
 
-    EngineWakeups() {
+    @Inject
+    EngineWakeups(StateEvents changes) {
+        this.changes = changes;
         for (Event e : Event.values()) {
             listeners.put(e, new CopyOnWriteArrayList<>());
         }

@@ -56,13 +56,16 @@ public class FileQueue {
 
     private static final String DUE = "next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())";
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
 
     /** For the prepare claim, planned once per connection: nothing in it depends on the values ({@link EngineConnections}). */
+    private final Pool claims;
+
     @Inject
-    @EngineConnections
-    Pool claims;
+    FileQueue(Pool pool, @EngineConnections Pool claims) {
+        this.pool = pool;
+        this.claims = claims;
+    }
 
     /**
      * Per (link, VO, activity): waiting (counted up to {@code waitingCap}), preparing, ready, active and staging

@@ -58,17 +58,18 @@ public class JobEvents {
     record Change(String job_id, List<Long> file_ids, FileState file_state, JobState job_state, String reason, String at) {
     }
 
-    @Inject
-    ObjectMapper json;
+    private final ObjectMapper json;
+    private final Vertx vertx;
+    private final Config config;
+    private final EventStreamConfig streams;
 
     @Inject
-    Vertx vertx;
-
-    @Inject
-    Config config;
-
-    @Inject
-    EventStreamConfig streams;
+    JobEvents(ObjectMapper json, Vertx vertx, Config config, EventStreamConfig streams) {
+        this.json = json;
+        this.vertx = vertx;
+        this.config = config;
+        this.streams = streams;
+    }
 
     /** Every event, for whoever follows all jobs. */
     private final BroadcastProcessor<FileEvent> events = BroadcastProcessor.create();

@@ -60,32 +60,32 @@ public class StateChanges implements StateStore {
 
     private static final Logger LOG = Logger.getLogger(StateChanges.class);
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
 
     /** For the prepared files' update, planned once per connection (see {@link #writePrepared}). */
-    @Inject
-    @EngineConnections
-    Pool planOnce;
+    private final Pool planOnce;
 
-    @Inject
-    JobEvents events;
-
-    @Inject
-    TransferRecords records;
-
-    @Inject
-    EngineIdentity identity;
-
-    @Inject
-    SchedulingInputsCache inputs;
+    private final JobEvents events;
+    private final TransferRecords records;
+    private final EngineIdentity identity;
+    private final SchedulingInputsCache inputs;
 
     /** Where each committed change is announced (wake-ups and counters observe it). */
-    @Inject
-    StateEvents changes;
+    private final StateEvents changes;
+    private final FileQueue queue;
 
     @Inject
-    FileQueue queue;
+    StateChanges(Pool pool, @EngineConnections Pool planOnce, JobEvents events, TransferRecords records, EngineIdentity identity,
+                 SchedulingInputsCache inputs, StateEvents changes, FileQueue queue) {
+        this.pool = pool;
+        this.planOnce = planOnce;
+        this.events = events;
+        this.records = records;
+        this.identity = identity;
+        this.inputs = inputs;
+        this.changes = changes;
+        this.queue = queue;
+    }
 
     @Override
     public boolean prepared(ClaimedFile f, SourceStat stat) {

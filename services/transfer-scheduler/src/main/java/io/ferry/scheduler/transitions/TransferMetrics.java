@@ -32,11 +32,14 @@ public class TransferMetrics {
     static final String REPLICA_DEAD = "replica_dead";
     static final String LEASE_LAPSED = "lease_lapsed";
 
-    @Inject
-    MeterRegistry registry;
+    private final MeterRegistry registry;
+    private final StateEvents changes;
 
     @Inject
-    StateEvents changes;
+    TransferMetrics(MeterRegistry registry, StateEvents changes) {
+        this.registry = registry;
+        this.changes = changes;
+    }
 
     /** One counter per meter and label values, registered on first use and then only looked up. */
     private record Key(String meter, String a, String b, String c) {

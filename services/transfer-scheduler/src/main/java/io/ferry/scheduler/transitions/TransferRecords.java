@@ -35,11 +35,14 @@ public class TransferRecords {
         }
     }
 
-    @Inject
-    ObjectMapper json;
+    private final ObjectMapper json;
+    private final SiteDirectory sites;
 
     @Inject
-    SiteDirectory sites;
+    TransferRecords(ObjectMapper json, SiteDirectory sites) {
+        this.json = json;
+        this.sites = sites;
+    }
 
     /** A record ready for the outbox: its id and its JSON. */
     public record Built(String id, String payload) {

@@ -35,8 +35,7 @@ class JobTokensTest {
     @Test
     void eachDistinctTokenIsSealedOnceAndEachUrlGetsItsOwn() throws Exception {
         TokenSeal seal = new TokenSeal(TokenSeal.load(TokenSealTest.randomKey(), false));
-        JobTokens jobTokens = new JobTokens();
-        jobTokens.seal = seal;
+        JobTokens jobTokens = new JobTokens(seal);
         String read = jwt("storage.read:/");
         String readBnl = jwt("storage.read:/bnl");
         String modify = jwt("storage.modify:/");

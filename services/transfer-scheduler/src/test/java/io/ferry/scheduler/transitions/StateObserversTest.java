@@ -3,6 +3,7 @@ package io.ferry.scheduler.transitions;
 import io.ferry.scheduler.queue.FileState;
 import io.ferry.scheduler.queue.JobState;
 import io.ferry.scheduler.transitions.events.StateChanged;
+import io.ferry.scheduler.transitions.events.StateEvents;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +25,7 @@ class StateObserversTest {
 
     @Test
     void changesThatMayEndAJobWakeTheSettlerAndArchivingTheArchivePoll() {
-        EngineWakeups wakeups = new EngineWakeups();
+        EngineWakeups wakeups = new EngineWakeups(new StateEvents());
         AtomicInteger changed = new AtomicInteger();
         AtomicInteger archiving = new AtomicInteger();
         wakeups.on(EngineWakeups.Event.FILE_CHANGED, changed::incrementAndGet);
@@ -46,9 +47,8 @@ class StateObserversTest {
 
     @Test
     void attemptsEndedFilesAndTakeoversAreCounted() {
-        TransferMetrics metrics = new TransferMetrics();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        metrics.registry = registry;
+        TransferMetrics metrics = new TransferMetrics(registry, new StateEvents());
         metrics.changed(change(FileState.ACTIVE, FileState.FINISHED, new StateChanged.Attempt(FileState.FINISHED, null, 100, null)));
         metrics.changed(change(FileState.ACTIVE, FileState.SUBMITTED, new StateChanged.Attempt(FileState.FAILED, "LEASE_EXPIRED", 0,
                 StateChanged.TakenBack.REPLICA_DEAD)));

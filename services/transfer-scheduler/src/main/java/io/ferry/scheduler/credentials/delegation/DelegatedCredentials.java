@@ -27,8 +27,12 @@ public class DelegatedCredentials {
     public record Delegated(byte[] sealedProxy, String vomsAttrs, OffsetDateTime terminationTime) {
     }
 
+    private final Pool pool;
+
     @Inject
-    Pool pool;
+    DelegatedCredentials(Pool pool) {
+        this.pool = pool;
+    }
 
     public Uni<Optional<Pending>> pending(String id, String dn) {
         return pool.preparedQuery("SELECT request_pem, request_key, requested_at FROM delegated_credential "

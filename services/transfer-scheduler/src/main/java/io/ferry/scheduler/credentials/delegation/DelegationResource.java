@@ -29,8 +29,12 @@ public class DelegationResource {
     public record DelegationView(String termination_time, List<String> voms_attrs) {
     }
 
+    private final DelegationService delegations;
+
     @Inject
-    DelegationService delegations;
+    DelegationResource(DelegationService delegations) {
+        this.delegations = delegations;
+    }
 
     /** The delegation's termination time, or JSON {@code null} when there is none (FTS3 answers so). */
     @GET

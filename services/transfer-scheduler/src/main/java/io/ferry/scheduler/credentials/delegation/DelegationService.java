@@ -35,20 +35,21 @@ public class DelegationService {
     public record Info(OffsetDateTime terminationTime, List<String> vomsAttrs) {
     }
 
-    @Inject
-    CurrentCaller current;
+    private final CurrentCaller current;
+    private final DelegatedCredentials store;
+    private final DelegationCipher cipher;
+    private final GridVerifiers verifiers;
+    private final DelegationConfig config;
 
     @Inject
-    DelegatedCredentials store;
-
-    @Inject
-    DelegationCipher cipher;
-
-    @Inject
-    GridVerifiers verifiers;
-
-    @Inject
-    DelegationConfig config;
+    DelegationService(CurrentCaller current, DelegatedCredentials store, DelegationCipher cipher, GridVerifiers verifiers,
+                      DelegationConfig config) {
+        this.current = current;
+        this.store = store;
+        this.cipher = cipher;
+        this.verifiers = verifiers;
+        this.config = config;
+    }
 
     /** The caller's delegation under {@code id}, empty when there is none or it expired. */
     public Uni<Optional<Info>> info(String id) {

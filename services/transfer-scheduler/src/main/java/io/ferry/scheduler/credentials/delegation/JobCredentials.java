@@ -49,17 +49,18 @@ public class JobCredentials {
         }
     }
 
-    @Inject
-    Pool pool;
+    private final Pool pool;
+    private final DelegatedCredentials delegations;
+    private final DelegationCipher cipher;
+    private final DelegationConfig config;
 
     @Inject
-    DelegatedCredentials delegations;
-
-    @Inject
-    DelegationCipher cipher;
-
-    @Inject
-    DelegationConfig config;
+    JobCredentials(Pool pool, DelegatedCredentials delegations, DelegationCipher cipher, DelegationConfig config) {
+        this.pool = pool;
+        this.delegations = delegations;
+        this.cipher = cipher;
+        this.config = config;
+    }
 
     private final Map<UUID, Optional<Owner>> owners = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
         @Override
