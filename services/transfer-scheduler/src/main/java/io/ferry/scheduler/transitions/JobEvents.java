@@ -7,6 +7,7 @@ import io.ferry.scheduler.config.EventStreamConfig;
 import io.ferry.scheduler.queue.FileState;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -42,6 +43,7 @@ import java.util.function.Consumer;
  * event streams of the job.
  */
 @ApplicationScoped
+@RegisterForReflection(targets = JobEvents.Change.class) // NOTIFY payloads: Jackson reads and writes them by reflection
 public class JobEvents {
 
     private static final Logger LOG = Logger.getLogger(JobEvents.class);
