@@ -13,6 +13,7 @@ import io.ferry.rates.api.TransferRecord;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -23,8 +24,13 @@ import java.util.List;
 /**
  * Takes batches of transfer records (a JSON array or NDJSON): each item is checked on its own, valid items are
  * stored once (by id), invalid ones are answered with their index and errors.
+ *
+ * <p>Jackson binds the records here and the answers (entities of a {@code Response}) outside any REST method's
+ * signature, so a native executable needs them registered for reflection.
  */
 @ApplicationScoped
+@RegisterForReflection(targets = {TransferRecord.class, io.ferry.rates.api.Measurement.class, RecordIngest.Result.class,
+        RecordIngest.Rejected.class})
 public class RecordIngest {
 
     public static final int MAX_ITEMS = 20_000;

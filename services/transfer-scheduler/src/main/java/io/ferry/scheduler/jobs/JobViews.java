@@ -4,13 +4,16 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.ferry.scheduler.fts3.Fts3Time;
 import io.ferry.scheduler.queue.Job;
 import io.ferry.scheduler.queue.TransferFile;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.util.UUID;
 
 /**
  * Jobs and files as FTS3's REST API names their fields, so FTS3 clients read them unchanged; times in FTS3's form
- * ({@link Fts3Time}).
+ * ({@link Fts3Time}). Jackson also turns them into trees outside any REST method's signature (a job with its files):
+ * registered for reflection for the native executable.
  */
+@RegisterForReflection(targets = {JobViews.JobView.class, JobViews.FileView.class})
 public final class JobViews {
 
     private JobViews() {

@@ -8,6 +8,7 @@ import io.ferry.scheduler.queue.FileState;
 import io.ferry.scheduler.queue.JobState;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -43,6 +44,7 @@ import java.util.function.Consumer;
  * event streams of the job.
  */
 @ApplicationScoped
+@RegisterForReflection(targets = JobEvents.Change.class) // NOTIFY payloads: Jackson reads and writes them by reflection
 public class JobEvents {
 
     private static final Logger LOG = Logger.getLogger(JobEvents.class);

@@ -1,6 +1,7 @@
 package io.ferry.scheduler.credentials.delegation;
 
 import io.ferry.scheduler.fts3.Fts3Time;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -26,6 +27,8 @@ import java.util.List;
 @Authenticated
 public class DelegationResource {
 
+    /** Answered as a {@code Response} entity, outside the method's signature: registered for the native executable. */
+    @RegisterForReflection
     public record DelegationView(String termination_time, List<String> voms_attrs) {
     }
 
