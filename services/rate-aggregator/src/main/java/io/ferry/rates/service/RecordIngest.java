@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.rates.api.IngestResult;
+import io.ferry.rates.api.Measurement;
 import io.ferry.rates.api.Rejected;
 import io.ferry.rates.repository.TransferRecordStore;
 import io.ferry.rates.api.TransferRecord;
@@ -29,8 +30,7 @@ import java.util.List;
  * signature, so a native executable needs them registered for reflection.
  */
 @ApplicationScoped
-@RegisterForReflection(targets = {TransferRecord.class, io.ferry.rates.api.Measurement.class, RecordIngest.Result.class,
-        RecordIngest.Rejected.class})
+@RegisterForReflection(targets = {TransferRecord.class, Measurement.class, IngestResult.class, Rejected.class})
 public class RecordIngest {
 
     public static final int MAX_ITEMS = 20_000;
