@@ -46,6 +46,7 @@ fi
 
 work="$home.partial.$$"
 rm -rf "$work"
+mkdir -p "$(dirname "$home")"
 trap 'rm -rf "$work"' EXIT
 
 # 1. A real copy of the JDK: the builder looks for lib/svm and lib/static under java.home, and a symlinked
