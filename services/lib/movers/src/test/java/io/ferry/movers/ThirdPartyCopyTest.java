@@ -85,6 +85,24 @@ class ThirdPartyCopyTest {
         assertFalse(Files.exists(xrootd.file("/tpc/run2/f2-again")), "a copy that fails its check is removed");
     }
 
+    /** XRootD here offers adler32 digests only: a job's MD5 is checked against the destination read back with MD5. */
+    @Test
+    void anMd5JobIsCheckedOnTheDestinationTheSePulled() throws Exception {
+        HttpMoverTest.write(nginx.file("/se-a/tpc/m1"), 2_000_000, 29);
+        String md5 = Md5CopyTest.md5(nginx.file("/se-a/tpc/m1"));
+        URI destBase = URI.create(xrootd.url("/"));
+        CopyResult r = mover.copy(new CopyRequest(URI.create(nginx.url("/se-a/tpc/m1")), URI.create(xrootd.url("/tpc/run9/m1")), 2_000_000L,
+                md5, "both", false, 1, destBase, true, null, null, ChecksumAlgorithm.MD5));
+        assertEquals(md5, r.checksum());
+
+        MoverException wrong = assertThrows(MoverException.class, () -> mover.copy(new CopyRequest(URI.create(nginx.url("/se-a/tpc/m1")),
+                URI.create(xrootd.url("/tpc/run9/m1-wrong")), null, "0".repeat(32), "target", false, 1, destBase, true, null, null,
+                ChecksumAlgorithm.MD5)));
+        assertEquals(MoverException.Code.CHECKSUM_MISMATCH, wrong.code());
+        assertTrue(wrong.getMessage().startsWith("the destination's MD5 is " + md5), wrong.getMessage());
+        assertFalse(Files.exists(xrootd.file("/tpc/run9/m1-wrong")), "a copy that fails its check is removed");
+    }
+
     @Test
     void theSourcesTokenTravelsAsTransferHeaderAuthorizationAndWithoutItTheSourceRefusesThePull() throws Exception {
         String adler = HttpMoverTest.write(nginx.file("/tok-a/tpc/t1"), 1_000_000, 28);
