@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * A service's error answer (RFC 7807 problem+json, or whatever else it sent), read as one line for people:
- * {@code 400 INVALID_JOB: 2 problem(s) with the submission; nothing was stored [files[0].checksum: expected ADLER32:xxxxxxxx]}.
+ * {@code 400 INVALID_JOB: 2 problem(s) with the submission; nothing was stored [files[0].checksum: expected ADLER32:<1 to 8 hex digits> or MD5:<32 hex digits>, or the algorithm alone]}.
  */
 public final class ApiProblem extends RuntimeException {
 

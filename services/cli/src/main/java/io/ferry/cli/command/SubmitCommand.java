@@ -46,7 +46,7 @@ public final class SubmitCommand extends FerryCommand {
     @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "list of transfers; - reads stdin")
     String file;
 
-    @Option(names = "--checksum", paramLabel = "adler32:HEX", description = "the file's checksum (SRC DST form)")
+    @Option(names = "--checksum", paramLabel = "ALG:HEX", description = "the file's checksum, adler32:HEX or md5:HEX (SRC DST form)")
     String checksum;
 
     @Option(names = "--filesize", paramLabel = "SIZE", description = "the file's size, bytes or e.g. 10GB (SRC DST form)")

@@ -13,7 +13,7 @@ import java.util.List;
  * A list of transfers to submit, read from a file or stdin in one of two forms: FTS3's JSON bulk format as
  * {@code fts-rest-transfer-submit -f} reads it ({@code {"Files": [{"sources": [...], "destinations": [...], ...}]}},
  * {@code files} also taken; each file object is sent as it is), or lines of {@code SRC DST [SIZE] [CHECKSUM]}
- * (blank lines and {@code #} comments skipped; SIZE in bytes or with a unit, CHECKSUM as {@code adler32:xxxxxxxx}).
+ * (blank lines and {@code #} comments skipped; SIZE in bytes or with a unit, CHECKSUM as {@code adler32:xxxxxxxx} or {@code md5:} and 32 hex digits).
  */
 public final class TransferList {
 

@@ -61,8 +61,8 @@ class PrinterTest {
     void problemsReadAsOneLine() {
         JsonNode problem = read("{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400,\"code\":\"INVALID_JOB\","
                 + "\"detail\":\"2 problem(s) with the submission; nothing was stored\",\"errors\":[{\"field\":\"files[0].checksum\","
-                + "\"message\":\"expected ADLER32:xxxxxxxx\"},{\"field\":\"params.priority\",\"message\":\"a whole number from 1 to 5\"}]}");
-        assertEquals("400 INVALID_JOB: 2 problem(s) with the submission; nothing was stored [files[0].checksum: expected ADLER32:xxxxxxxx;"
+                + "\"message\":\"expected ADLER32:<1 to 8 hex digits> or MD5:<32 hex digits>, or the algorithm alone\"},{\"field\":\"params.priority\",\"message\":\"a whole number from 1 to 5\"}]}");
+        assertEquals("400 INVALID_JOB: 2 problem(s) with the submission; nothing was stored [files[0].checksum: expected ADLER32:<1 to 8 hex digits> or MD5:<32 hex digits>, or the algorithm alone;"
                 + " params.priority: a whole number from 1 to 5]", ApiProblem.of("POST", "http://s/jobs", 400, problem, problem.toString()).getMessage());
         assertEquals("502 from GET http://s/x: <html>bad gateway</html>",
                 ApiProblem.of("GET", "http://s/x", 502, null, "<html>bad gateway</html>\nmore").getMessage());

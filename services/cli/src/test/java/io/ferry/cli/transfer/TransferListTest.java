@@ -22,8 +22,9 @@ class TransferListTest {
                 https://a.example/f2  https://b.example/f2  2000
                 https://a.example/f3 https://b.example/f3 10MB adler32:0A1B2C3D
                 handle:21.T1/x https://b.example/x adler32:ff
+                https://a.example/f5 https://b.example/f5 MD5:9E107D9D372BB6826BD81D3542A419D6
                 """);
-        assertEquals(4, files.size());
+        assertEquals(5, files.size());
         assertEquals("https://a.example/f1", files.get(0).get("sources").get(0).asText());
         assertEquals("https://b.example/f1", files.get(0).get("destinations").get(0).asText());
         assertFalse(files.get(0).has("filesize"));
@@ -33,6 +34,7 @@ class TransferListTest {
         assertEquals("handle:21.T1/x", files.get(3).get("sources").get(0).asText());
         assertEquals("ADLER32:ff", files.get(3).get("checksum").asText());
         assertFalse(files.get(3).has("filesize"));
+        assertEquals("MD5:9e107d9d372bb6826bd81d3542a419d6", files.get(4).get("checksum").asText());
     }
 
     @Test

@@ -22,7 +22,7 @@ final class BodyRelay implements HttpWire.Body {
 
     private final HttpWire.Response source;
     private final long length;
-    private final Adler32Stream counter;
+    private final ChecksumStream counter;
     private final ExecutorService readers;
     private final DirectBuffers.Reservation buffers;
     private final BlockingQueue<Object> filled = new ArrayBlockingQueue<>(DEPTH + 1);
@@ -35,7 +35,7 @@ final class BodyRelay implements HttpWire.Body {
      * With {@code readers} null, or a reservation of one buffer, the body is read and written in turn on the caller's
      * thread.
      */
-    BodyRelay(HttpWire.Response source, long length, Adler32Stream counter, ExecutorService readers, DirectBuffers.Reservation buffers) {
+    BodyRelay(HttpWire.Response source, long length, ChecksumStream counter, ExecutorService readers, DirectBuffers.Reservation buffers) {
         this.source = source;
         this.length = length;
         this.counter = counter;

@@ -3,20 +3,29 @@ package io.ferry.movers;
 import java.net.URI;
 
 /**
- * One copy: source and destination URLs, what the file should be (size, ADLER32 as 8 hex digits, both optional),
+ * One copy: source and destination URLs, what the file should be (size, and its checksum as the hex digits of
+ * {@code algorithm}, both optional),
  * FTS3's checksum mode (none, source, target, both), whether an existing destination may be replaced, the number
  * of parallel streams, the destination SE's base URL (parent collections are created below it), whether the
  * destination SE pulls the file itself (HTTP third-party copy), and the source SE's base URL. The engine gives only
  * canonical URLs under the SEs' bases; the file mover also confines each side to its SE's base directory on disk
  * (links included), when one is given. {@code credentials} are what the copy presents to each SE (see
- * {@link StorageCredentials}).
+ * {@link StorageCredentials}). {@code algorithm}: what the copy computes and compares (null: ADLER32, FTS3's default).
  */
-public record CopyRequest(URI source, URI destination, Long expectedSize, String expectedAdler32, String verify,
+public record CopyRequest(URI source, URI destination, Long expectedSize, String expectedChecksum, String verify,
                           boolean overwrite, int streams, URI destinationBase, boolean thirdPartyCopy, URI sourceBase,
-                          StorageCredentials credentials) {
+                          StorageCredentials credentials, ChecksumAlgorithm algorithm) {
 
     public CopyRequest {
         credentials = credentials == null ? StorageCredentials.SERVICE : credentials;
+        algorithm = algorithm == null ? ChecksumAlgorithm.ADLER32 : algorithm;
+    }
+
+    /** An ADLER32 copy presenting {@code credentials}; {@code expectedAdler32}: 8 hex digits or null. */
+    public CopyRequest(URI source, URI destination, Long expectedSize, String expectedAdler32, String verify, boolean overwrite, int streams,
+                       URI destinationBase, boolean thirdPartyCopy, URI sourceBase, StorageCredentials credentials) {
+        this(source, destination, expectedSize, expectedAdler32, verify, overwrite, streams, destinationBase, thirdPartyCopy, sourceBase,
+                credentials, ChecksumAlgorithm.ADLER32);
     }
 
     /** A copy with the mover's own identity toward both SEs. */
@@ -43,8 +52,13 @@ public record CopyRequest(URI source, URI destination, Long expectedSize, String
         return verify == null ? "none" : verify;
     }
 
-    /** Whether the copy computes ADLER32 while streaming (any mode but none). */
+    /** Whether the copy computes its checksum while streaming (any mode but none). */
     public boolean checksums() {
         return !verifyMode().equals("none");
+    }
+
+    /** The algorithm a streamed copy computes as the bytes go by: null (counting only) when no mode asks for one. */
+    public ChecksumAlgorithm streamedAlgorithm() {
+        return checksums() ? algorithm : null;
     }
 }

@@ -47,7 +47,7 @@ public final class FileMover implements Mover {
     @Override
     public SourceStat statDestination(CopyRequest req) throws MoverException {
         Path dest = confined(req.destination(), false, req.destinationBase());
-        try (Adler32Stream in = new Adler32Stream(Files.newInputStream(dest))) {
+        try (ChecksumStream in = new ChecksumStream(Files.newInputStream(dest), req.algorithm())) {
             long size = in.transferTo(OutputStream.nullOutputStream());
             return new SourceStat(size, true, in.hex());
         } catch (IOException e) {
@@ -79,9 +79,9 @@ public final class FileMover implements Mover {
             Files.createDirectories(dest.getParent());
             Path partial = Files.createTempFile(dest.getParent(), ".ferry-", ".part");
             try {
-                Adler32Stream in;
-                try (InputStream raw = Files.newInputStream(source); Adler32Stream counted = new Adler32Stream(raw, progress,
-                             req.checksums());
+                ChecksumStream in;
+                try (InputStream raw = Files.newInputStream(source); ChecksumStream counted = new ChecksumStream(raw, progress,
+                             req.streamedAlgorithm());
                      OutputStream out = Files.newOutputStream(partial, StandardOpenOption.TRUNCATE_EXISTING)) {
                     counted.transferTo(out);
                     in = counted;
@@ -92,9 +92,9 @@ public final class FileMover implements Mover {
                 }
                 long transferMillis = (System.nanoTime() - t0) / 1_000_000;
                 String mode = req.verifyMode();
-                if (!mode.equals("none") && req.expectedAdler32() != null && !req.expectedAdler32().equalsIgnoreCase(in.hex())) {
+                if (!mode.equals("none") && req.expectedChecksum() != null && !req.expectedChecksum().equalsIgnoreCase(in.hex())) {
                     throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
-                            "the source's ADLER32 is " + in.hex() + ", the job says " + req.expectedAdler32());
+                            "the source's " + req.algorithm() + " is " + in.hex() + ", the job says " + req.expectedChecksum());
                 }
                 if (!req.overwrite() && Files.exists(dest, LinkOption.NOFOLLOW_LINKS)) {
                     throw new MoverException(MoverException.Code.DEST_EXISTS, "transfer", req.destination() + " appeared during the copy");

@@ -15,10 +15,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * Copies over HTTP/WebDAV: stat the source (HEAD, with {@code Want-Digest: adler32}), check the destination
+ * Copies over HTTP/WebDAV: stat the source (HEAD, with {@code Want-Digest} for the copy's algorithm), check the destination
  * (overwrite or DEST_EXISTS), create parent collections (MKCOL), then stream GET into PUT without holding the file
  * in memory — large files with Range requests on several streams, reassembled in order through a bounded window —
- * computing ADLER32 on the way, checking size and checksum, and on failure removing a partial or wrong destination
+ * computing the checksum (ADLER32 or MD5) on the way, checking size and checksum, and on failure removing a partial or wrong destination
  * this attempt wrote (never one that was there before).
  */
 public final class HttpMover implements Mover {
@@ -77,7 +77,7 @@ public final class HttpMover implements Mover {
     public SourceStat stat(CopyRequest req) throws MoverException {
         req = WebDavSchemes.asHttp(req);
         try {
-            return head(toSource(req), req.source(), req.credentials().source(), "prepare", "source " + req.source());
+            return head(toSource(req), req.source(), req.credentials().source(), req.algorithm(), "prepare", "source " + req.source());
         } catch (IOException e) {
             throw ioFailure(e, "prepare");
         }
@@ -95,26 +95,19 @@ public final class HttpMover implements Mover {
 
     /** Size, range support and the SE's ADLER32 (if it offers one) of a file; {@code what} starts "source" or "destination". */
     private SourceStat head(HttpWire wire, URI uri, StorageCredential credential, String phase, String what) throws MoverException {
-        try (HttpWire.Response head = wire.send("HEAD", uri, BearerHeaders.with(Map.of("Want-Digest", "adler32"), credential))) {
+        return head(wire, uri, credential, ChecksumAlgorithm.ADLER32, phase, what);
+    }
+
+    /** Size, range support and the SE's checksum in {@code algorithm} (if it offers one) of a file, asked for with RFC 3230 {@code Want-Digest}. */
+    private SourceStat head(HttpWire wire, URI uri, StorageCredential credential, ChecksumAlgorithm algorithm, String phase, String what)
+            throws MoverException {
+        try (HttpWire.Response head = wire.send("HEAD", uri, BearerHeaders.with(Map.of("Want-Digest", algorithm.digestName()), credential))) {
             check(head.status, phase, what);
             boolean ranges = head.header("accept-ranges") != null && head.header("accept-ranges").contains("bytes");
-            return new SourceStat(head.contentLength(), ranges, adler32Digest(head.headers("digest")));
+            return new SourceStat(head.contentLength(), ranges, algorithm.fromDigestHeaders(head.headers("digest")));
         } catch (IOException e) {
             throw ioFailure(e, phase);
         }
-    }
-
-    /** The ADLER32 of an RFC 3230 {@code Digest: adler32=1a2b3c4d} header, if the server sent one. */
-    static String adler32Digest(List<String> digests) {
-        for (String header : digests) {
-            for (String part : header.split(",")) {
-                String[] kv = part.trim().split("=", 2);
-                if (kv.length == 2 && kv[0].equalsIgnoreCase("adler32") && kv[1].trim().matches("[0-9a-fA-F]{1,8}")) {
-                    return String.format("%08x", Long.parseLong(kv[1].trim(), 16));
-                }
-            }
-        }
-        return null;
     }
 
     @Override
@@ -123,9 +116,9 @@ public final class HttpMover implements Mover {
         try {
             HttpWire dest = toDestination(req);
             StorageCredential credential = req.credentials().destination();
-            SourceStat stat = head(dest, req.destination(), credential, "prepare", "destination " + req.destination());
-            String adler32 = stat.adler32() != null ? stat.adler32() : adler32Of(dest, req.destination(), credential, "destination ");
-            return new SourceStat(stat.size(), stat.ranges(), adler32);
+            SourceStat stat = head(dest, req.destination(), credential, req.algorithm(), "prepare", "destination " + req.destination());
+            String sum = stat.checksum() != null ? stat.checksum() : checksumOf(dest, req.destination(), credential, req.algorithm(), "destination ");
+            return new SourceStat(stat.size(), stat.ranges(), sum);
         } catch (IOException e) {
             throw ioFailure(e, "prepare");
         }
@@ -205,7 +198,7 @@ public final class HttpMover implements Mover {
         }
     }
 
-    /** GET into PUT, on one stream or Range streams, ADLER32 computed on the way. */
+    /** GET into PUT, on one stream or Range streams, the copy's checksum computed on the way. */
     private CopyResult stream(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException, MissingCollection {
         long size = stat.size();
         long t0 = System.nanoTime();
@@ -232,7 +225,7 @@ public final class HttpMover implements Mover {
                 throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
                         "the source now has " + length + " bytes, " + (req.expectedSize() != null ? req.expectedSize() : size) + " expected");
             }
-            Adler32Stream body = Adler32Stream.counter(progress, req.checksums());
+            ChecksumStream body = ChecksumStream.counter(progress, req.streamedAlgorithm());
             if (streams > 1) {
                 pool = Executors.newFixedThreadPool(streams + 1);
                 relay = new RangeRelay(toSource(req), req.source(), BearerHeaders.of(req.credentials().source()), size, streams, body, pool, memory);
@@ -312,7 +305,7 @@ public final class HttpMover implements Mover {
     }
 
     /**
-     * The destination pulls the file (no byte passes through here); then its size is checked, and its ADLER32 (the
+     * The destination pulls the file (no byte passes through here); then its size is checked, and its checksum (the
      * SE's digest, else read back) against the job's checksum, else the source SE's, else one computed by reading
      * the source: the checksum modes keep their meaning though the mover never sees the data go by.
      */
@@ -324,25 +317,27 @@ public final class HttpMover implements Mover {
             ThirdPartyCopy.pull(dest, req, progress, attempt);
             long transferMillis = (System.nanoTime() - t0) / 1_000_000;
             long c0 = System.nanoTime();
-            SourceStat copied = head(dest, req.destination(), req.credentials().destination(), "checksum", "destination " + req.destination());
+            SourceStat copied = head(dest, req.destination(), req.credentials().destination(), req.algorithm(), "checksum",
+                    "destination " + req.destination());
             long expected = req.expectedSize() != null ? req.expectedSize() : stat.size();
             if (copied.size() < 0 || (expected >= 0 && copied.size() != expected)) {
                 throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
                         "the destination has " + copied.size() + " bytes after the third-party copy, " + expected + " expected");
             }
-            String adler = copied.adler32();
+            String sum = copied.checksum();
             if (req.checksums()) {
-                if (adler == null) {
-                    adler = adler32Of(dest, req.destination(), req.credentials().destination(), "destination ");
+                if (sum == null) {
+                    sum = checksumOf(dest, req.destination(), req.credentials().destination(), req.algorithm(), "destination ");
                 }
-                String reference = req.expectedAdler32() != null ? req.expectedAdler32()
-                        : stat.adler32() != null ? stat.adler32() : adler32Of(toSource(req), req.source(), req.credentials().source(), "source ");
-                if (!reference.equalsIgnoreCase(adler)) {
-                    throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum", "the destination's ADLER32 is " + adler
-                            + " after the third-party copy, " + reference + (req.expectedAdler32() != null ? " (the job's)" : " (the source's)") + " expected");
+                String reference = req.expectedChecksum() != null ? req.expectedChecksum()
+                        : stat.checksum() != null ? stat.checksum()
+                        : checksumOf(toSource(req), req.source(), req.credentials().source(), req.algorithm(), "source ");
+                if (!reference.equalsIgnoreCase(sum)) {
+                    throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum", "the destination's " + req.algorithm() + " is " + sum
+                            + " after the third-party copy, " + reference + (req.expectedChecksum() != null ? " (the job's)" : " (the source's)") + " expected");
                 }
             }
-            return new CopyResult(copied.size(), adler, Math.max(1, req.streams()), transferMillis, (System.nanoTime() - c0) / 1_000_000);
+            return new CopyResult(copied.size(), sum, Math.max(1, req.streams()), transferMillis, (System.nanoTime() - c0) / 1_000_000);
         } catch (MoverException | IOException | RuntimeException e) {
             throw failedCopy(e, req, progress, attempt.wrote);
         }
@@ -396,11 +391,11 @@ public final class HttpMover implements Mover {
         throw (RuntimeException) e;
     }
 
-    /** ADLER32 of a file read whole from its URL (a storage that offers no digest); {@code role} is "source " or "destination ". */
-    private String adler32Of(HttpWire wire, URI uri, StorageCredential credential, String role) throws MoverException {
+    /** The checksum of a file read whole from its URL (a storage that offers no digest); {@code role} is "source " or "destination ". */
+    private String checksumOf(HttpWire wire, URI uri, StorageCredential credential, ChecksumAlgorithm algorithm, String role) throws MoverException {
         try (HttpWire.Response r = wire.send("GET", uri, BearerHeaders.of(credential))) {
             check(r.status, "checksum", role + uri);
-            Adler32Stream s = new Adler32Stream(r.body);
+            ChecksumStream s = new ChecksumStream(r.body, algorithm);
             s.transferTo(OutputStream.nullOutputStream());
             return s.hex();
         } catch (IOException e) {
@@ -408,22 +403,23 @@ public final class HttpMover implements Mover {
         }
     }
 
-    private void verify(CopyRequest req, String sourceAdler) throws MoverException {
+    /** The streamed checksum against the job's, then (target, both) the destination's read back against the streamed one. */
+    private void verify(CopyRequest req, String sourceSum) throws MoverException {
         String mode = req.verifyMode();
-        if (!mode.equals("none") && req.expectedAdler32() != null && !req.expectedAdler32().equalsIgnoreCase(sourceAdler)) {
+        if (!mode.equals("none") && req.expectedChecksum() != null && !req.expectedChecksum().equalsIgnoreCase(sourceSum)) {
             throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
-                    "the source's ADLER32 is " + sourceAdler + ", the job says " + req.expectedAdler32());
+                    "the source's " + req.algorithm() + " is " + sourceSum + ", the job says " + req.expectedChecksum());
         }
         if (mode.equals("target") || mode.equals("both")) {
             String written;
             try {
-                written = adler32Of(toDestination(req), req.destination(), req.credentials().destination(), "destination ");
+                written = checksumOf(toDestination(req), req.destination(), req.credentials().destination(), req.algorithm(), "destination ");
             } catch (IOException e) {
                 throw ioFailure(e, "checksum");
             }
-            if (!written.equals(sourceAdler)) {
+            if (!written.equals(sourceSum)) {
                 throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
-                        "the destination's ADLER32 is " + written + ", the source's " + sourceAdler);
+                        "the destination's " + req.algorithm() + " is " + written + ", the source's " + sourceSum);
             }
         }
     }

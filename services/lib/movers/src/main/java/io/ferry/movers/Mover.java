@@ -22,7 +22,7 @@ public interface Mover {
     }
 
     /**
-     * An existing destination's size and ADLER32 (the SE's digest, else the file read and summed), presenting what the
+     * An existing destination's size and checksum in the request's algorithm (the SE's digest, else the file read and summed), presenting what the
      * request gives for the destination: what FTS3's {@code dst_file_report} tells about a file the copy did not replace.
      */
     SourceStat statDestination(CopyRequest req) throws MoverException;
@@ -51,10 +51,10 @@ public interface Mover {
                     "source has " + stat.size() + " bytes, the job says " + req.expectedSize());
         }
         String mode = req.verifyMode();
-        if ((mode.equals("source") || mode.equals("both")) && stat.adler32() != null && req.expectedAdler32() != null
-                && !stat.adler32().equalsIgnoreCase(req.expectedAdler32())) {
+        if ((mode.equals("source") || mode.equals("both")) && stat.checksum() != null && req.expectedChecksum() != null
+                && !stat.checksum().equalsIgnoreCase(req.expectedChecksum())) {
             throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "prepare",
-                    "the source SE reports ADLER32 " + stat.adler32() + ", the job says " + req.expectedAdler32());
+                    "the source SE reports " + req.algorithm() + " " + stat.checksum() + ", the job says " + req.expectedChecksum());
         }
     }
 

@@ -32,7 +32,7 @@ final class RangeRelay implements HttpWire.Body {
     /** The source's credential headers (its bearer token), sent with every range. */
     private final Map<String, String> sourceHeaders;
     private final long size;
-    private final Adler32Stream counter;
+    private final ChecksumStream counter;
     private final ExecutorService pool;
     private final DirectBuffers.Reservation buffers;
     private final int chunks;
@@ -41,7 +41,7 @@ final class RangeRelay implements HttpWire.Body {
     private final AtomicReferenceArray<CompletableFuture<List<ByteBuffer>>> parts;
 
     /** {@code buffers} must hold at least one range ({@link #BUFFERS_PER_RANGE}). */
-    RangeRelay(HttpWire wire, URI source, Map<String, String> sourceHeaders, long size, int streams, Adler32Stream counter, ExecutorService pool,
+    RangeRelay(HttpWire wire, URI source, Map<String, String> sourceHeaders, long size, int streams, ChecksumStream counter, ExecutorService pool,
                DirectBuffers.Reservation buffers) {
         this.wire = wire;
         this.source = source;

@@ -37,7 +37,8 @@ public final class WebDavSchemes {
 
     /** The copy with every URL under its HTTP scheme. */
     public static CopyRequest asHttp(CopyRequest r) {
-        return new CopyRequest(asHttp(r.source()), asHttp(r.destination()), r.expectedSize(), r.expectedAdler32(), r.verify(),
-                r.overwrite(), r.streams(), asHttp(r.destinationBase()), r.thirdPartyCopy(), asHttp(r.sourceBase()), r.credentials());
+        return new CopyRequest(asHttp(r.source()), asHttp(r.destination()), r.expectedSize(), r.expectedChecksum(), r.verify(),
+                r.overwrite(), r.streams(), asHttp(r.destinationBase()), r.thirdPartyCopy(), asHttp(r.sourceBase()), r.credentials(),
+                r.algorithm());
     }
 }

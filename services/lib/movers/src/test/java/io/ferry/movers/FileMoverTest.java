@@ -27,7 +27,7 @@ class FileMoverTest {
         FileMover mover = new FileMover(List.of(seA, seB));
 
         CopyResult r = mover.copy(new CopyRequest(seA.resolve("run/f1").toUri(), seB.resolve("a/b/f1").toUri(), 300_000L, adler, "both", false, 1, null));
-        assertEquals(adler, r.adler32());
+        assertEquals(adler, r.checksum());
         assertEquals(-1, Files.mismatch(seA.resolve("run/f1"), seB.resolve("a/b/f1")));
 
         assertEquals(MoverException.Code.DEST_EXISTS, assertThrows(MoverException.class, () -> mover.copy(new CopyRequest(
@@ -35,7 +35,7 @@ class FileMoverTest {
         SourceStat there = mover.statDestination(new CopyRequest(seA.resolve("run/f1").toUri(), seB.resolve("a/b/f1").toUri(), null, null,
                 "none", false, 1, null));
         assertEquals(300_000, there.size());
-        assertEquals(adler, there.adler32());
+        assertEquals(adler, there.checksum());
         assertEquals(MoverException.Code.PERMISSION_DENIED, assertThrows(MoverException.class, () -> mover.statDestination(new CopyRequest(
                 seA.resolve("run/f1").toUri(), outside.resolve("secret").toUri(), null, null, "none", false, 1, null))).code());
         assertEquals(MoverException.Code.PERMISSION_DENIED, assertThrows(MoverException.class, () -> mover.copy(new CopyRequest(

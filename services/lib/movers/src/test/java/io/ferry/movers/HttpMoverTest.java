@@ -91,7 +91,7 @@ class HttpMoverTest {
         URI dest = URI.create(nginx.url("/se-b/dav/a%20b.bin").replaceFirst("^http:", "dav:"));
         CopyResult r = MOVER.copy(new CopyRequest(source, dest, 200_000L, adler, "both", false, 1,
                 URI.create(nginx.url("/se-b").replaceFirst("^http:", "dav:"))));
-        assertEquals(adler, r.adler32());
+        assertEquals(adler, r.checksum());
         assertEquals(-1, Files.mismatch(nginx.file("/se-a/dav/a b.bin"), nginx.file("/se-b/dav/a b.bin")));
     }
 
@@ -107,7 +107,7 @@ class HttpMoverTest {
         CopyResult r = MOVER.copy(request("/se-a/big/run1.bin", "/se-b/data/2026/run1.bin", size, adler, "both", false, 4));
         assertEquals(4, r.streams());
         assertEquals(size, r.bytes());
-        assertEquals(adler, r.adler32());
+        assertEquals(adler, r.checksum());
         assertEquals(-1, Files.mismatch(nginx.file("/se-a/big/run1.bin"), nginx.file("/se-b/data/2026/run1.bin")));
         Files.delete(nginx.file("/se-a/big/run1.bin"));
         Files.delete(nginx.file("/se-b/data/2026/run1.bin"));
@@ -129,7 +129,7 @@ class HttpMoverTest {
             CopyResult r = MOVER.copy(request("/se-a/one/large.bin", "/se-b/one/large" + i + ".bin", size, adler, "both", false, 1));
             assertEquals(1, r.streams());
             assertEquals(size, r.bytes());
-            assertEquals(adler, r.adler32());
+            assertEquals(adler, r.checksum());
             assertEquals(-1, Files.mismatch(nginx.file("/se-a/one/large.bin"), nginx.file("/se-b/one/large" + i + ".bin")));
         }
     }
@@ -155,7 +155,7 @@ class HttpMoverTest {
                 }
                 CopyResult r = MOVER.transfer(new CopyRequest(URI.create(nginx.url("/se-a/kept/f")), dest.url("/f" + i), 200_000L, adler, "source",
                         true, 1, dest.url("/")), new SourceStat(200_000, true, null), TransferProgress.unwatched());
-                assertEquals(adler, r.adler32());
+                assertEquals(adler, r.checksum());
             }
             assertEquals(List.of(200_000L, 200_000L, 200_000L), dest.bodies(), "every upload arrived whole");
             assertEquals(2, dest.connections(), "the second upload went on the first one's connection, the third on a new one");
@@ -266,7 +266,7 @@ class HttpMoverTest {
             for (int i = 0; i < 6; i++) {
                 CopyResult r = results.get(i).get(5, TimeUnit.MINUTES);
                 assertEquals(1, r.streams());
-                assertEquals(adler, r.adler32());
+                assertEquals(adler, r.checksum());
                 assertEquals(-1, Files.mismatch(nginx.file("/se-a/frugal/big.bin"), nginx.file("/se-b/frugal/copy" + i + ".bin")));
             }
         } finally {
@@ -329,7 +329,7 @@ class HttpMoverTest {
         assertTrue(exists.getMessage().startsWith("Destination file exists and overwrite is not enabled"), "FTS3's words: " + exists.getMessage());
         SourceStat there = MOVER.statDestination(request("/se-a/f2", "/se-b/f2", null, null, "none", false, 1));
         assertEquals(50_000, there.size());
-        assertEquals(adler, there.adler32(), "nginx offers no digest: the destination is read and summed");
+        assertEquals(adler, there.checksum(), "nginx offers no digest: the destination is read and summed");
         MOVER.copy(request("/se-a/f2", "/se-b/f2", null, null, "none", true, 1));
 
         MoverException corrupt = assertThrows(MoverException.class,

@@ -65,7 +65,7 @@ class ThirdPartyCopyTest {
         String adler = HttpMoverTest.write(nginx.file("/se-a/tpc/f1"), size, 21);
         CopyResult r = mover.copy(pull("/se-a/tpc/f1", "/tpc/run1/f1", size, adler, "both", 2));
         assertEquals(size, r.bytes());
-        assertEquals(adler, r.adler32(), "the destination's digest");
+        assertEquals(adler, r.checksum(), "the destination's digest");
         assertEquals(-1, Files.mismatch(nginx.file("/se-a/tpc/f1"), xrootd.file("/tpc/run1/f1")));
         String log = xrootd.log();
         assertTrue(log.contains("event=TRANSFER_SUCCESS, local=/tpc/run1/f1, remote=" + nginx.url("/se-a/tpc/f1")), log);
@@ -76,13 +76,31 @@ class ThirdPartyCopyTest {
     void withNoChecksumGivenTheSourceIsReadToCheckTheCopyAndAWrongOneFailsIt() throws Exception {
         String adler = HttpMoverTest.write(nginx.file("/se-a/tpc/f2"), 3_000_000, 22);
         CopyResult r = mover.copy(pull("/se-a/tpc/f2", "/tpc/run2/f2", null, null, "target", 1));
-        assertEquals(adler, r.adler32());
+        assertEquals(adler, r.checksum());
 
         MoverException wrong = assertThrows(MoverException.class,
                 () -> mover.copy(pull("/se-a/tpc/f2", "/tpc/run2/f2-again", null, "0badc0de", "source", 1)));
         assertEquals(MoverException.Code.CHECKSUM_MISMATCH, wrong.code());
         assertFalse(wrong.retryable());
         assertFalse(Files.exists(xrootd.file("/tpc/run2/f2-again")), "a copy that fails its check is removed");
+    }
+
+    /** XRootD here offers adler32 digests only: a job's MD5 is checked against the destination read back with MD5. */
+    @Test
+    void anMd5JobIsCheckedOnTheDestinationTheSePulled() throws Exception {
+        HttpMoverTest.write(nginx.file("/se-a/tpc/m1"), 2_000_000, 29);
+        String md5 = Md5CopyTest.md5(nginx.file("/se-a/tpc/m1"));
+        URI destBase = URI.create(xrootd.url("/"));
+        CopyResult r = mover.copy(new CopyRequest(URI.create(nginx.url("/se-a/tpc/m1")), URI.create(xrootd.url("/tpc/run9/m1")), 2_000_000L,
+                md5, "both", false, 1, destBase, true, null, null, ChecksumAlgorithm.MD5));
+        assertEquals(md5, r.checksum());
+
+        MoverException wrong = assertThrows(MoverException.class, () -> mover.copy(new CopyRequest(URI.create(nginx.url("/se-a/tpc/m1")),
+                URI.create(xrootd.url("/tpc/run9/m1-wrong")), null, "0".repeat(32), "target", false, 1, destBase, true, null, null,
+                ChecksumAlgorithm.MD5)));
+        assertEquals(MoverException.Code.CHECKSUM_MISMATCH, wrong.code());
+        assertTrue(wrong.getMessage().startsWith("the destination's MD5 is " + md5), wrong.getMessage());
+        assertFalse(Files.exists(xrootd.file("/tpc/run9/m1-wrong")), "a copy that fails its check is removed");
     }
 
     @Test
@@ -94,7 +112,7 @@ class ThirdPartyCopyTest {
         // the mover's own stat of the source needs the token as well
         assertEquals(1_000_000, mover.stat(withToken).size());
         CopyResult r = mover.transfer(withToken, new SourceStat(1_000_000, true, null), TransferProgress.unwatched());
-        assertEquals(adler, r.adler32());
+        assertEquals(adler, r.checksum());
         assertEquals(-1, Files.mismatch(nginx.file("/tok-a/tpc/t1"), xrootd.file("/tpc/run7/t1")));
 
         CopyRequest without = new CopyRequest(URI.create(nginx.url("/tok-a/tpc/t1")), URI.create(xrootd.url("/tpc/run7/t1-none")), 1_000_000L,
@@ -134,7 +152,7 @@ class ThirdPartyCopyTest {
         CopyRequest req = new CopyRequest(URI.create(nginx.url("/se-a/tpc/g1")), URI.create(xrootd.url("/tpc/run8/g1")), 1_500_000L, adler,
                 "both", false, 1, URI.create(xrootd.url("/")), true, null, new StorageCredentials(proxy, proxy));
         CopyResult r = mover.transfer(req, new SourceStat(1_500_000, true, null), TransferProgress.unwatched());
-        assertEquals(adler, r.adler32());
+        assertEquals(adler, r.checksum());
         String log = xrootd.log();
         assertTrue(java.util.regex.Pattern.compile("unsupported credential type:\\s+gridsite").matcher(log).find(), "asked with gridsite first: " + log);
         assertTrue(log.contains("event=TRANSFER_SUCCESS, local=/tpc/run8/g1"), log);
@@ -153,7 +171,7 @@ class ThirdPartyCopyTest {
             CopyRequest req = new CopyRequest(URI.create(nginx.url("/se-a/tpc/d1")), destination, 2_000_000L, adler, "both", false, 1,
                     URI.create(xrootd.url("/")), true, null, new StorageCredentials(proxy, proxy));
             CopyResult r = mover.transfer(req, new SourceStat(2_000_000, true, null), TransferProgress.unwatched());
-            assertEquals(adler, r.adler32());
+            assertEquals(adler, r.checksum());
             assertEquals(-1, Files.mismatch(nginx.file("/se-a/tpc/d1"), xrootd.file("/tpc/run9/d1")), "the redirect's target pulled the file");
 
             java.util.List<Path> stored = front.storedProxies();
@@ -223,7 +241,7 @@ class ThirdPartyCopyTest {
         CopyRequest req = new CopyRequest(URI.create(nginx.url("/se-a/tpc/f4")), URI.create(nginx.url("/se-b/tpc/f4")), null, adler, "both",
                 false, 1, URI.create(nginx.url("/se-b")), true);
         CopyResult r = mover.copy(req);
-        assertEquals(adler, r.adler32());
+        assertEquals(adler, r.checksum());
         assertEquals(-1, Files.mismatch(nginx.file("/se-a/tpc/f4"), nginx.file("/se-b/tpc/f4")));
     }
 

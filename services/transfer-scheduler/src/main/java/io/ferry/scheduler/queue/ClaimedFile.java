@@ -1,5 +1,7 @@
 package io.ferry.scheduler.queue;
 
+import io.ferry.movers.ChecksumAlgorithm;
+import io.ferry.scheduler.submission.FileChecksum;
 import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Row;
 
@@ -46,11 +48,13 @@ public record ClaimedFile(long fileId, UUID jobId, int attempts, String vo, Stri
         return new JsonArray(alternatives).stream().map(String::valueOf).toList();
     }
 
-    /** The job's ADLER32 as 8 lower-case hex digits, or null when it gave none (or another algorithm). */
-    public String adler32() {
-        if (checksum == null || !checksum.toUpperCase().startsWith("ADLER32:")) {
-            return null;
-        }
-        return String.format("%8s", checksum.substring(8).toLowerCase()).replace(' ', '0');
+    /** The algorithm the copy computes and compares: the job's, else ADLER32. */
+    public ChecksumAlgorithm checksumAlgorithm() {
+        return FileChecksum.algorithm(checksum);
+    }
+
+    /** The job's checksum as the algorithm's lower-case hex digits, or null when it gave no value. */
+    public String expectedChecksum() {
+        return FileChecksum.value(checksum);
     }
 }

@@ -117,19 +117,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
                 size = given.asLong();
             }
         }
-        String checksum = null;
-        if (present(f.get("checksum"))) {
-            checksum = f.get("checksum").asText();
-            String[] parts = checksum.split(":", 2);
-            if (parts.length == 1 && parts[0].equalsIgnoreCase("ADLER32")) {
-                // the algorithm alone, FTS3's form for "no value given" (its bindings send it by default)
-                checksum = null;
-            } else if (parts.length != 2 || !parts[0].equalsIgnoreCase("ADLER32") || !isHex(parts[1], 8)) {
-                errors.add(new Problem.FieldError(at + ".checksum", "expected ADLER32:xxxxxxxx"));
-            } else {
-                checksum = "ADLER32:" + "0".repeat(8 - parts[1].length()) + parts[1].toLowerCase(Locale.ROOT);
-            }
-        }
+        String checksum = present(f.get("checksum")) ? FileChecksum.parse(f.get("checksum"), at + ".checksum", errors) : null;
         String activity = present(f.get("activity")) ? f.get("activity").asText() : "default";
         if (activity.length() > 100) {
             errors.add(new Problem.FieldError(at + ".activity", "at most 100 characters"));
@@ -137,20 +125,6 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         String metadata = present(f.get("metadata")) ? f.get("metadata").toString() : null;
         FileTokens tokens = FileTokens.parse(f, sources.size(), destinations.size(), at, Instant.now(), errors);
         return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens);
-    }
-
-    /** 1 to {@code max} hex digits (a regular expression here would be compiled again for each of a job's files). */
-    private static boolean isHex(String s, int max) {
-        if (s.isEmpty() || s.length() > max) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static List<String> urls(JsonNode node, String at, List<Problem.FieldError> errors) {

@@ -15,7 +15,7 @@ import java.util.List;
  * Tape REST's {@code diskLifetime}; > 0 also stages), {@code staging_metadata} (an object, sent as
  * {@code targetedMetadata}), {@code archive_timeout} (seconds a copy to a tape SE may take to reach tape; > 0: the
  * file is ARCHIVING after its copy until Tape REST's {@code archiveinfo} says it is on tape), {@code dst_file_report}
- * (a copy refused because the destination exists and overwrite is off reports that file's size, ADLER32 and
+ * (a copy refused because the destination exists and overwrite is off reports that file's size, checksum and
  * locality as {@code dst_file} in the file's metadata). -1 (FTS3's default), 0 or absent is "none". Read at
  * submission (to refuse wrong values)
  * and by the engine from the stored params.

@@ -336,7 +336,11 @@ class JobApiTest {
                 .body("errors.field", hasItem("params.retry"));
         given().auth().oauth2(atlas()).contentType(ContentType.JSON)
                 .body(job("https://ral.example/data/f1", "https://cern.example/eos/f1", "{}").replace("ADLER32:1a2b3c4d", "MD5:abc"))
-                .post("/jobs").then().statusCode(400).body("errors.field", hasItem("files[0].checksum"));
+                .post("/jobs").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("files[0].checksum"))
+                .body("errors.message", hasItem("expected ADLER32:<1 to 8 hex digits> or MD5:<32 hex digits>, or the algorithm alone"));
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON)
+                .body(job("https://ral.example/data/f1", "https://cern.example/eos/f1", "{}").replace("\"ADLER32:1a2b3c4d\"", "42"))
+                .post("/jobs").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("files[0].checksum"));
         given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"files\":[]}").post("/jobs").then().statusCode(400);
         given().auth().oauth2(atlas()).get("/jobs?limit=10000").then().body("size()", equalTo(before));
     }

@@ -175,18 +175,36 @@ class SubmissionTest {
 
     @ParameterizedTest
     @CsvSource({"ADLER32:1a2b3c4d,ADLER32:1a2b3c4d", "adler32:1A2B3C4D,ADLER32:1a2b3c4d", "Adler32:abc,ADLER32:00000abc",
-            "ADLER32:0,ADLER32:00000000"})
-    void adler32ChecksumsAreStoredInOneSpelling(String sent, String stored) {
+            "ADLER32:0,ADLER32:00000000", "MD5:D41D8CD98F00B204E9800998ECF8427E,MD5:d41d8cd98f00b204e9800998ecf8427e",
+            "md5:d41d8cd98f00b204e9800998ecf8427e,MD5:d41d8cd98f00b204e9800998ecf8427e", "md5,MD5"})
+    void checksumsAreStoredInOneSpelling(String sent, String stored) {
         String file = "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"],\"checksum\":\"" + sent + "\"}";
         assertEquals(stored, parse(withFile(file)).files().get(0).checksum());
     }
 
+    /**
+     * One algorithm per file, as FTS3's url-copy takes it (split at the first colon) and as Rucio sends it (one
+     * ALGORITHM:value its RSEs share): two on one file, a value of the wrong length or not hex, an algorithm Ferry
+     * does not verify are refused with the forms it accepts.
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"MD5:d41d8cd98f00b204e9800998ecf8427e", "ADLER32:", "ADLER32:123456789", "ADLER32:xyz1", "1a2b3c4d",
-            "ADLER32:1a2b 3c4d", "CRC32:1a2b3c4d"})
+    @ValueSource(strings = {"MD5:d41d8cd98f00b204e9800998ecf8427", "MD5:d41d8cd98f00b204e9800998ecf8427e0", "MD5:", "MD5:abc",
+            "MD5:g41d8cd98f00b204e9800998ecf8427e", "ADLER32:", "ADLER32:123456789", "ADLER32:xyz1", "1a2b3c4d",
+            "ADLER32:1a2b 3c4d", "CRC32:1a2b3c4d", "SHA1", "", "ADLER32:1a2b3c4d,MD5:d41d8cd98f00b204e9800998ecf8427e",
+            "MD5:d41d8cd98f00b204e9800998ecf8427e;ADLER32:1a2b3c4d"})
     void aChecksumFerryCannotVerifyIsRefused(String sent) {
-        refused(withFile("{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"],\"checksum\":\""
-                + sent + "\"}"), "files[0].checksum");
+        String body = withFile("{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"],\"checksum\":\""
+                + sent + "\"}");
+        refused(body, "files[0].checksum");
+        ProblemException e = assertThrows(ProblemException.class, () -> parse(body));
+        assertEquals("expected ADLER32:<1 to 8 hex digits> or MD5:<32 hex digits>, or the algorithm alone", e.problem().errors().get(0).message());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"12345678", "true", "{\"MD5\":\"d41d8cd98f00b204e9800998ecf8427e\"}", "[\"ADLER32:1a2b3c4d\"]"})
+    void aChecksumThatIsNoStringIsRefused(String sent) {
+        refused(withFile("{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"],\"checksum\":"
+                + sent + "}"), "files[0].checksum");
     }
 
     @Test

@@ -26,8 +26,8 @@ final class CopyRequests {
         boolean overwrite = f.overwrite() || f.destOurs();
         // pull mode: a destination SE that does third-party copy fetches an http(s) source itself
         boolean thirdParty = destSe != null && destSe.thirdPartyCopy() && isHttp(source) && isHttp(dest);
-        return new CopyRequest(source, dest, f.filesize(), f.adler32(), f.verify(), overwrite, streams, allowed.destinationBase().toUri(),
-                thirdParty, allowed.sourceBase().toUri(), credentials);
+        return new CopyRequest(source, dest, f.filesize(), f.expectedChecksum(), f.verify(), overwrite, streams, allowed.destinationBase().toUri(),
+                thirdParty, allowed.sourceBase().toUri(), credentials, f.checksumAlgorithm());
     }
 
     private static boolean isHttp(URI u) {

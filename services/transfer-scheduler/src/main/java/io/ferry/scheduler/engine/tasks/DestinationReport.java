@@ -23,7 +23,8 @@ import java.util.List;
 
 /**
  * FTS3's {@code dst_file_report}: when a copy is refused because its destination exists and overwrite is off, and
- * the job asked for the report, the existing file's size, ADLER32 and locality go into the file's metadata as
+ * the job asked for the report, the existing file's size, checksum (in the job's algorithm, as FTS3's url-copy
+ * asks gfal2 for it) and locality go into the file's metadata as
  * {@code dst_file} (FTS3's url-copy does the same), so the status answers and the completion message carry them and
  * Rucio can accept a destination that is already right. A report that cannot be made leaves the metadata as it was:
  * the copy fails the same either way.
@@ -78,8 +79,8 @@ public class DestinationReport {
         }
         ObjectNode d = json.createObjectNode();
         d.put("file_size", stat.size());
-        d.put("checksum_type", "ADLER32");
-        d.put("checksum_value", stat.adler32() == null ? "" : stat.adler32());
+        d.put("checksum_type", req.algorithm().name());
+        d.put("checksum_value", stat.checksum() == null ? "" : stat.checksum());
         d.put("file_on_tape", onTape);
         d.put("file_on_disk", onDisk);
         return d;
