@@ -102,13 +102,8 @@ public class JobResource {
         Uni<Optional<Job>> lookup = jobs.find(job);
         return streams.open(caller.subject(), () -> lookup.onItem().transformToMulti(found -> found
                 // The headers are out before the job is looked up: an unknown (or another VO's) job is an empty stream.
-                .map(j -> events.follow(job, jobs.files(job).map(files -> files.stream().map(f -> snapshotEvent(j, f)).toList())))
+                .map(j -> events.follow(job, jobs.eventSnapshot(job)))
                 .orElseGet(() -> Multi.createFrom().empty())));
-    }
-
-    private static JobEvents.FileEvent snapshotEvent(Job j, TransferFile f) {
-        return new JobEvents.FileEvent(j.jobId.toString(), f.fileId, f.state, j.state, f.reason,
-                (f.finishTime != null ? f.finishTime : f.submittedAt).toString());
     }
 
     @POST

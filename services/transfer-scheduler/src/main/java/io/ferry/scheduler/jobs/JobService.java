@@ -18,6 +18,7 @@ import io.ferry.scheduler.storage.StorageBoundary;
 import io.ferry.scheduler.storage.StorageEndpoint;
 import io.ferry.scheduler.storage.bans.BanService;
 import io.ferry.scheduler.submission.Submission;
+import io.ferry.scheduler.transitions.CommittedBefore;
 import io.ferry.scheduler.transitions.JobEvents;
 import io.ferry.scheduler.transitions.JobInserts;
 import io.ferry.scheduler.transitions.StateChanges;
@@ -232,6 +233,23 @@ public class JobService {
     @WithSession
     public Uni<List<TransferFile>> files(UUID id) {
         return visibleJob(id).flatMap(j -> TransferFile.<TransferFile>list("jobId = ?1 order by fileIndex", id));
+    }
+
+    /**
+     * What an event stream of the job starts with: each file's state, and the transactions that it holds (taken
+     * first, so every change they hold is in the files read after).
+     */
+    @WithSession
+    public Uni<JobEvents.Snapshot> eventSnapshot(UUID id) {
+        return pool.query(JobEvents.CURRENT_SNAPSHOT).execute()
+                .map(rows -> CommittedBefore.parse(rows.iterator().next().getString(0)))
+                .flatMap(committed -> visibleJob(id).flatMap(j -> TransferFile.<TransferFile>list("jobId = ?1 order by fileIndex", id)
+                        .map(files -> new JobEvents.Snapshot(files.stream().map(f -> snapshotEvent(j, f)).toList(), committed))));
+    }
+
+    private static JobEvents.FileEvent snapshotEvent(Job j, TransferFile f) {
+        return new JobEvents.FileEvent(j.jobId.toString(), f.fileId, f.state, j.state, f.reason,
+                (f.finishTime != null ? f.finishTime : f.submittedAt).toString());
     }
 
     /** A file's failed attempts that were retried, oldest first (FTS3's retries call). */

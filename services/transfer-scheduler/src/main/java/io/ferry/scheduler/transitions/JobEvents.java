@@ -56,8 +56,22 @@ public class JobEvents {
     public record FileEvent(String job_id, long file_id, FileState file_state, JobState job_state, String reason, String at) {
     }
 
-    /** One NOTIFY: the files of a job that moved to the same state. */
-    record Change(String job_id, List<Long> file_ids, FileState file_state, JobState job_state, String reason, String at) {
+    /**
+     * One NOTIFY: the files of a job that moved to the same state, in the transaction {@code xid}
+     * ({@code pg_current_xact_id()}; absent from a replica that does not send it).
+     */
+    record Change(String job_id, List<Long> file_ids, FileState file_state, JobState job_state, String reason, String at, String xid) {
+    }
+
+    /** What an event stream starts with: each file's state, read after the transactions {@code committed} saw. */
+    public record Snapshot(List<FileEvent> files, CommittedBefore committed) {
+    }
+
+    /** The SQL expression of the snapshot {@link Snapshot#committed} is parsed from. */
+    public static final String CURRENT_SNAPSHOT = "SELECT pg_current_snapshot()::text";
+
+    /** An event as a listener hears it, with its transaction (null when unknown). */
+    private record Heard(FileEvent event, Long xid) {
     }
 
     private final ObjectMapper json;
@@ -94,11 +108,15 @@ public class JobEvents {
         }
     }
 
+    // The payload is bound as text and cast: a parameter the server types jsonb would take the string as one JSON
+    // string, and || would then make an array.
+
     /** Queues the change for NOTIFY in the current Hibernate Reactive transaction. */
     public Uni<Void> publish(UUID jobId, List<Long> fileIds, FileState fileState, JobState jobState, String reason) {
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (String payload : payloads(jobId, fileIds, fileState, jobState, reason)) {
-            chain = chain.flatMap(v -> Panache.getSession().flatMap(s -> s.createNativeQuery("SELECT pg_notify(:channel, :payload)")
+            chain = chain.flatMap(v -> Panache.getSession().flatMap(s -> s.createNativeQuery(
+                            "SELECT pg_notify(:channel, CAST(CAST(CAST(:payload AS text) AS jsonb) || jsonb_build_object('xid', CAST(pg_current_xact_id() AS text)) AS text))")
                     .setParameter("channel", CHANNEL).setParameter("payload", payload).getSingleResult())).replaceWithVoid();
         }
         return chain;
@@ -109,7 +127,7 @@ public class JobEvents {
                              String reason) {
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (String payload : payloads(jobId, fileIds, fileState, jobState, reason)) {
-            chain = chain.chain(v -> c.preparedQuery("SELECT pg_notify($1, $2)")
+            chain = chain.chain(v -> c.preparedQuery("SELECT pg_notify($1, ($2::text::jsonb || jsonb_build_object('xid', pg_current_xact_id()::text))::text)")
                     .execute(Tuple.of(CHANNEL, payload)).replaceWithVoid());
         }
         return chain;
@@ -131,7 +149,8 @@ public class JobEvents {
      */
     public static String notifyChanged(String changed, String jobState, String fileState, String reason, int at) {
         return "SELECT pg_notify('" + CHANNEL + "', json_build_object('job_id', job_id::text, 'file_ids', array_agg(file_id ORDER BY file_id), "
-                + "'file_state', file_state, 'job_state', job_state, 'reason', reason, 'at', $" + at + "::text)::text) "
+                + "'file_state', file_state, 'job_state', job_state, 'reason', reason, 'at', $" + at + "::text, "
+                + "'xid', pg_current_xact_id()::text)::text) "
                 + "FROM (SELECT file_id, job_id, " + jobState + " AS job_state, " + fileState + " AS file_state, " + reason + " AS reason, "
                 + "(row_number() OVER (PARTITION BY job_id, " + fileState + " ORDER BY file_id) - 1) / " + IDS_PER_NOTIFY
                 + " AS chunk FROM " + changed + ") AS c GROUP BY job_id, job_state, file_state, reason, chunk";
@@ -148,7 +167,7 @@ public class JobEvents {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < fileIds.size(); i += IDS_PER_NOTIFY) {
             List<Long> chunk = new ArrayList<>(fileIds.subList(i, Math.min(fileIds.size(), i + IDS_PER_NOTIFY)));
-            out.add(payload(new Change(jobId.toString(), chunk, fileState, jobState, reason, at)));
+            out.add(payload(new Change(jobId.toString(), chunk, fileState, jobState, reason, at, null)));
         }
         return out;
     }
@@ -166,10 +185,12 @@ public class JobEvents {
 
     /**
      * {@code snapshot} (each file's current state), then every change of the job as it commits. The listener is in
-     * place before the snapshot is read, so no change falls between the two (changes meanwhile wait, in order);
-     * when the stream ends or its subscriber cancels, the listener is removed and a pending snapshot read dropped.
+     * place before the snapshot is read, so no change falls between the two (changes meanwhile wait, in order). A
+     * change the snapshot already holds is not sent again: its NOTIFY can arrive after the snapshot was read, and
+     * sent then it would put an older state after a newer one. When the stream ends or its subscriber cancels, the
+     * listener is removed and a pending snapshot read dropped.
      */
-    public Multi<FileEvent> follow(UUID jobId, Uni<List<FileEvent>> snapshot) {
+    public Multi<FileEvent> follow(UUID jobId, Uni<Snapshot> snapshot) {
         return Multi.createFrom().deferred(() -> {
             AtomicLong pending = new AtomicLong();
             return Multi.createFrom().<FileEvent>emitter(out -> {
@@ -196,7 +217,7 @@ public class JobEvents {
         return listenerCount.get();
     }
 
-    private Listener listen(String jobId, Consumer<FileEvent> sink) {
+    private Listener listen(String jobId, Consumer<Heard> sink) {
         Listener l = new Listener(jobId, sink);
         listeners.compute(jobId, (id, set) -> {
             Set<Listener> s = set == null ? ConcurrentHashMap.newKeySet() : set;
@@ -210,10 +231,10 @@ public class JobEvents {
     /** One subscriber's interest in one job; closing it removes it (and the job's entry with its last listener). */
     private final class Listener {
         final String jobId;
-        final Consumer<FileEvent> sink;
+        final Consumer<Heard> sink;
         private final AtomicBoolean open = new AtomicBoolean(true);
 
-        Listener(String jobId, Consumer<FileEvent> sink) {
+        Listener(String jobId, Consumer<Heard> sink) {
             this.jobId = jobId;
             this.sink = sink;
         }
@@ -238,7 +259,9 @@ public class JobEvents {
         private final AtomicLong pending;
         private final int maxPending;
         /** Changes heard before the snapshot is out; null afterwards. */
-        private List<FileEvent> held = new ArrayList<>();
+        private List<Heard> held = new ArrayList<>();
+        /** The transactions the snapshot holds; null until it is out. */
+        private CommittedBefore committed;
         /** Set when the subscriber fell too far behind: nothing more is queued for it. */
         private boolean ended;
 
@@ -248,23 +271,30 @@ public class JobEvents {
             this.maxPending = maxPending;
         }
 
-        synchronized void live(FileEvent e) {
+        synchronized void live(Heard h) {
             if (ended) {
                 return;
             }
             if (held == null) {
-                emit(e);
+                emitUnlessHeld(h);
             } else if (held.size() < maxPending) {
-                held.add(e);
+                held.add(h);
             } else {
                 end();
             }
         }
 
-        synchronized void snapshot(List<FileEvent> files) {
-            files.forEach(this::emit);
-            held.forEach(this::emit);
+        synchronized void snapshot(Snapshot s) {
+            committed = s.committed();
+            s.files().forEach(this::emit);
+            held.forEach(this::emitUnlessHeld);
             held = null;
+        }
+
+        private void emitUnlessHeld(Heard h) {
+            if (h.xid() == null || !committed.includes(h.xid())) {
+                emit(h.event());
+            }
         }
 
         private void emit(FileEvent e) {
@@ -293,6 +323,7 @@ public class JobEvents {
         try {
             Change c = json.readValue(payload, Change.class);
             Set<Listener> following = listeners.getOrDefault(c.job_id(), Set.of());
+            Long xid = c.xid() == null ? null : Long.valueOf(c.xid());
             boolean canceled = c.file_state() == FileState.CANCELED;
             for (Long fileId : c.file_ids()) {
                 FileEvent e = new FileEvent(c.job_id(), fileId, c.file_state(), c.job_state(), c.reason(), c.at());
@@ -302,7 +333,8 @@ public class JobEvents {
                 if (canceled) {
                     cancellations.onNext(e);
                 }
-                following.forEach(l -> l.sink.accept(e));
+                Heard heard = new Heard(e, xid);
+                following.forEach(l -> l.sink.accept(heard));
             }
         } catch (JsonProcessingException e) {
             LOG.warnf("ignoring a malformed job event: %s", e.getOriginalMessage());
@@ -312,7 +344,7 @@ public class JobEvents {
     private String payload(Change c) {
         // NOTIFY payloads must stay under 8000 bytes: long failure messages are cut (the file keeps the full reason).
         if (c.reason() != null && c.reason().length() > 500) {
-            c = new Change(c.job_id(), c.file_ids(), c.file_state(), c.job_state(), c.reason().substring(0, 500) + "…", c.at());
+            c = new Change(c.job_id(), c.file_ids(), c.file_state(), c.job_state(), c.reason().substring(0, 500) + "…", c.at(), null);
         }
         try {
             return json.writeValueAsString(c);

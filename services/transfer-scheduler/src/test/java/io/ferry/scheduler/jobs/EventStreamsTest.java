@@ -5,6 +5,7 @@ import io.ferry.dev.FerryTestResource;
 import io.ferry.scheduler.config.EventStreamConfig;
 import io.ferry.scheduler.queue.FileState;
 import io.ferry.scheduler.queue.JobState;
+import io.ferry.scheduler.transitions.CommittedBefore;
 import io.ferry.scheduler.transitions.JobEvents;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -13,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.AssertSubscriber;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
@@ -70,6 +72,9 @@ class EventStreamsTest {
 
     @Inject
     EventStreamConfig config;
+
+    @Inject
+    Pool pool;
 
     private static String jobId;
 
@@ -209,13 +214,43 @@ class EventStreamsTest {
             snapshot.add(new JobEvents.FileEvent(job.toString(), i, FileState.SUBMITTED, JobState.SUBMITTED, null, "2026-01-01T00:00:00Z"));
         }
         int listenersBefore = events.listeners();
-        AssertSubscriber<JobEvents.FileEvent> slow = events.follow(job, Uni.createFrom().item(snapshot))
+        AssertSubscriber<JobEvents.FileEvent> slow = events.follow(job, Uni.createFrom().item(new JobEvents.Snapshot(snapshot, CommittedBefore.parse("1:1:"))))
                 .subscribe().withSubscriber(AssertSubscriber.create(0));
         assertEquals(listenersBefore + 1, events.listeners());
         // what it has not read is all it holds; once it reads, the stream ends there and its listener goes
         slow.request(Long.MAX_VALUE).awaitCompletion(Duration.ofSeconds(10));
         assertEquals(max, slow.getItems().size());
         assertEquals(listenersBefore, events.listeners());
+    }
+
+    @Test
+    void aChangeTheSnapshotAlreadyHoldsDoesNotFollowIt() {
+        UUID job = UUID.randomUUID();
+        // Two changes of file 7 commit while the stream's snapshot is read, after its listener is in place: their
+        // NOTIFYs reach the stream, but the snapshot (file 7 ACTIVE) already holds both. Sent after it, READY would
+        // tell a watcher the file went back.
+        Uni<JobEvents.Snapshot> snapshot = committedChange(job, 7, FileState.READY)
+                .chain(() -> committedChange(job, 7, FileState.ACTIVE))
+                .chain(() -> pool.query(JobEvents.CURRENT_SNAPSHOT).execute())
+                .map(rows -> new JobEvents.Snapshot(List.of(fileEvent(job, 7, FileState.ACTIVE)),
+                        CommittedBefore.parse(rows.iterator().next().getString(0))));
+        AssertSubscriber<JobEvents.FileEvent> watcher = events.follow(job, snapshot)
+                .subscribe().withSubscriber(AssertSubscriber.create(Long.MAX_VALUE));
+        watcher.awaitItems(1, Duration.ofSeconds(10));
+        committedChange(job, 7, FileState.FINISHED).await().atMost(Duration.ofSeconds(10));
+        // NOTIFYs arrive in commit order: once FINISHED is here, READY and ACTIVE would have been too
+        watcher.awaitItems(2, Duration.ofSeconds(10));
+        assertEquals(List.of(FileState.ACTIVE, FileState.FINISHED),
+                watcher.getItems().stream().map(JobEvents.FileEvent::file_state).toList());
+        watcher.cancel();
+    }
+
+    private Uni<Void> committedChange(UUID job, long fileId, FileState state) {
+        return pool.withTransaction(c -> events.publish(c, job, List.of(fileId), state, JobState.ACTIVE, null));
+    }
+
+    private static JobEvents.FileEvent fileEvent(UUID job, long fileId, FileState state) {
+        return new JobEvents.FileEvent(job.toString(), fileId, state, JobState.ACTIVE, null, "2026-01-01T00:00:00Z");
     }
 
     // --- helpers ------------------------------------------------------------------------------------------
