@@ -26,7 +26,7 @@ public final class Fts3CompletionMessage {
      * job is gone (archived): the message then carries the record's own fields only.
      */
     public record Job(String userDn, String jobState, int retryMax, Integer timeout, String jobMetadata, String fileMetadata,
-                      boolean multipleReplicas, boolean multihop, boolean lastHop, String finalDestination) {
+                      boolean multipleReplicas, boolean multihop, boolean lastHop, String finalDestination, Integer scitag) {
     }
 
     private Fts3CompletionMessage() {
@@ -91,7 +91,8 @@ public final class Fts3CompletionMessage {
         m.put("buf_size", 0L);
         m.put("tcp_buf_size", 0L);
         m.put("block_size", 0);
-        m.put("scitag", 0);
+        // FTS3 sends an unsigned number, 0 for a file without a label
+        m.put("scitag", job != null && job.scitag() != null ? job.scitag() : 0);
         long size = record.path("filesize").asLong(0);
         m.put("f_size", size);
         m.put("file_size", size);

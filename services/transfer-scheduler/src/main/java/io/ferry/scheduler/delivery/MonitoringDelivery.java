@@ -140,7 +140,7 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
     /** The waiting messages, oldest first, with what of their job and file the record does not carry (gone: nulls). */
     private static final String WAITING = "SELECT m.seq, m.payload, j.user_dn, j.state AS job_state, j.retry, j.timeout, j.job_metadata, "
             + "f.file_metadata, f.alternatives IS NOT NULL AND f.alternatives <> '[]' AS replicas, j.job_type = 'H' AS multihop, "
-            + "last.file_index = f.file_index AS last_hop, last.dest_url AS final_destination "
+            + "last.file_index = f.file_index AS last_hop, last.dest_url AS final_destination, f.scitag "
             + "FROM monitoring_outbox m "
             + "LEFT JOIN transfer_file f ON f.file_id = (m.payload::jsonb ->> 'file_id')::bigint "
             + "LEFT JOIN job j ON j.job_id = f.job_id "
@@ -154,7 +154,7 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
                     : new Fts3CompletionMessage.Job(r.getString("user_dn"), r.getString("job_state"), r.getInteger("retry"), r.getInteger("timeout"),
                             r.getString("job_metadata"), r.getString("file_metadata"), Boolean.TRUE.equals(r.getBoolean("replicas")),
                             Boolean.TRUE.equals(r.getBoolean("multihop")), !Boolean.TRUE.equals(r.getBoolean("multihop")) || Boolean.TRUE.equals(r.getBoolean("last_hop")),
-                            r.getString("final_destination"));
+                            r.getString("final_destination"), r.getInteger("scitag"));
             var body = Fts3CompletionMessage.build(json, json.readTree(r.getString("payload")), job, endpoint, now);
             String text = json.writeValueAsString(body) + (config.eot() ? "\u0004" : "");
             // FTS3 sets the VO as a header: consumers filter on it without parsing the body

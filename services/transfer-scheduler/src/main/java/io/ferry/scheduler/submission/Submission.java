@@ -28,12 +28,15 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
                 deterministic, sid, params, multihop, overwriteHop);
     }
 
-    /** {@code tokens}: the file's bearer tokens toward storage, null when it brings none (Ferry's own identity is used). */
+    /**
+     * {@code tokens}: the file's bearer tokens toward storage, null when it brings none (Ferry's own identity is used).
+     * {@code scitag}: its SciTag flow label ({@link SciTag}), null without one.
+     */
     public record FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum,
-                              String metadata, String activity, FileTokens tokens) {
+                              String metadata, String activity, FileTokens tokens, Integer scitag) {
 
         public FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum, String metadata, String activity) {
-            this(sources, destinations, filesize, checksum, metadata, activity, null);
+            this(sources, destinations, filesize, checksum, metadata, activity, null, null);
         }
     }
 
@@ -124,7 +127,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         }
         String metadata = present(f.get("metadata")) ? f.get("metadata").toString() : null;
         FileTokens tokens = FileTokens.parse(f, sources.size(), destinations.size(), at, Instant.now(), errors);
-        return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens);
+        Integer scitag = SciTag.parse(f.get("scitag"), at + ".scitag", errors);
+        return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens, scitag);
     }
 
     private static List<String> urls(JsonNode node, String at, List<Problem.FieldError> errors) {

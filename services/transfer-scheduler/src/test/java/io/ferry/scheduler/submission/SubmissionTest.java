@@ -240,6 +240,23 @@ class SubmissionTest {
         assertTrue(s.overwrite());
         assertEquals(168 * 3600, s.maxTimeInQueue());
         assertEquals("{\"issuer\":\"rucio\",\"multi_sources\":false}", s.jobMetadata());
+        assertEquals(145, s.files().get(0).scitag(), "Rucio's experiment id << 6 | activity id");
+    }
+
+    /** scitag: FTS3's REST server takes a JSON integer from 65 to 65535 per file, or null; anything else is refused. */
+    @ParameterizedTest
+    @ValueSource(strings = {"64", "65536", "0", "-65", "100.5", "100.0", "\"100\"", "true", "[100]", "{}", "1e3"})
+    void aSciTagThatIsNoIntegerFrom65To65535IsRefusedNamingTheFile(String scitag) {
+        String file = "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"]";
+        assertEquals(List.of("files[1].scitag"), refusedFields("{\"files\":[" + file + ",\"scitag\":65}," + file + ",\"scitag\":" + scitag + "}]}"));
+    }
+
+    @Test
+    void aSciTagIsTheFilesOwnAndAJobLevelOneIsIgnoredAsFts3sServerIgnoresIt() {
+        String file = "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"]";
+        Submission s = parse("{\"files\":[" + file + ",\"scitag\":65}," + file + ",\"scitag\":65535}," + file + ",\"scitag\":null}," + file
+                + "}],\"params\":{\"scitag\":200}}");
+        assertEquals(java.util.Arrays.asList(65, 65535, null, null), s.files().stream().map(Submission.FileRequest::scitag).toList());
     }
 
     @Test
