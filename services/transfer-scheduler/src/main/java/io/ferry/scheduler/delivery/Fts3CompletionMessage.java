@@ -23,10 +23,12 @@ public final class Fts3CompletionMessage {
 
     /**
      * What the record does not carry, read from the job and the file when the message is published; null when the
-     * job is gone (archived): the message then carries the record's own fields only.
+     * job is gone (archived): the message then carries the record's own fields only. {@code overwriteOnDisk}: the
+     * file's copy ran with FTS3's overwrite_when_only_on_disk (an archiving job that asked for it).
      */
     public record Job(String userDn, String jobState, int retryMax, Integer timeout, String jobMetadata, String fileMetadata,
-                      boolean multipleReplicas, boolean multihop, boolean lastHop, String finalDestination, Integer scitag) {
+                      boolean multipleReplicas, boolean multihop, boolean lastHop, String finalDestination, Integer scitag,
+                      boolean overwriteOnDisk) {
     }
 
     private Fts3CompletionMessage() {
@@ -134,7 +136,7 @@ public final class Fts3CompletionMessage {
         m.put("final_destination", job != null && job.finalDestination() != null ? job.finalDestination() : dstUrl);
         m.put("transfer_type", "streamed");
         m.put("auth_method", "");
-        m.put("overwrite_on_disk_flag", false);
+        m.put("overwrite_on_disk_flag", job != null && job.overwriteOnDisk());
         m.put("overwrite_on_disk_deletion_code", -1);
         return m;
     }

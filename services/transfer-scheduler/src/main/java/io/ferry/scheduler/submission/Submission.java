@@ -78,8 +78,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         if (metadata != null && metadata.length() > 16_384) {
             errors.add(new Problem.FieldError("params.job_metadata", "at most 16 KiB"));
         }
-        // validated here, read by the engine from the stored params when it stages
-        TapeParams.read(p, errors);
+        // validated here, read by the engine from the stored params when it stages, archives or finds a destination
+        TapeParams tape = TapeParams.read(p, errors);
         boolean multihop = bool(p.get("multihop"), "params.multihop", false, errors);
         boolean overwriteHop = bool(p.get("overwrite_hop"), "params.overwrite_hop", false, errors);
         if (overwriteHop && overwrite) {
@@ -87,6 +87,9 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         }
         if (overwriteHop && !multihop) {
             errors.add(new Problem.FieldError("params.overwrite_hop", "'overwrite-hop' requires multihop job submission"));
+        }
+        if (tape.overwriteWhenOnlyOnDisk()) {
+            OverwriteOnDiskRules.check(tape, overwrite, p.get("overwrite_on_retry"), multihop, requests, errors);
         }
         if (multihop && errors.isEmpty()) {
             Hops.check(requests, errors);

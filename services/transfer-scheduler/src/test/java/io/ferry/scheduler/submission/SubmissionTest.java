@@ -463,4 +463,28 @@ class SubmissionTest {
         assertFalse(TapeParams.ofStored(parse(withParams("{}")).params()).dstFileReport());
         assertEquals(List.of("params.dst_file_report"), refusedFields(withParams("{\"dst_file_report\":\"sometimes\"}")));
     }
+
+    /** overwrite_when_only_on_disk: a flag, with FTS3's rules (archive_timeout, no overwrite, HTTP destinations), read back from the stored params. */
+    @Test
+    void overwriteWhenOnlyOnDiskFollowsFts3sRules() {
+        assertTrue(TapeParams.ofStored(parse(withParams("{\"overwrite_when_only_on_disk\":true,\"archive_timeout\":3600}")).params())
+                .overwritesOnDiskOnly());
+        assertFalse(TapeParams.ofStored(parse(withParams("{\"overwrite_when_only_on_disk\":false,\"overwrite\":true}")).params())
+                .overwritesOnDiskOnly());
+        assertEquals(List.of("params.overwrite_when_only_on_disk"), refusedFields(withParams("{\"overwrite_when_only_on_disk\":\"sometimes\"}")));
+        assertEquals(List.of("params.overwrite_when_only_on_disk"), refusedFields(withParams("{\"overwrite_when_only_on_disk\":true}")));
+        assertEquals(List.of("params.overwrite_when_only_on_disk"),
+                refusedFields(withParams("{\"overwrite_when_only_on_disk\":true,\"archive_timeout\":3600,\"overwrite\":true}")));
+        assertEquals(List.of("params.overwrite_when_only_on_disk"),
+                refusedFields(withParams("{\"overwrite_when_only_on_disk\":true,\"archive_timeout\":3600,\"overwrite_on_retry\":true}")));
+        assertEquals(List.of("params.overwrite_when_only_on_disk"), refusedFields("{\"files\":[{\"sources\":[\"https://ral.example/data/f1\"],"
+                + "\"destinations\":[\"root://cern.example//eos/f1\"]}],\"params\":{\"overwrite_when_only_on_disk\":true,\"archive_timeout\":3600}}"));
+        ProblemException e = assertThrows(ProblemException.class, () -> parse(withParams("{\"overwrite_when_only_on_disk\":true}")));
+        assertEquals("'overwrite-when-only-on-disk' requires 'archive-timeout' to be set", e.problem().errors().get(0).message());
+        // with overwrite_hop (FTS3's "Q"): only the multihop job's last destination must be HTTP
+        Submission hops = parse("{\"files\":[{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"root://mid.example//f1\"]},"
+                + "{\"sources\":[\"root://mid.example//f1\"],\"destinations\":[\"davs://cern.example/eos/f1\"]}],"
+                + "\"params\":{\"multihop\":true,\"overwrite_hop\":true,\"overwrite_when_only_on_disk\":true,\"archive_timeout\":3600}}");
+        assertTrue(hops.overwriteHop());
+    }
 }
