@@ -6,6 +6,7 @@ import io.ferry.problem.Problem;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -26,7 +27,8 @@ final class OverwriteOnDiskRules {
     static void check(TapeParams tape, boolean overwrite, JsonNode overwriteOnRetry, boolean multihop, List<Submission.FileRequest> files,
                       List<Problem.FieldError> errors) {
         // overwrite_on_retry as FTS3's safe_flag reads it (Ferry does not act on it otherwise)
-        boolean onRetry = overwriteOnRetry != null && (overwriteOnRetry.asBoolean() || overwriteOnRetry.asText().toUpperCase(java.util.Locale.ROOT).startsWith("Y"));
+        boolean onRetry = overwriteOnRetry != null
+                && (overwriteOnRetry.asBoolean() || overwriteOnRetry.asText().toUpperCase(Locale.ROOT).startsWith("Y"));
         if (overwrite || onRetry) {
             errors.add(new Problem.FieldError(FIELD, "Incompatible overwrite flags used at the same time"));
         }
