@@ -87,7 +87,9 @@ public final class NginxWebDav implements AutoCloseable {
                 + "    location /slow/ { limit_rate 256k; dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; }\n"
                 + "    location / { dav_methods PUT DELETE MKCOL; dav_access user:rw group:r all:r; create_full_put_path off; }\n";
         String conf = (root_ ? "user root;\n" : "") + "worker_processes 2;\ndaemon off;\nerror_log " + root.resolve("error.log") + ";\n"
-                + "pid " + root.resolve("nginx.pid") + ";\nevents { worker_connections 256; }\nhttp {\n  access_log off;\n"
+                + "pid " + root.resolve("nginx.pid") + ";\nevents { worker_connections 256; }\nhttp {\n"
+                // what tests observe of the requests: method, path and the headers a copy is to carry
+                + "  log_format ferry '$request_method $uri scitag=$http_scitag';\n  access_log " + root.resolve("access.log") + " ferry;\n"
                 + "  client_body_temp_path " + root.resolve("tmp") + ";\n  proxy_temp_path " + root.resolve("tmp") + ";\n"
                 + "  fastcgi_temp_path " + root.resolve("tmp") + ";\n  uwsgi_temp_path " + root.resolve("tmp") + ";\n"
                 + "  scgi_temp_path " + root.resolve("tmp") + ";\n" + maps
@@ -120,6 +122,15 @@ public final class NginxWebDav implements AutoCloseable {
         return "https://localhost:" + tlsPort + path;
     }
 
+
+    /**
+     * The requests served so far, one line each as {@code METHOD /path scitag=<its SciTag header, or ->}, oldest
+     * first (a request's line is written once its answer has gone).
+     */
+    public java.util.List<String> requests() throws IOException {
+        Path log = root.resolve("access.log");
+        return Files.exists(log) ? Files.readAllLines(log) : java.util.List.of();
+    }
 
     /** Where nginx keeps request bodies while they arrive (a partial upload lives here, never under www/). */
     public Path uploadsInProgress() {

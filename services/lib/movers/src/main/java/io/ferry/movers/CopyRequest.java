@@ -1,6 +1,8 @@
 package io.ferry.movers;
 
 import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * One copy: source and destination URLs, what the file should be (size, and its checksum as the hex digits of
@@ -11,14 +13,42 @@ import java.net.URI;
  * canonical URLs under the SEs' bases; the file mover also confines each side to its SE's base directory on disk
  * (links included), when one is given. {@code credentials} are what the copy presents to each SE (see
  * {@link StorageCredentials}). {@code algorithm}: what the copy computes and compares (null: ADLER32, FTS3's default).
+ * {@code scitag}: the file's SciTag flow label (65–65535), sent to storage as the {@code SciTag} header of the copy's
+ * requests so the SEs can mark its packets; null without one.
  */
 public record CopyRequest(URI source, URI destination, Long expectedSize, String expectedChecksum, String verify,
                           boolean overwrite, int streams, URI destinationBase, boolean thirdPartyCopy, URI sourceBase,
-                          StorageCredentials credentials, ChecksumAlgorithm algorithm) {
+                          StorageCredentials credentials, ChecksumAlgorithm algorithm, Integer scitag) {
 
     public CopyRequest {
         credentials = credentials == null ? StorageCredentials.SERVICE : credentials;
         algorithm = algorithm == null ? ChecksumAlgorithm.ADLER32 : algorithm;
+        if (scitag != null && (scitag < 65 || scitag > 65535)) {
+            throw new IllegalArgumentException("a SciTag flow label is 65 to 65535, not " + scitag);
+        }
+    }
+
+    /** A copy without a SciTag flow label. */
+    public CopyRequest(URI source, URI destination, Long expectedSize, String expectedChecksum, String verify, boolean overwrite, int streams,
+                       URI destinationBase, boolean thirdPartyCopy, URI sourceBase, StorageCredentials credentials, ChecksumAlgorithm algorithm) {
+        this(source, destination, expectedSize, expectedChecksum, verify, overwrite, streams, destinationBase, thirdPartyCopy, sourceBase,
+                credentials, algorithm, null);
+    }
+
+    /** The same copy marked with {@code label} (null: unmarked). */
+    public CopyRequest withSciTag(Integer label) {
+        return new CopyRequest(source, destination, expectedSize, expectedChecksum, verify, overwrite, streams, destinationBase, thirdPartyCopy,
+                sourceBase, credentials, algorithm, label);
+    }
+
+    /** {@code headers} with the {@code SciTag} header added when the copy has a label (a new map; the given one is not changed). */
+    Map<String, String> marked(Map<String, String> headers) {
+        if (scitag == null) {
+            return headers;
+        }
+        Map<String, String> out = new HashMap<>(headers);
+        out.put("SciTag", Integer.toString(scitag));
+        return out;
     }
 
     /** An ADLER32 copy presenting {@code credentials}; {@code expectedAdler32}: 8 hex digits or null. */

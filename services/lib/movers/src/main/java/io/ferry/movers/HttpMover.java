@@ -214,7 +214,7 @@ public final class HttpMover implements Mover {
         try {
             long length = size;
             if (streams == 1) {
-                get = toSource(req).send("GET", req.source(), BearerHeaders.of(req.credentials().source()));
+                get = toSource(req).send("GET", req.source(), req.marked(BearerHeaders.of(req.credentials().source())));
                 check(get.status, "transfer", "source " + req.source());
                 length = get.contentLength();
                 if (length < 0) {
@@ -228,7 +228,8 @@ public final class HttpMover implements Mover {
             ChecksumStream body = ChecksumStream.counter(progress, req.streamedAlgorithm());
             if (streams > 1) {
                 pool = Executors.newFixedThreadPool(streams + 1);
-                relay = new RangeRelay(toSource(req), req.source(), BearerHeaders.of(req.credentials().source()), size, streams, body, pool, memory);
+                relay = new RangeRelay(toSource(req), req.source(), req.marked(BearerHeaders.of(req.credentials().source())), size, streams, body, pool,
+                        memory);
             } else {
                 relay = new BodyRelay(get, length, body, length >= READ_AHEAD_THRESHOLD ? readers : null, memory);
             }
@@ -236,7 +237,8 @@ public final class HttpMover implements Mover {
             if (stopped != null) {
                 throw stopped;  // stopped before the upload began: the destination is not this attempt's to touch
             }
-            HttpWire.Response put = toDestination(req).send("PUT", req.destination(), BearerHeaders.of(req.credentials().destination()), attempt.writing(relay), length);
+            HttpWire.Response put = toDestination(req).send("PUT", req.destination(), req.marked(BearerHeaders.of(req.credentials().destination())),
+                    attempt.writing(relay), length);
             try (put) {
                 put.discard();
                 // an upload the server answered with an error was refused: nothing of this attempt's is there

@@ -114,6 +114,29 @@ class HttpMoverTest {
     }
 
     @Test
+    void everyRangeOfAParallelCopyAndItsUploadCarryTheFilesSciTag() throws Exception {
+        long size = HttpMover.PARALLEL_THRESHOLD + (1 << 20);
+        String adler = write(nginx.file("/se-a/scitag/r1.bin"), size, 3);
+        CopyResult r = MOVER.copy(request("/se-a/scitag/r1.bin", "/se-b/scitag/r1.bin", size, adler, "source", false, 4).withSciTag(65535));
+        assertEquals(4, r.streams());
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            // the copy's data requests; the HEAD and MKCOL that prepare the destination carry no label, as FTS3's gfal2 sends none there
+            List<String> lines = nginx.requests().stream().filter(l -> l.contains("/scitag/r1.bin ") && l.matches("(GET|PUT) .*")).toList();
+            assertTrue(lines.stream().filter(l -> l.startsWith("GET ")).count() >= 4, lines.toString());
+            assertTrue(lines.contains("PUT /se-b/scitag/r1.bin scitag=65535"), lines.toString());
+            assertTrue(lines.stream().allMatch(l -> l.endsWith(" scitag=65535")), lines.toString());
+        });
+        Files.delete(nginx.file("/se-a/scitag/r1.bin"));
+        Files.delete(nginx.file("/se-b/scitag/r1.bin"));
+    }
+
+    @Test
+    void aSciTagOutsideFts3sRangeIsNoCopy() {
+        assertThrows(IllegalArgumentException.class, () -> request("/se-a/x", "/se-b/x", 1L, null, "none", false, 1).withSciTag(64));
+        assertThrows(IllegalArgumentException.class, () -> request("/se-a/x", "/se-b/x", 1L, null, "none", false, 1).withSciTag(65536));
+    }
+
+    @Test
     void smallFilesGoOnOneStreamIntoNewCollections() throws Exception {
         String adler = write(nginx.file("/se-a/small/f1"), 100_000, 2);
         CopyResult r = MOVER.copy(request("/se-a/small/f1", "/se-b/x/y/z/f1", 100_000L, adler, "source", false, 8));

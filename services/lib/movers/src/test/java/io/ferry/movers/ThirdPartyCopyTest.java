@@ -246,6 +246,30 @@ class ThirdPartyCopyTest {
     }
 
     @Test
+    void aLabelledCopyCarriesItsSciTagOnTheCopyAndOnTheRequestsOfTheStreamedFallback() throws Exception {
+        // nginx as the destination answers the COPY with 405 and logs it: the header FTS3's gfal2 puts on a COPY is there
+        String adler = HttpMoverTest.write(nginx.file("/se-a/tpc/s1"), 300_000, 34);
+        CopyRequest req = new CopyRequest(URI.create(nginx.url("/se-a/tpc/s1")), URI.create(nginx.url("/se-b/tpc/s1")), 300_000L, adler, "source",
+                false, 1, URI.create(nginx.url("/se-b")), true).withSciTag(2 << 6 | 9);
+        assertEquals(adler, mover.copy(req).checksum());
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertEquals(
+                java.util.List.of("COPY /se-b/tpc/s1 scitag=137", "GET /se-a/tpc/s1 scitag=137", "PUT /se-b/tpc/s1 scitag=137"),
+                copyRequests("/tpc/s1 ")));
+
+        HttpMoverTest.write(nginx.file("/se-a/tpc/s2"), 1000, 35);
+        mover.copy(new CopyRequest(URI.create(nginx.url("/se-a/tpc/s2")), URI.create(nginx.url("/se-b/tpc/s2")), 1000L, null, "none",
+                false, 1, URI.create(nginx.url("/se-b")), true));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertEquals(
+                java.util.List.of("COPY /se-b/tpc/s2 scitag=-", "GET /se-a/tpc/s2 scitag=-", "PUT /se-b/tpc/s2 scitag=-"),
+                copyRequests("/tpc/s2 "), "an unlabelled copy sends no SciTag"));
+    }
+
+    /** The COPY, GET and PUT requests nginx served for {@code path} (the HEAD and MKCOL before them carry no label). */
+    private static java.util.List<String> copyRequests(String path) throws java.io.IOException {
+        return nginx.requests().stream().filter(l -> l.contains(path) && l.matches("(COPY|GET|PUT) .*")).toList();
+    }
+
+    @Test
     void aPullRefusedByTheDestinationLeavesItsExistingFileAlone() throws Exception {
         // the destination exists and the job does not overwrite: the SE is told so, refuses, and nothing is removed
         HttpMoverTest.write(nginx.file("/se-a/tpc/f6"), 100_000, 26);

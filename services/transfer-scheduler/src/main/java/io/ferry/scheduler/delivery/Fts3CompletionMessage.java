@@ -23,10 +23,12 @@ public final class Fts3CompletionMessage {
 
     /**
      * What the record does not carry, read from the job and the file when the message is published; null when the
-     * job is gone (archived): the message then carries the record's own fields only.
+     * job is gone (archived): the message then carries the record's own fields only. {@code overwriteOnDisk}: the
+     * file's copy ran with FTS3's overwrite_when_only_on_disk (an archiving job that asked for it).
      */
     public record Job(String userDn, String jobState, int retryMax, Integer timeout, String jobMetadata, String fileMetadata,
-                      boolean multipleReplicas, boolean multihop, boolean lastHop, String finalDestination) {
+                      boolean multipleReplicas, boolean multihop, boolean lastHop, String finalDestination, Integer scitag,
+                      boolean overwriteOnDisk) {
     }
 
     private Fts3CompletionMessage() {
@@ -91,7 +93,8 @@ public final class Fts3CompletionMessage {
         m.put("buf_size", 0L);
         m.put("tcp_buf_size", 0L);
         m.put("block_size", 0);
-        m.put("scitag", 0);
+        // FTS3 sends an unsigned number, 0 for a file without a label
+        m.put("scitag", job != null && job.scitag() != null ? job.scitag() : 0);
         long size = record.path("filesize").asLong(0);
         m.put("f_size", size);
         m.put("file_size", size);
@@ -133,7 +136,7 @@ public final class Fts3CompletionMessage {
         m.put("final_destination", job != null && job.finalDestination() != null ? job.finalDestination() : dstUrl);
         m.put("transfer_type", "streamed");
         m.put("auth_method", "");
-        m.put("overwrite_on_disk_flag", false);
+        m.put("overwrite_on_disk_flag", job != null && job.overwriteOnDisk());
         m.put("overwrite_on_disk_deletion_code", -1);
         return m;
     }

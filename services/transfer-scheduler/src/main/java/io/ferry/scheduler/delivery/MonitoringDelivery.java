@@ -6,6 +6,7 @@ import io.ferry.scheduler.config.MonitoringStompConfig;
 import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.Tx;
 import io.ferry.scheduler.loops.RunsWithoutEngine;
+import io.ferry.scheduler.submission.TapeParams;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -140,7 +141,7 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
     /** The waiting messages, oldest first, with what of their job and file the record does not carry (gone: nulls). */
     private static final String WAITING = "SELECT m.seq, m.payload, j.user_dn, j.state AS job_state, j.retry, j.timeout, j.job_metadata, "
             + "f.file_metadata, f.alternatives IS NOT NULL AND f.alternatives <> '[]' AS replicas, j.job_type = 'H' AS multihop, "
-            + "last.file_index = f.file_index AS last_hop, last.dest_url AS final_destination "
+            + "last.file_index = f.file_index AS last_hop, last.dest_url AS final_destination, f.scitag, j.params, j.overwrite_hop "
             + "FROM monitoring_outbox m "
             + "LEFT JOIN transfer_file f ON f.file_id = (m.payload::jsonb ->> 'file_id')::bigint "
             + "LEFT JOIN job j ON j.job_id = f.job_id "
@@ -148,13 +149,19 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
             + "ORDER BY l.file_index DESC LIMIT 1) last ON true "
             + "ORDER BY m.seq LIMIT $1 FOR UPDATE OF m SKIP LOCKED";
 
+    /** As FTS3 gives url-copy its overwrite-on-disk option: asked and archiving, on a multihop job with overwrite_hop the last hop only. */
+    private static boolean overwriteOnDisk(Row r) {
+        boolean lastHop = !Boolean.TRUE.equals(r.getBoolean("multihop")) || Boolean.TRUE.equals(r.getBoolean("last_hop"));
+        return TapeParams.ofStored(r.getString("params")).overwritesOnDiskOnly() && (!Boolean.TRUE.equals(r.getBoolean("overwrite_hop")) || lastHop);
+    }
+
     private StompPublisher.Message message(Row r, Instant now) {
         try {
             Fts3CompletionMessage.Job job = r.getString("user_dn") == null ? null
                     : new Fts3CompletionMessage.Job(r.getString("user_dn"), r.getString("job_state"), r.getInteger("retry"), r.getInteger("timeout"),
                             r.getString("job_metadata"), r.getString("file_metadata"), Boolean.TRUE.equals(r.getBoolean("replicas")),
                             Boolean.TRUE.equals(r.getBoolean("multihop")), !Boolean.TRUE.equals(r.getBoolean("multihop")) || Boolean.TRUE.equals(r.getBoolean("last_hop")),
-                            r.getString("final_destination"));
+                            r.getString("final_destination"), r.getInteger("scitag"), overwriteOnDisk(r));
             var body = Fts3CompletionMessage.build(json, json.readTree(r.getString("payload")), job, endpoint, now);
             String text = json.writeValueAsString(body) + (config.eot() ? "\u0004" : "");
             // FTS3 sets the VO as a header: consumers filter on it without parsing the body

@@ -161,7 +161,8 @@ public class LogicalSources {
                 }
             }
             FileTokens resolvedTokens = f.tokens() == null ? null : new FileTokens(distinctTokens, f.tokens().destinations());
-            return new Submission.FileRequest(distinct, f.destinations(), size[0], checksum[0], f.metadata(), f.activity(), resolvedTokens);
+            return new Submission.FileRequest(distinct, f.destinations(), size[0], checksum[0], f.metadata(), f.activity(), resolvedTokens,
+                    f.scitag());
         });
     }
 

@@ -85,6 +85,10 @@ public class TransferFile extends PanacheEntityBase {
     @Column(insertable = false, updatable = false)
     public Integer streams;
 
+    /** FTS3's SciTag flow label, null without one. */
+    @Column(insertable = false, updatable = false)
+    public Integer scitag;
+
     @Column(name = "submitted_at")
     public OffsetDateTime submittedAt;
 

@@ -28,12 +28,15 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
                 deterministic, sid, params, multihop, overwriteHop);
     }
 
-    /** {@code tokens}: the file's bearer tokens toward storage, null when it brings none (Ferry's own identity is used). */
+    /**
+     * {@code tokens}: the file's bearer tokens toward storage, null when it brings none (Ferry's own identity is used).
+     * {@code scitag}: its SciTag flow label ({@link SciTag}), null without one.
+     */
     public record FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum,
-                              String metadata, String activity, FileTokens tokens) {
+                              String metadata, String activity, FileTokens tokens, Integer scitag) {
 
         public FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum, String metadata, String activity) {
-            this(sources, destinations, filesize, checksum, metadata, activity, null);
+            this(sources, destinations, filesize, checksum, metadata, activity, null, null);
         }
     }
 
@@ -75,8 +78,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         if (metadata != null && metadata.length() > 16_384) {
             errors.add(new Problem.FieldError("params.job_metadata", "at most 16 KiB"));
         }
-        // validated here, read by the engine from the stored params when it stages
-        TapeParams.read(p, errors);
+        // validated here, read by the engine from the stored params when it stages, archives or finds a destination
+        TapeParams tape = TapeParams.read(p, errors);
         boolean multihop = bool(p.get("multihop"), "params.multihop", false, errors);
         boolean overwriteHop = bool(p.get("overwrite_hop"), "params.overwrite_hop", false, errors);
         if (overwriteHop && overwrite) {
@@ -84,6 +87,9 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         }
         if (overwriteHop && !multihop) {
             errors.add(new Problem.FieldError("params.overwrite_hop", "'overwrite-hop' requires multihop job submission"));
+        }
+        if (tape.overwriteWhenOnlyOnDisk()) {
+            OverwriteOnDiskRules.check(tape, overwrite, p.get("overwrite_on_retry"), multihop, requests, errors);
         }
         if (multihop && errors.isEmpty()) {
             Hops.check(requests, errors);
@@ -124,7 +130,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         }
         String metadata = present(f.get("metadata")) ? f.get("metadata").toString() : null;
         FileTokens tokens = FileTokens.parse(f, sources.size(), destinations.size(), at, Instant.now(), errors);
-        return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens);
+        Integer scitag = SciTag.parse(f.get("scitag"), at + ".scitag", errors);
+        return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens, scitag);
     }
 
     private static List<String> urls(JsonNode node, String at, List<Problem.FieldError> errors) {

@@ -16,13 +16,15 @@ import java.util.List;
  * {@code targetedMetadata}), {@code archive_timeout} (seconds a copy to a tape SE may take to reach tape; > 0: the
  * file is ARCHIVING after its copy until Tape REST's {@code archiveinfo} says it is on tape), {@code dst_file_report}
  * (a copy refused because the destination exists and overwrite is off reports that file's size, checksum and
- * locality as {@code dst_file} in the file's metadata). -1 (FTS3's default), 0 or absent is "none". Read at
- * submission (to refuse wrong values)
- * and by the engine from the stored params.
+ * locality as {@code dst_file} in the file's metadata), {@code overwrite_when_only_on_disk} (with archive_timeout: an
+ * existing destination is replaced only while it is on disk and not on tape, see
+ * {@code engine.tasks.OverwriteOnDisk}). -1 (FTS3's default), 0 or absent is "none". Read at submission (to refuse
+ * wrong values) and by the engine from the stored params.
  */
-public record TapeParams(int bringOnline, int copyPinLifetime, JsonNode stagingMetadata, int archiveTimeout, boolean dstFileReport) {
+public record TapeParams(int bringOnline, int copyPinLifetime, JsonNode stagingMetadata, int archiveTimeout, boolean dstFileReport,
+                         boolean overwriteWhenOnlyOnDisk) {
 
-    public static final TapeParams NONE = new TapeParams(-1, -1, null, -1, false);
+    public static final TapeParams NONE = new TapeParams(-1, -1, null, -1, false, false);
 
     /** The longest stage or pin taken: a year, as for {@code max_time_in_queue}. */
     static final int MAX_SECONDS = 366 * 86_400;
@@ -37,6 +39,11 @@ public record TapeParams(int bringOnline, int copyPinLifetime, JsonNode stagingM
     /** The job's copies to a tape SE are followed until on tape. */
     public boolean archive() {
         return archiveTimeout > 0;
+    }
+
+    /** FTS3's url-copy applies overwrite_when_only_on_disk to archiving jobs only (archive_timeout > 0). */
+    public boolean overwritesOnDiskOnly() {
+        return overwriteWhenOnlyOnDisk && archive();
     }
 
     /** Tape REST's {@code diskLifetime} (ISO 8601), or null when the job gave no pin lifetime. */
@@ -60,7 +67,8 @@ public record TapeParams(int bringOnline, int copyPinLifetime, JsonNode stagingM
         }
         int archiveTimeout = seconds(params.get("archive_timeout"), "params.archive_timeout", errors);
         boolean dstFileReport = Submission.bool(params.get("dst_file_report"), "params.dst_file_report", false, errors);
-        return new TapeParams(bringOnline, pin, metadata, archiveTimeout, dstFileReport);
+        boolean onDisk = Submission.bool(params.get("overwrite_when_only_on_disk"), "params.overwrite_when_only_on_disk", false, errors);
+        return new TapeParams(bringOnline, pin, metadata, archiveTimeout, dstFileReport, onDisk);
     }
 
     /** From a job's stored params (accepted at submission, so right). */

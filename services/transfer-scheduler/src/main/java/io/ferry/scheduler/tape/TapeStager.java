@@ -85,8 +85,11 @@ public class TapeStager {
                 "release of stage request " + requestId);
     }
 
-    /** Where a file stands for Tape REST's archiveinfo: on tape yet, on disk, or what the SE says went wrong. */
-    public record Locality(boolean onTape, boolean onDisk, String error) {
+    /**
+     * Where a file stands for Tape REST's archiveinfo: on tape yet, on disk, or what the SE says went wrong;
+     * {@code locality} as the SE spelt it ("" when it gave none).
+     */
+    public record Locality(boolean onTape, boolean onDisk, String error, String locality) {
     }
 
     /** {@code POST {tape}/archiveinfo} for the paths of {@code files}: each path the answer lists, by path. */
@@ -99,7 +102,7 @@ public class TapeStager {
         for (JsonNode f : answer) {
             String error = f.hasNonNull("error") ? f.get("error").asText() : null;
             String locality = f.path("locality").asText("");
-            byPath.put(f.path("path").asText(), new Locality(locality.contains("TAPE"), locality.contains("DISK"), error));
+            byPath.put(f.path("path").asText(), new Locality(locality.contains("TAPE"), locality.contains("DISK"), error, locality));
         }
         return byPath;
     }

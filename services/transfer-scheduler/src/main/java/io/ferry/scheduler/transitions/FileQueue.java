@@ -255,7 +255,8 @@ public class FileQueue {
                         + "AND f.file_id IN (SELECT file_id FROM transfer_file WHERE state = 'ARCHIVING' AND next_attempt_at <= now() "
                         + "ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING " + ClaimedFile.COLUMNS + ", j.params, f.finish_time")
                 .execute(Tuple.of(n, poll.toMillis() / 1000.0)).await().atMost(wait)
-                .forEach(r -> due.add(new Archiving(ClaimedFile.of(r), TapeParams.ofStored(r.getString(28)), r.getOffsetDateTime(29))));
+                .forEach(r -> due.add(new Archiving(ClaimedFile.of(r), TapeParams.ofStored(r.getString(ClaimedFile.COLUMN_COUNT)),
+                        r.getOffsetDateTime(ClaimedFile.COLUMN_COUNT + 1))));
         return due;
     }
 

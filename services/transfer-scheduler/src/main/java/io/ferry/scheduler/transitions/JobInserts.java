@@ -21,13 +21,20 @@ public final class JobInserts {
      * change tracking costs on every field set, for rows that never go through Hibernate.
      */
     public record NewFile(int fileIndex, String activity, String sourceUrl, String destUrl, String sourceSe, String destSe,
-                          String alternatives, Long filesize, String checksum, String fileMetadata, FileState state) {
+                          String alternatives, Long filesize, String checksum, String fileMetadata, FileState state, Integer scitag) {
+
+        /** A file without a SciTag flow label. */
+        public NewFile(int fileIndex, String activity, String sourceUrl, String destUrl, String sourceSe, String destSe,
+                       String alternatives, Long filesize, String checksum, String fileMetadata, FileState state) {
+            this(fileIndex, activity, sourceUrl, destUrl, sourceSe, destSe, alternatives, filesize, checksum, fileMetadata, state, null);
+        }
     }
 
     private static final String FILES = "INSERT INTO transfer_file (job_id, vo, state, priority, submitted_at, file_index, activity, source_url, "
-            + "dest_url, source_se, dest_se, alternatives, filesize, checksum, file_metadata) "
+            + "dest_url, source_se, dest_se, alternatives, filesize, checksum, file_metadata, scitag) "
             + "SELECT $1, $2, unnest($15::text[]), $3, $4, unnest($5::int[]), unnest($6::text[]), unnest($7::text[]), unnest($8::text[]), "
-            + "unnest($9::text[]), unnest($10::text[]), unnest($11::text[]), unnest($12::bigint[]), unnest($13::text[]), unnest($14::text[])";
+            + "unnest($9::text[]), unnest($10::text[]), unnest($11::text[]), unnest($12::bigint[]), unnest($13::text[]), unnest($14::text[]), "
+            + "unnest($16::int[])";
 
     private static final String JOB = "INSERT INTO job (job_id, vo, user_dn, state, priority, verify_checksum, overwrite, retry, retry_delay, "
             + "max_time_in_queue, timeout, nostreams, job_metadata, params, source_se, dest_se, submitted_at, has_tokens, cred_id, job_type, "
@@ -53,7 +60,7 @@ public final class JobInserts {
 
     private static Tuple files(Job job, List<NewFile> files) {
         int n = files.size();
-        Integer[] index = new Integer[n];
+        Integer[] index = new Integer[n], scitag = new Integer[n];
         Long[] size = new Long[n];
         String[] activity = new String[n], src = new String[n], dst = new String[n], srcSe = new String[n], dstSe = new String[n];
         String[] alternatives = new String[n], checksum = new String[n], metadata = new String[n], state = new String[n];
@@ -70,10 +77,11 @@ public final class JobInserts {
             checksum[i] = f.checksum();
             metadata[i] = f.fileMetadata();
             state[i] = f.state().name();
+            scitag[i] = f.scitag();
         }
         return Tuple.tuple().addUUID(job.jobId).addString(job.vo).addInteger(job.priority).addOffsetDateTime(job.submittedAt)
                 .addArrayOfInteger(index).addArrayOfString(activity).addArrayOfString(src).addArrayOfString(dst).addArrayOfString(srcSe)
                 .addArrayOfString(dstSe).addArrayOfString(alternatives).addArrayOfLong(size).addArrayOfString(checksum).addArrayOfString(metadata)
-                .addArrayOfString(state);
+                .addArrayOfString(state).addArrayOfInteger(scitag);
     }
 }

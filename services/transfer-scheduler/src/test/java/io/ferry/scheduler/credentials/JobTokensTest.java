@@ -24,7 +24,7 @@ class JobTokensTest {
     }
 
     static Submission.FileRequest file(List<String> sources, FileTokens tokens) {
-        return new Submission.FileRequest(sources, List.of("https://cern.example/eos/x"), null, null, null, "default", tokens);
+        return new Submission.FileRequest(sources, List.of("https://cern.example/eos/x"), null, null, null, "default", tokens, null);
     }
 
     static StorageBoundary.CheckedFile checked(List<String> sources, String destination) {

@@ -20,7 +20,7 @@ class Fts3CompletionMessageTest {
             + "\"src_rse\":\"SITE-A_DATADISK\",\"dst_rse\":\"SITE-B_DATADISK\",\"filesize\":10565043,\"adler32\":\"68e800b9\",\"md5\":null,"
             + "\"activity\":\"Data Consolidation\"}";
     static final Fts3CompletionMessage.Job JOB = new Fts3CompletionMessage.Job("/DC=ch/CN=Robot: ATLAS Data Management", "FAILED", 2, 3600,
-            "{\"issuer\":\"rucio\",\"multi_sources\":false}", FILE_METADATA, false, false, true, null);
+            "{\"issuer\":\"rucio\",\"multi_sources\":false}", FILE_METADATA, false, false, true, null, 2 << 6 | 9, false);
 
     @Test
     void aFailedAttemptCarriesFts3sFieldsTypesAndFormatsAndRucioMarksItsRequestFailed() throws Exception {
@@ -56,6 +56,8 @@ class Fts3CompletionMessageTest {
         assertEquals("", m.get("dst_site_name").asText());
         assertEquals(10565043, m.get("f_size").asLong());
         assertEquals("https://se-b.test/atlas/f1", m.get("final_destination").asText());
+        assertTrue(m.get("scitag").isIntegralNumber());
+        assertEquals(137, m.get("scitag").asInt(), "the file's SciTag flow label, a number as FTS3 sends it");
 
         Map<String, Object> rucio = RucioReceiver.onMessage(JSON.writeValueAsString(m));
         assertEquals("FAILED", rucio.get("new_state"));
@@ -86,6 +88,12 @@ class Fts3CompletionMessageTest {
         assertEquals("", gone.get("user_dn").asText());
         assertNull(RucioReceiver.onMessage(JSON.writeValueAsString(gone)), "no rucio issuer: Rucio leaves it");
         assertFalse(gone.get("job_multihop").asBoolean());
+        assertEquals(0, gone.get("scitag").asInt(), "FTS3's 0: no label known");
+        assertFalse(m.get("overwrite_on_disk_flag").asBoolean());
+        Fts3CompletionMessage.Job onDisk = new Fts3CompletionMessage.Job(JOB.userDn(), JOB.jobState(), JOB.retryMax(), JOB.timeout(),
+                JOB.jobMetadata(), JOB.fileMetadata(), false, false, true, null, null, true);
+        assertTrue(Fts3CompletionMessage.build(JSON, JSON.readTree(record), onDisk, "e", Instant.now()).get("overwrite_on_disk_flag").asBoolean(),
+                "FTS3's flag for a copy that ran with overwrite_when_only_on_disk");
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -31,12 +32,20 @@ class MonitoringDeliveryTest extends EngineFixture {
     void fts3CompletionMessagesWaitForTheBrokerAndReachItOnceItIsUpAsRucioParsesThem() throws Exception {
         String metadata = "{\"request_id\":\"%s\",\"scope\":\"user.alice\",\"name\":\"%s\",\"src_rse\":\"NGX-A\",\"dst_rse\":\"NGX-B\"}";
         String adler = write("/se-a/monitored/ok", 50_000, 5);
-        String good = file("/se-a/monitored/ok", "/se-b/monitored/ok", adler).replaceFirst("}$", ",\"metadata\":" + metadata.formatted("req-ok", "ok") + "}");
+        // Rucio's label for its experiment 2, activity 9: sent to both SEs and echoed in the file's completion message
+        String good = file("/se-a/monitored/ok", "/se-b/monitored/ok", adler).replaceFirst("}$", ",\"metadata\":" + metadata.formatted("req-ok", "ok")
+                + ",\"scitag\":137}");
         String bad = file("/se-a/monitored/missing", "/se-b/monitored/missing", null)
                 .replaceFirst("}$", ",\"metadata\":" + metadata.formatted("req-missing", "missing") + "}");
         // no broker yet: the messages of both files wait in the outbox
         String id = submit(vo("atlas"), List.of(good, bad), "{\"retry\":0,\"job_metadata\":{\"issuer\":\"rucio\",\"multi_sources\":false}}");
         awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHEDDIRTY", "FINISHED", "FAILED");
+        JsonPath shown = files(vo("atlas"), id);
+        assertEquals(137, shown.getInt("find { it.dest_surl.endsWith('/ok') }.scitag"), shown.prettify());
+        assertNull(shown.get("find { it.dest_surl.endsWith('/missing') }.scitag"), shown.prettify());
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertEquals(List.of("GET /se-a/monitored/ok scitag=137",
+                "PUT /se-b/monitored/ok scitag=137"), nginx.requests().stream().filter(l -> l.contains("/monitored/ok ") && l.matches("(GET|PUT) .*"))
+                .toList(), "the label reached the source and the destination SE"));
         await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'") == 2);
         Thread.sleep(1000); // tries against the absent broker: they must keep the messages
         assertEquals(2, count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'"));
@@ -53,6 +62,10 @@ class MonitoringDeliveryTest extends EngineFixture {
                 }
             }
             assertEquals("DONE", byRequest.get("req-ok").get("new_state"));
+            String okBody = broker.bodies.stream().filter(b -> b.contains(id) && b.contains("req-ok")).findFirst().orElseThrow();
+            String missingBody = broker.bodies.stream().filter(b -> b.contains(id) && b.contains("req-missing")).findFirst().orElseThrow();
+            assertTrue(okBody.contains("\"scitag\":137"), okBody);
+            assertTrue(missingBody.contains("\"scitag\":0"), "FTS3's 0 for a file without a label: " + missingBody);
             assertEquals("FAILED", byRequest.get("req-missing").get("new_state"));
             assertTrue(((String) byRequest.get("req-missing").get("reason")).length() > 0);
             for (Map<String, Object> rucio : byRequest.values()) {

@@ -341,6 +341,13 @@ class JobApiTest {
         given().auth().oauth2(atlas()).contentType(ContentType.JSON)
                 .body(job("https://ral.example/data/f1", "https://cern.example/eos/f1", "{}").replace("\"ADLER32:1a2b3c4d\"", "42"))
                 .post("/jobs").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("files[0].checksum"));
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON)
+                .body(job("https://ral.example/data/f1", "https://cern.example/eos/f1", "{}").replace("\"ADLER32:1a2b3c4d\"", "\"ADLER32:1a2b3c4d\",\"scitag\":70000"))
+                .post("/jobs").then().statusCode(400).contentType(PROBLEM).body("errors.field", equalTo(List.of("files[0].scitag")))
+                .body("errors.message", hasItem("Invalid SciTag value: must be an integer in the [65, 65535] range"));
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON)
+                .body(job("https://ral.example/data/f1", "https://cern.example/eos/f1", "{}").replace("\"ADLER32:1a2b3c4d\"", "\"ADLER32:1a2b3c4d\",\"scitag\":\"137\""))
+                .post("/jobs").then().statusCode(400).contentType(PROBLEM).body("errors.field", equalTo(List.of("files[0].scitag")));
         given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"files\":[]}").post("/jobs").then().statusCode(400);
         given().auth().oauth2(atlas()).get("/jobs?limit=10000").then().body("size()", equalTo(before));
     }

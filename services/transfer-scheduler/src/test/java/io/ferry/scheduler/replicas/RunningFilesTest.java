@@ -13,7 +13,7 @@ class RunningFilesTest {
 
     private static ClaimedFile claim(long fileId, long epoch) {
         return new ClaimedFile(fileId, UUID.randomUUID(), 1, "atlas", "default", "http://a/x", "http://b/x", "SE-A", "SE-B", null, null,
-                FileState.ACTIVE, null, null, null, null, null, false, false, "none", false, 0, 0, null, null, null, epoch, false);
+                FileState.ACTIVE, null, null, null, null, null, false, false, "none", false, 0, 0, null, null, null, epoch, false, null);
     }
 
     @Test

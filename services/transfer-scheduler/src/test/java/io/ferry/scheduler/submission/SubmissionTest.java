@@ -240,6 +240,23 @@ class SubmissionTest {
         assertTrue(s.overwrite());
         assertEquals(168 * 3600, s.maxTimeInQueue());
         assertEquals("{\"issuer\":\"rucio\",\"multi_sources\":false}", s.jobMetadata());
+        assertEquals(145, s.files().get(0).scitag(), "Rucio's experiment id << 6 | activity id");
+    }
+
+    /** scitag: FTS3's REST server takes a JSON integer from 65 to 65535 per file, or null; anything else is refused. */
+    @ParameterizedTest
+    @ValueSource(strings = {"64", "65536", "0", "-65", "100.5", "100.0", "\"100\"", "true", "[100]", "{}", "1e3"})
+    void aSciTagThatIsNoIntegerFrom65To65535IsRefusedNamingTheFile(String scitag) {
+        String file = "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"]";
+        assertEquals(List.of("files[1].scitag"), refusedFields("{\"files\":[" + file + ",\"scitag\":65}," + file + ",\"scitag\":" + scitag + "}]}"));
+    }
+
+    @Test
+    void aSciTagIsTheFilesOwnAndAJobLevelOneIsIgnoredAsFts3sServerIgnoresIt() {
+        String file = "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"]";
+        Submission s = parse("{\"files\":[" + file + ",\"scitag\":65}," + file + ",\"scitag\":65535}," + file + ",\"scitag\":null}," + file
+                + "}],\"params\":{\"scitag\":200}}");
+        assertEquals(java.util.Arrays.asList(65, 65535, null, null), s.files().stream().map(Submission.FileRequest::scitag).toList());
     }
 
     @Test
@@ -445,5 +462,29 @@ class SubmissionTest {
         assertFalse(TapeParams.ofStored(parse(withParams("{\"dst_file_report\":null}")).params()).dstFileReport());
         assertFalse(TapeParams.ofStored(parse(withParams("{}")).params()).dstFileReport());
         assertEquals(List.of("params.dst_file_report"), refusedFields(withParams("{\"dst_file_report\":\"sometimes\"}")));
+    }
+
+    /** overwrite_when_only_on_disk: a flag, with FTS3's rules (archive_timeout, no overwrite, HTTP destinations), read back from the stored params. */
+    @Test
+    void overwriteWhenOnlyOnDiskFollowsFts3sRules() {
+        assertTrue(TapeParams.ofStored(parse(withParams("{\"overwrite_when_only_on_disk\":true,\"archive_timeout\":3600}")).params())
+                .overwritesOnDiskOnly());
+        assertFalse(TapeParams.ofStored(parse(withParams("{\"overwrite_when_only_on_disk\":false,\"overwrite\":true}")).params())
+                .overwritesOnDiskOnly());
+        assertEquals(List.of("params.overwrite_when_only_on_disk"), refusedFields(withParams("{\"overwrite_when_only_on_disk\":\"sometimes\"}")));
+        assertEquals(List.of("params.overwrite_when_only_on_disk"), refusedFields(withParams("{\"overwrite_when_only_on_disk\":true}")));
+        assertEquals(List.of("params.overwrite_when_only_on_disk"),
+                refusedFields(withParams("{\"overwrite_when_only_on_disk\":true,\"archive_timeout\":3600,\"overwrite\":true}")));
+        assertEquals(List.of("params.overwrite_when_only_on_disk"),
+                refusedFields(withParams("{\"overwrite_when_only_on_disk\":true,\"archive_timeout\":3600,\"overwrite_on_retry\":true}")));
+        assertEquals(List.of("params.overwrite_when_only_on_disk"), refusedFields("{\"files\":[{\"sources\":[\"https://ral.example/data/f1\"],"
+                + "\"destinations\":[\"root://cern.example//eos/f1\"]}],\"params\":{\"overwrite_when_only_on_disk\":true,\"archive_timeout\":3600}}"));
+        ProblemException e = assertThrows(ProblemException.class, () -> parse(withParams("{\"overwrite_when_only_on_disk\":true}")));
+        assertEquals("'overwrite-when-only-on-disk' requires 'archive-timeout' to be set", e.problem().errors().get(0).message());
+        // with overwrite_hop (FTS3's "Q"): only the multihop job's last destination must be HTTP
+        Submission hops = parse("{\"files\":[{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"root://mid.example//f1\"]},"
+                + "{\"sources\":[\"root://mid.example//f1\"],\"destinations\":[\"davs://cern.example/eos/f1\"]}],"
+                + "\"params\":{\"multihop\":true,\"overwrite_hop\":true,\"overwrite_when_only_on_disk\":true,\"archive_timeout\":3600}}");
+        assertTrue(hops.overwriteHop());
     }
 }

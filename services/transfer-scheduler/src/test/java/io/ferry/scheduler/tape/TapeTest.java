@@ -231,4 +231,73 @@ class TapeTest extends EngineFixture {
             assertEquals(List.of(), tape.refused);
         }
     }
+
+    /** Sets FTS3's overwrite_disk_enabled on an SE, as its operators do through /config/se. */
+    static void enableOverwriteOnDisk(String se) {
+        given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"" + se + "\":{\"se_info\":{\"overwrite_disk_enabled\":1}}}")
+                .post("/config/se").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+    }
+
+    static final String ON_DISK_ONLY = "{\"archive_timeout\":120,\"overwrite_when_only_on_disk\":true,\"retry\":0}";
+
+    /**
+     * Rucio's submission to a tape SE (overwrite_when_only_on_disk, no overwrite) onto a file that never reached tape:
+     * as FTS3's url-copy, the file is on disk only, so it is removed and copied again, then followed until on tape.
+     */
+    @Test
+    void anExistingDestinationOnDiskOnlyIsReplacedWhenTheJobAsksAndTheSeAllowsIt() throws Exception {
+        try (TapeRestServer tape = new TapeRestServer(-1, -1)) {
+            registerTapeSe("NGX-TAPE-OWD1", "/se-b/tape-owd1", tape);
+            enableOverwriteOnDisk("NGX-TAPE-OWD1");
+            write("/se-a/to-owd1/f1", 30_000, 47);
+            write("/se-b/tape-owd1/f1", 10_000, 48);
+            String id = submit(vo("atlas"), List.of(file("/se-a/to-owd1/f1", "/se-b/tape-owd1/f1", null)), ON_DISK_ONLY);
+            await().atMost(Duration.ofSeconds(30)).until(() -> "ARCHIVING".equals(files(vo("atlas"), id).getString("[0].file_state")));
+            assertArrayEquals(Files.readAllBytes(nginx.file("/se-a/to-owd1/f1")), Files.readAllBytes(nginx.file("/se-b/tape-owd1/f1")),
+                    "the file on disk only was replaced by the copy");
+            assertEquals("{\"paths\":[\"/se-b/tape-owd1/f1\"]}", tape.requests("POST", "/archiveinfo").get(0).body().toString(),
+                    "its locality was asked before it was removed");
+            tape.reachTapeAfter(0);
+            assertEquals("FINISHED", awaitJob(vo("atlas"), id, Duration.ofSeconds(20), "FINISHED", "FAILED"), files(vo("atlas"), id).prettify());
+            assertEquals(List.of(), tape.refused);
+        }
+    }
+
+    /** A file on tape is never replaced: FAILED with FTS3's reason, and with dst_file_report its dst_file says so. */
+    @Test
+    void anExistingDestinationOnTapeIsLeftAloneWithFts3sReason() throws Exception {
+        try (TapeRestServer tape = new TapeRestServer(-1, 0)) {
+            registerTapeSe("NGX-TAPE-OWD2", "/se-b/tape-owd2", tape);
+            enableOverwriteOnDisk("NGX-TAPE-OWD2");
+            write("/se-a/to-owd2/f1", 30_000, 49);
+            write("/se-b/tape-owd2/f1", 10_000, 50);
+            byte[] before = Files.readAllBytes(nginx.file("/se-b/tape-owd2/f1"));
+            String id = submit(vo("atlas"), List.of(file("/se-a/to-owd2/f1", "/se-b/tape-owd2/f1", null)),
+                    ON_DISK_ONLY.replace("}", ",\"dst_file_report\":true}"));
+            assertEquals("FAILED", awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED"));
+            JsonPath f = files(vo("atlas"), id);
+            assertEquals("Destination file exists and is on tape (overwrite-when-only-on-disk requested)", f.getString("[0].reason"), f.prettify());
+            assertEquals("DEST_EXISTS", f.getString("[0].error_code"), f.prettify());
+            assertEquals(true, f.getBoolean("[0].file_metadata.dst_file.file_on_tape"), f.prettify());
+            assertArrayEquals(before, Files.readAllBytes(nginx.file("/se-b/tape-owd2/f1")));
+        }
+    }
+
+    /** An SE its operators did not enable for it (FTS3's overwrite_disk_enabled): the file is kept, FTS3's reason says why. */
+    @Test
+    void anSeNotEnabledForOverwriteOnDiskKeepsItsFile() throws Exception {
+        try (TapeRestServer tape = new TapeRestServer(-1, -1)) {
+            registerTapeSe("NGX-TAPE-OWD3", "/se-b/tape-owd3", tape);
+            write("/se-a/to-owd3/f1", 30_000, 51);
+            write("/se-b/tape-owd3/f1", 10_000, 52);
+            byte[] before = Files.readAllBytes(nginx.file("/se-b/tape-owd3/f1"));
+            String id = submit(vo("atlas"), List.of(file("/se-a/to-owd3/f1", "/se-b/tape-owd3/f1", null)), ON_DISK_ONLY);
+            assertEquals("FAILED", awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED"));
+            JsonPath f = files(vo("atlas"), id);
+            assertEquals("Destination endpoint not configured with \"overwrite-disk-enabled\" (overwrite-when-only-on-disk requested)",
+                    f.getString("[0].reason"), f.prettify());
+            assertArrayEquals(before, Files.readAllBytes(nginx.file("/se-b/tape-owd3/f1")));
+            assertEquals(List.of(), tape.requests("POST", "/archiveinfo"), "nothing asked of an SE that does not allow it");
+        }
+    }
 }

@@ -478,6 +478,6 @@ public class InMemoryStateStore implements StateStore {
         boolean intermediateHop = j.multihop && files.values().stream().anyMatch(n -> n.job.equals(f.job) && n.index == f.index + 1);
         return new ClaimedFile(f.id, f.job, f.attempts, j.vo, "default", f.sourceUrl, f.destUrl, f.sourceSe, f.destSe, null, null, f.state,
                 OffsetDateTime.now(), null, null, null, null, false, false, null, intermediateHop, j.retry, j.retryDelay, null, null,
-                alternatives, f.epoch, false);
+                alternatives, f.epoch, false, null);
     }
 }

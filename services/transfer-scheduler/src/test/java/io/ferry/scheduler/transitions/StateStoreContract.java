@@ -325,7 +325,7 @@ abstract class StateStoreContract {
         assertTrue(store().archived(new ClaimedFile(f.fileId(), f.jobId(), f.attempts(), f.vo(), f.activity(), f.sourceUrl(), f.destUrl(),
                 f.sourceSe(), f.destSe(), f.filesize(), f.checksum(), FileState.ARCHIVING, f.submittedAt(), f.prepareStartedAt(),
                 f.preparedAt(), f.stageRequest(), f.sourceSize(), f.sourceRanges(), f.destOurs(), f.verify(), f.overwrite(), f.retry(),
-                f.retryDelay(), f.timeout(), f.nostreams(), f.alternatives(), f.claimEpoch(), f.hasTokens())));
+                f.retryDelay(), f.timeout(), f.nostreams(), f.alternatives(), f.claimEpoch(), f.hasTokens(), f.scitag())));
         assertEquals(FileState.FINISHED, fileState(id));
         assertEquals(JobState.FINISHED, jobState(job));
     }

@@ -31,7 +31,7 @@ import java.time.ZoneOffset;
 /**
  * The prepare of one claimed file, on a thread of the prepare loop's pool: for SEs that need it a stage request polled
  * until the file is on disk, then the source stat (exists, size, checksum when offered) and the destination checks
- * (exists/overwrite, parent collections); its outcome written: READY, STAGING, deferred or failed.
+ * (exists/overwrite, {@link OverwriteOnDisk}, parent collections); its outcome written: READY, STAGING, deferred or failed.
  */
 @ApplicationScoped
 public class PrepareTask {
@@ -47,11 +47,12 @@ public class PrepareTask {
     private final StorageBoundary boundary;
     private final EngineWakeups wakeups;
     private final DestinationReport destinationReport;
+    private final OverwriteOnDisk overwriteOnDisk;
 
     @Inject
     PrepareTask(SchedulerConfig config, Pool pool, StateStore outcomes, RunningFiles running, MoverChoice movers, TapeStager stager,
                 SiteDirectory sites, FileCredentials credentials, StorageBoundary boundary, EngineWakeups wakeups,
-                DestinationReport destinationReport) {
+                DestinationReport destinationReport, OverwriteOnDisk overwriteOnDisk) {
         this.config = config;
         this.pool = pool;
         this.outcomes = outcomes;
@@ -63,6 +64,7 @@ public class PrepareTask {
         this.boundary = boundary;
         this.wakeups = wakeups;
         this.destinationReport = destinationReport;
+        this.overwriteOnDisk = overwriteOnDisk;
     }
 
     public void prepare(ClaimedFile f) {
@@ -83,7 +85,12 @@ public class PrepareTask {
             req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()), creds);
             SourceStat stat = mover.stat(req);
             Mover.checkSource(req, stat);
-            mover.prepareDestination(req);
+            try {
+                mover.prepareDestination(req);
+            } catch (MoverException inPlace) {
+                overwriteOnDisk.replaceOrRefuse(f, mover, req, inPlace);
+                mover.prepareDestination(req);
+            }
             if (outcomes.prepared(f, stat)) {
                 wakeups.filePrepared(f.sourceSe(), f.destSe());
             }
