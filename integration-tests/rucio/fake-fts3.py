@@ -1,0 +1,40 @@
+"""A stand-in FTS3 REST server that records what Rucio's FTS3 transfertool sends: every request (method, path,
+headers, JSON body) is appended as one JSON line to the file named by argv[2] and answered STATUS (argv[3], default
+500, so that the submitter marks the requests SUBMISSION_FAILED and tries again later; 200 answers a POST /jobs with a
+new job_id, as FTS3 does, and anything else, such as the poller's GET /jobs/..., with 500). Plain HTTP on 127.0.0.1:argv[1].
+  python fake-fts3.py 8446 /tmp/fts3-requests.jsonl 500
+"""
+import json
+import sys
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+port, log, status = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 500
+
+
+class Handler(BaseHTTPRequestHandler):
+    def _record(self):
+        length = int(self.headers.get('Content-Length') or 0)
+        raw = self.rfile.read(length).decode() if length else ''
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = raw
+        with open(log, 'a') as out:
+            out.write(json.dumps({'method': self.command, 'path': self.path, 'headers': dict(self.headers), 'body': body}) + '\n')
+        code = status
+        if status == 200 and self.command == 'POST' and self.path.rstrip('/') == '/jobs':
+            answer = json.dumps({'job_id': str(uuid.uuid4())}).encode()  # as FTS3 answers a submission
+        else:
+            code = 500 if status == 200 else status
+            answer = json.dumps({'status': f'{code} stand-in', 'message': 'fake-fts3 records requests only'}).encode()
+        self.send_response(code)
+        self.send_header('Content-Type', 'application/json')
+        self.send_header('Content-Length', str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    do_GET = do_POST = do_PUT = do_DELETE = _record
+
+
+ThreadingHTTPServer(('127.0.0.1', port), Handler).serve_forever()

@@ -1,0 +1,101 @@
+"""Rucio's side of "Rucio moves data through Ferry", with rucio-clients' Python API as an operator would use it.
+
+Creates (each step idempotent, so it can run again):
+  - RSEs FERRY_A and FERRY_B (deterministic disk RSEs), and FERRY_TAPE when SE_TAPE_URL is set, each with one WebDAV
+    protocol parsed from SE_A_URL / SE_B_URL / SE_TAPE_URL (scheme://host:port/prefix, scheme davs, https, dav or http)
+    and the RSE attribute `fts` = FERRY_FTS3_URL (how Rucio's FTS3 transfertool picks the FTS3 host for a transfer:
+    the destination RSE's `fts`, both RSEs need one)
+  - distances A->B, B->A (and A->TAPE): without a distance the submitter finds no source
+  - the root account's local limits on every RSE, and the scope SCOPE
+  - a dataset SCOPE:DATASET with FILES files registered as replicas on FERRY_A (bytes, adler32, md5); when SE_A_DIR
+    names the directory the SE at SE_A_URL serves, the files are written there at the paths Rucio computes
+  - a replication rule of the dataset to FERRY_B (RULE_RSE), one copy
+Prints what it made and the dataset's transfer requests as the server shows them.
+
+Environment: RUCIO_CONFIG and RUCIO_CLIENT_MODE=1 as setup.sh prints them; FERRY_FTS3_URL, SE_A_URL, SE_B_URL,
+optional SE_TAPE_URL, SE_A_DIR, SCOPE (ferry), DATASET (dataset1), FILES (2), FILE_BYTES (1048576), RULE_RSE (FERRY_B),
+ACTIVITY (User Subscriptions).
+"""
+import hashlib
+import json
+import os
+import sys
+import zlib
+from urllib.parse import urlparse
+
+from rucio.client import Client
+from rucio.common.exception import DataIdentifierAlreadyExists, Duplicate, RSEProtocolPriorityError
+
+env = os.environ.get
+fts = env('FERRY_FTS3_URL', 'https://127.0.0.1:8446')
+scope = env('SCOPE', 'ferry')
+dataset = env('DATASET', 'dataset1')
+nfiles = int(env('FILES', '2'))
+file_bytes = int(env('FILE_BYTES', str(1024 * 1024)))
+rule_rse = env('RULE_RSE', 'FERRY_B')
+activity = env('ACTIVITY', 'User Subscriptions')
+rses = {'FERRY_A': (env('SE_A_URL', 'davs://127.0.0.1:8081/se-a/rucio'), 'DISK'),
+        'FERRY_B': (env('SE_B_URL', 'davs://127.0.0.1:8081/se-b/rucio'), 'DISK')}
+if env('SE_TAPE_URL'):
+    rses['FERRY_TAPE'] = (env('SE_TAPE_URL'), 'TAPE')
+
+client = Client()
+account = client.account
+
+
+def quietly(f, *args, **kwargs):
+    try:
+        return f(*args, **kwargs)
+    except (DataIdentifierAlreadyExists, Duplicate, RSEProtocolPriorityError):
+        return None
+
+
+all_ops = {'read': 1, 'write': 1, 'delete': 1, 'third_party_copy_read': 1, 'third_party_copy_write': 1}
+for rse, (url, rse_type) in rses.items():
+    u = urlparse(url)
+    quietly(client.add_rse, rse, deterministic=True, rse_type=rse_type)
+    quietly(client.add_protocol, rse, {
+        'scheme': u.scheme, 'hostname': u.hostname, 'port': u.port or (443 if u.scheme in ('davs', 'https') else 80),
+        'prefix': u.path.rstrip('/') + '/', 'impl': 'rucio.rse.protocols.webdav.Default',
+        'domains': {'lan': {'read': 1, 'write': 1, 'delete': 1}, 'wan': all_ops}})
+    client.add_rse_attribute(rse, 'fts', fts)
+    client.set_local_account_limit(account, rse, 10 ** 12)
+for src, dst in [('FERRY_A', 'FERRY_B'), ('FERRY_B', 'FERRY_A')] + ([('FERRY_A', 'FERRY_TAPE')] if 'FERRY_TAPE' in rses else []):
+    quietly(client.add_distance, src, dst, {'distance': 1})
+quietly(client.add_scope, account, scope)
+
+files = []
+for i in range(1, nfiles + 1):
+    name = f'{dataset}.file{i}'
+    data = hashlib.sha256(f'{scope}:{name}'.encode()).digest() * (file_bytes // 32 + 1)
+    data = data[:file_bytes]
+    files.append({'scope': scope, 'name': name, 'bytes': len(data),
+                  'adler32': '%08x' % zlib.adler32(data), 'md5': hashlib.md5(data).hexdigest(), '_data': data})
+quietly(client.add_dataset, scope, dataset)
+client.add_replicas('FERRY_A', [{k: v for k, v in f.items() if k != '_data'} for f in files])
+quietly(client.attach_dids, scope, dataset, [{'scope': scope, 'name': f['name']} for f in files])
+
+scheme_a = urlparse(rses['FERRY_A'][0]).scheme
+for rep in client.list_replicas([{'scope': scope, 'name': f['name']} for f in files], schemes=[scheme_a]):
+    pfn = next(iter(rep['rses'].get('FERRY_A', [])), None)
+    print(json.dumps({'name': rep['name'], 'bytes': rep['bytes'], 'adler32': rep['adler32'], 'md5': rep['md5'], 'pfn_on_FERRY_A': pfn}))
+    if env('SE_A_DIR') and pfn:
+        path = os.path.join(env('SE_A_DIR'), urlparse(pfn).path[len(urlparse(rses['FERRY_A'][0]).path.rstrip('/')) + 1:])
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'wb') as out:
+            out.write(next(f['_data'] for f in files if f['name'] == rep['name']))
+
+rules = [r for r in client.list_did_rules(scope, dataset) if r['rse_expression'] == rule_rse]
+if rules:
+    rule_id = rules[0]['id']
+else:
+    rule_id = client.add_replication_rule([{'scope': scope, 'name': dataset}], 1, rule_rse, activity=activity)[0]
+rule = client.get_replication_rule(rule_id)
+print(json.dumps({'rule': rule_id, 'state': rule['state'], 'locks_ok': rule['locks_ok_cnt'],
+                  'locks_replicating': rule['locks_replicating_cnt'], 'locks_stuck': rule['locks_stuck_cnt']}))
+try:
+    for req in client.list_requests('FERRY_A', rule_rse, 'Q,G,S,F,D,L,N,O,A,M,U,W,P'):
+        print(json.dumps({'request': req['id'], 'name': req['name'], 'state': req['state'], 'external_host': req.get('external_host'),
+                          'external_id': req.get('external_id')}, default=str))
+except Exception as e:  # request_states are RequestState's one-letter values
+    print('list_requests:', e, file=sys.stderr)
