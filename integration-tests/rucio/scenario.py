@@ -24,7 +24,7 @@ import zlib
 from urllib.parse import urlparse
 
 from rucio.client import Client
-from rucio.common.exception import DataIdentifierAlreadyExists, Duplicate, RSEProtocolPriorityError
+from rucio.common.exception import DataIdentifierAlreadyExists, Duplicate, FileAlreadyExists, RSEProtocolPriorityError
 
 env = os.environ.get
 fts = env('FERRY_FTS3_URL', 'https://127.0.0.1:8446')
@@ -46,7 +46,7 @@ account = client.account
 def quietly(f, *args, **kwargs):
     try:
         return f(*args, **kwargs)
-    except (DataIdentifierAlreadyExists, Duplicate, RSEProtocolPriorityError):
+    except (DataIdentifierAlreadyExists, Duplicate, FileAlreadyExists, RSEProtocolPriorityError):
         return None
 
 
@@ -93,9 +93,10 @@ else:
 rule = client.get_replication_rule(rule_id)
 print(json.dumps({'rule': rule_id, 'state': rule['state'], 'locks_ok': rule['locks_ok_cnt'],
                   'locks_replicating': rule['locks_replicating_cnt'], 'locks_stuck': rule['locks_stuck_cnt']}))
-try:
-    for req in client.list_requests('FERRY_A', rule_rse, 'Q,G,S,F,D,L,N,O,A,M,U,W,P'):
-        print(json.dumps({'request': req['id'], 'name': req['name'], 'state': req['state'], 'external_host': req.get('external_host'),
-                          'external_id': req.get('external_id')}, default=str))
-except Exception as e:  # request_states are RequestState's one-letter values
-    print('list_requests:', e, file=sys.stderr)
+for f in files:
+    try:
+        req = client.list_request_by_did(f['name'], rule_rse, scope)  # the latest request, a dict
+        print(json.dumps({'request': req['id'], 'name': req['name'], 'state': req['state'], 'retry_count': req['retry_count'],
+                          'external_host': req['external_host'], 'external_id': req['external_id'], 'dest_url': req['dest_url']}))
+    except Exception as e:  # no request (yet) for this file
+        print(f"{f['name']}: no request to {rule_rse}: {type(e).__name__}", file=sys.stderr)

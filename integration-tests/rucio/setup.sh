@@ -59,7 +59,7 @@ for k, v in {
     'BROKER_HOST': '$broker_host', 'BROKER_PORT': '$broker_port',
     'BROKER_USER': '${BROKER_USER:-}', 'BROKER_PASSWORD': '${BROKER_PASSWORD:-}',
     'BROKER_DESTINATION': '${BROKER_DESTINATION:-/topic/transfer.fts_monitoring_complete}',
-    'BROKER_VO': '${BROKER_VO:-def}',
+    'BROKER_VO': '${BROKER_VO:-atlas}',
 }.items():
     text = text.replace('@' + k + '@', v)
 open(sys.argv[2], 'w').write(text)
