@@ -13,7 +13,7 @@ Creates (each step idempotent, so it can run again):
 Prints what it made and the dataset's transfer requests as the server shows them.
 
 Environment: RUCIO_CONFIG and RUCIO_CLIENT_MODE=1 as setup.sh prints them; FERRY_FTS3_URL, SE_A_URL, SE_B_URL,
-optional SE_TAPE_URL, SE_A_DIR, SCOPE (ferry), DATASET (dataset1), FILES (2), FILE_BYTES (1048576), RULE_RSE (FERRY_B),
+optional SE_TAPE_URL (with TAPE_ARCHIVE_TIMEOUT, 86400), SE_A_DIR, SCOPE (ferry), DATASET (dataset1), FILES (2), FILE_BYTES (1048576), RULE_RSE (FERRY_B),
 ACTIVITY (User Subscriptions).
 """
 import hashlib
@@ -59,6 +59,9 @@ for rse, (url, rse_type) in rses.items():
         'prefix': u.path.rstrip('/') + '/', 'impl': 'rucio.rse.protocols.webdav.Default',
         'domains': {'lan': {'read': 1, 'write': 1, 'delete': 1}, 'wan': all_ops}})
     client.add_rse_attribute(rse, 'fts', fts)
+    if rse_type == 'TAPE':
+        # a tape destination's job gets params.archive_timeout (and dst_file_report) from this attribute
+        client.add_rse_attribute(rse, 'archive_timeout', int(env('TAPE_ARCHIVE_TIMEOUT', '86400')))
     client.set_local_account_limit(account, rse, 10 ** 12)
 for src, dst in [('FERRY_A', 'FERRY_B'), ('FERRY_B', 'FERRY_A')] + ([('FERRY_A', 'FERRY_TAPE')] if 'FERRY_TAPE' in rses else []):
     quietly(client.add_distance, src, dst, {'distance': 1})
