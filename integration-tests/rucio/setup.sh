@@ -10,6 +10,7 @@
 #   FERRY_FTS3_URL=https://127.0.0.1:8446   the FTS3 host the RSEs name (used by rses.sh, written into rucio.cfg's comment)
 #   BROKER=127.0.0.1:61613 BROKER_USER= BROKER_PASSWORD= BROKER_DESTINATION=/topic/transfer.fts_monitoring_complete
 #   RUCIO_USERCERT=   a PEM with certificate and key Rucio presents to an https:// FTS3 host
+#   CONVEYOR_SCHEMES=davs,https,http   the protocols' schemes the submitter may use ([conveyor] scheme)
 #   RUCIO_RESET=1     drop everything in the database first
 #   RUCIO_NO_SERVER=1 do not start the server
 # Stop the server with: kill "$(cat $RUCIO_WORK/server.pid)"
@@ -59,7 +60,7 @@ for k, v in {
     'BROKER_HOST': '$broker_host', 'BROKER_PORT': '$broker_port',
     'BROKER_USER': '${BROKER_USER:-}', 'BROKER_PASSWORD': '${BROKER_PASSWORD:-}',
     'BROKER_DESTINATION': '${BROKER_DESTINATION:-/topic/transfer.fts_monitoring_complete}',
-    'BROKER_VO': '${BROKER_VO:-atlas}',
+    'BROKER_VO': '${BROKER_VO:-atlas}', 'CONVEYOR_SCHEMES': '${CONVEYOR_SCHEMES:-davs,https,http}',
 }.items():
     text = text.replace('@' + k + '@', v)
 open(sys.argv[2], 'w').write(text)

@@ -24,7 +24,7 @@ if ! { [ -f "$W/fake-fts3.pid" ] && kill -0 "$(cat "$W/fake-fts3.pid")" 2>/dev/n
 fi
 read -r se_a se_b _ < <("$here/start-se.sh")
 export RUCIO_CONFIG="$W/rucio.cfg"
-t env RUCIO_CLIENT_MODE=1 SE_A_URL="davs://${se_a#http://}/rucio" SE_B_URL="davs://${se_b#http://}/rucio" \
+t env RUCIO_CLIENT_MODE=1 SE_A_URL="$se_a/rucio" SE_B_URL="$se_b/rucio" \
   SE_A_DIR=/tmp/rucio-se/data/se-a/rucio .ferry/rucio-venv/bin/python "$here/scenario.py"
 t .ferry/rucio-venv/bin/rucio-conveyor-submitter --run-once >"$W/log/submitter.log" 2>&1
 t .ferry/rucio-venv/bin/rucio-conveyor-poller --run-once --older-than 0 >"$W/log/poller.log" 2>&1
