@@ -21,6 +21,7 @@ import io.ferry.cli.command.WhoamiCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.Console;
 import java.io.PrintWriter;
 
 /**
@@ -72,8 +73,25 @@ public final class Main {
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         // examples are command lines: wide enough not to break them, narrower when the terminal is
         cli.setUsageHelpWidth(120);
-        cli.setUsageHelpAutoWidth(true);
+        cli.setUsageHelpAutoWidth(onTerminal());
         return cli;
+    }
+
+    /**
+     * Whether the output goes to a terminal: only then is its width asked for, because picocli asks by running
+     * {@code stty}, which costs a script's {@code ferry --help} more than the rest of the command.
+     */
+    static boolean onTerminal() {
+        Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            // Java 22 and later give a console also to redirected streams and say with isTerminal() what it is
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException olderJava) {
+            return true;
+        }
     }
 
     /** A failure as one line on stderr, with its exit status; a stack trace only with {@code FERRY_DEBUG} set. */
