@@ -13,7 +13,9 @@ Creates (each step idempotent, so it can run again):
 Prints what it made and the dataset's transfer requests as the server shows them.
 
 Environment: RUCIO_CONFIG and RUCIO_CLIENT_MODE=1 as setup.sh prints them; FERRY_FTS3_URL, SE_A_URL, SE_B_URL,
-optional SE_TAPE_URL (with TAPE_ARCHIVE_TIMEOUT, 86400), SE_A_DIR, SCOPE (ferry), DATASET (dataset1), FILES (2), FILE_BYTES (1048576), RULE_RSE (FERRY_B),
+optional SE_TAPE_URL (with TAPE_ARCHIVE_TIMEOUT, 86400), MORE_RSES (more disk RSEs, each NAME=URL or NAME=URL#checksums
+with the RSE attribute supported_checksums, e.g. "FERRY_MD5=http://127.0.0.1:8081/se-md5/rucio#md5": Rucio then
+sends the transfers to it with that algorithm; distances from FERRY_A), SE_A_DIR, SCOPE (ferry), DATASET (dataset1), FILES (2), FILE_BYTES (1048576), RULE_RSE (FERRY_B),
 ACTIVITY (User Subscriptions).
 """
 import hashlib
@@ -38,6 +40,13 @@ rses = {'FERRY_A': (env('SE_A_URL', 'davs://127.0.0.1:8081/se-a/rucio'), 'DISK')
         'FERRY_B': (env('SE_B_URL', 'davs://127.0.0.1:8081/se-b/rucio'), 'DISK')}
 if env('SE_TAPE_URL'):
     rses['FERRY_TAPE'] = (env('SE_TAPE_URL'), 'TAPE')
+checksums = {}
+for more in env('MORE_RSES', '').split():
+    name, _, url = more.partition('=')
+    url, _, algorithms = url.partition('#')
+    rses[name] = (url, 'DISK')
+    if algorithms:
+        checksums[name] = algorithms
 
 client = Client()
 account = client.account
@@ -62,8 +71,11 @@ for rse, (url, rse_type) in rses.items():
     if rse_type == 'TAPE':
         # a tape destination's job gets params.archive_timeout (and dst_file_report) from this attribute
         client.add_rse_attribute(rse, 'archive_timeout', int(env('TAPE_ARCHIVE_TIMEOUT', '86400')))
+    if rse in checksums:
+        # the algorithms Rucio may ask the transfertool to verify on this RSE (default: adler32 and md5)
+        client.add_rse_attribute(rse, 'supported_checksums', checksums[rse])
     client.set_local_account_limit(account, rse, 10 ** 12)
-for src, dst in [('FERRY_A', 'FERRY_B'), ('FERRY_B', 'FERRY_A')] + ([('FERRY_A', 'FERRY_TAPE')] if 'FERRY_TAPE' in rses else []):
+for src, dst in [('FERRY_A', 'FERRY_B'), ('FERRY_B', 'FERRY_A')] + [('FERRY_A', r) for r in rses if r not in ('FERRY_A', 'FERRY_B')]:
     quietly(client.add_distance, src, dst, {'distance': 1})
 quietly(client.add_scope, account, scope)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up a real Rucio (server and clients from PyPI, pinned) for Ferry's Rucio integration test:
-#   1. a virtualenv .ferry/rucio-venv with rucio[postgresql] and rucio-clients at $RUCIO_VERSION, and gunicorn
+#   1. the virtualenv .ferry/rucio-venv with the pinned rucio[postgresql], rucio-clients and gunicorn (install.sh)
 #   2. $RUCIO_WORK/rucio.cfg and alembic.ini from the templates beside this script
 #   3. Rucio's schema in the given PostgreSQL (build_database, create_base_vo, create_root_account)
 #   4. the REST server: gunicorn serving rucio.web.rest.flaskapi.v1.main:application on 127.0.0.1:$RUCIO_SERVER_PORT
@@ -18,9 +18,6 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
-RUCIO_VERSION=41.5.1
-# what pip installs besides rucio's own pinned-by-upper-bound requirements
-GUNICORN_VERSION=27.0.1
 VENV="${RUCIO_VENV:-$root/.ferry/rucio-venv}"
 WORK="${RUCIO_WORK:-$root/.ferry/rucio}"
 DB_URL="${RUCIO_DB_URL:-postgresql+psycopg://rucio:rucio@127.0.0.1:55432/rucio}"
@@ -33,16 +30,9 @@ RUCIO_PASSWORD="${RUCIO_PASSWORD:-secret}"
 t0=$SECONDS
 step() { echo "rucio setup: [$((SECONDS - t0))s] $*"; }
 
-# 1. the virtualenv, made again when its Python is gone or a pinned version differs
-mkdir -p "$(dirname "$VENV")" "$WORK/log"
-if ! "$VENV/bin/python" -c 'import sys, importlib.metadata as m
-sys.exit(any(m.version(n) != v for n, v in (a.split("==") for a in sys.argv[1:])))' \
-    "rucio==$RUCIO_VERSION" "rucio-clients==$RUCIO_VERSION" "gunicorn==$GUNICORN_VERSION" >/dev/null 2>&1; then
-  step "installing rucio[postgresql]==$RUCIO_VERSION rucio-clients==$RUCIO_VERSION gunicorn==$GUNICORN_VERSION in $VENV"
-  "$VENV/bin/python" -c '' >/dev/null 2>&1 || /usr/bin/python3 -m venv --clear "$VENV"
-  "$VENV/bin/pip" install -q --disable-pip-version-check \
-    "rucio[postgresql]==$RUCIO_VERSION" "rucio-clients==$RUCIO_VERSION" "gunicorn==$GUNICORN_VERSION" </dev/null
-fi
+# 1. the virtualenv (install.sh: nothing to do when the pinned versions are there)
+mkdir -p "$WORK/log"
+RUCIO_VENV="$VENV" "$here/install.sh"
 py="$VENV/bin/python"
 site="$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 step "rucio $("$py" -c 'import importlib.metadata as m; print(m.version("rucio"))') in $VENV"

@@ -24,12 +24,24 @@ public final class Fts3Statuses {
     private Fts3Statuses() {
     }
 
-    /** A job's entry: its view with {@code http_status} (and {@code http_message} when given). */
+    /** A job's entry as a read answers it: its view with {@code http_status} (and {@code http_message} when given). */
     public static ObjectNode found(ObjectMapper json, Object view, String status, String message) {
         ObjectNode entry = view instanceof ObjectNode node ? node : json.valueToTree(view);
         entry.put("http_status", status);
         if (message != null) {
             entry.put("http_message", message);
+        }
+        return entry;
+    }
+
+    /**
+     * A job's entry as a change (modify, cancel) answers it: FTS3 sets {@code http_message} on every such entry, null
+     * when the change was made, and Rucio's priority update reads it unconditionally ({@code res['http_message']}).
+     */
+    public static ObjectNode changed(ObjectMapper json, Object view, String status, String message) {
+        ObjectNode entry = found(json, view, status, message);
+        if (message == null) {
+            entry.putNull("http_message");
         }
         return entry;
     }

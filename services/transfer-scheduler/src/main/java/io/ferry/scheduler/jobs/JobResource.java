@@ -190,7 +190,7 @@ public class JobResource {
     public Uni<Response> modify(@PathParam("ids") String ids, String body) {
         Integer priority = priorityOf(body);
         return perJob(ids, "/jobs/" + ids, (uuid, j) -> (priority == null ? Uni.createFrom().item(!j.state.terminal())
-                : jobs.reprioritise(uuid, priority)).flatMap(changed -> jobs.find(uuid).map(after -> Fts3Statuses.found(json,
+                : jobs.reprioritise(uuid, priority)).flatMap(changed -> jobs.find(uuid).map(after -> Fts3Statuses.changed(json,
                 JobViews.JobView.of(after.orElse(j)), changed ? Fts3Statuses.OK : Fts3Statuses.NOT_MODIFIED,
                 changed ? null : "The job is in a terminal state"))));
     }
@@ -279,10 +279,10 @@ public class JobResource {
     public Uni<Response> cancel(@PathParam("ids") String ids) {
         return perJob(ids, "/jobs/" + ids, (uuid, j) -> {
             if (j.state.terminal()) {
-                return Uni.createFrom().item(Fts3Statuses.found(json, JobViews.JobView.of(j), Fts3Statuses.NOT_MODIFIED,
+                return Uni.createFrom().item(Fts3Statuses.changed(json, JobViews.JobView.of(j), Fts3Statuses.NOT_MODIFIED,
                         "The job is in a terminal state"));
             }
-            return jobs.cancel(uuid).map(after -> Fts3Statuses.found(json, JobViews.JobView.of(after), Fts3Statuses.OK, null));
+            return jobs.cancel(uuid).map(after -> Fts3Statuses.changed(json, JobViews.JobView.of(after), Fts3Statuses.OK, null));
         });
     }
 

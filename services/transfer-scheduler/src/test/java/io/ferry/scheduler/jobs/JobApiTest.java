@@ -110,9 +110,11 @@ class JobApiTest {
         given().auth().oauth2(atlas()).get("/jobs/" + lost + "?files=" + fields).then().statusCode(404).contentType(PROBLEM)
                 .body("http_status", equalTo("404 Not Found")).body("job_id", equalTo(lost)).body("code", equalTo("NOT_FOUND"));
 
-        // update_priority: the job's and its unfinished files' priority, which the queues order by
+        // update_priority: the job's and its unfinished files' priority, which the queues order by; as FTS3, the entry
+        // carries http_message (null), which Rucio's server reads after every priority update
         given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":5}}").post("/jobs/" + b)
-                .then().statusCode(200).body("http_status", equalTo("200 Ok")).body("priority", equalTo(5));
+                .then().statusCode(200).body("http_status", equalTo("200 Ok")).body("priority", equalTo(5))
+                .body("containsKey('http_message')", equalTo(true)).body("http_message", Matchers.nullValue());
         given().auth().oauth2(atlas()).get("/jobs/" + b).then().body("priority", equalTo(5));
         given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":9}}").post("/jobs/" + b)
                 .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("params.priority"));

@@ -1,0 +1,281 @@
+package io.ferry.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.dev.DevTokens;
+import io.ferry.dev.FreePort;
+import io.ferry.dev.NginxWebDav;
+import io.ferry.dev.PostgresServer;
+import io.ferry.stack.LocalStack;
+import io.ferry.stack.ServiceSpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Rucio moving data through Ferry: a real Rucio 41 from PyPI ({@link RucioDeployment}) whose RSEs name Ferry's
+ * FTS3-compatible HTTPS port as their FTS3 host, its own daemons (conveyor submitter, receiver, poller, finisher,
+ * judge cleaner) and its unmodified FTS3 transfertool, submitting with an X.509 proxy with VOMS attributes (delegated
+ * first, as sites' cron jobs do: Rucio never delegates); Ferry's completion messages reach the receiver through a real
+ * STOMP broker; the files move between nginx WebDAV SEs. Each test creates its own datasets and rules.
+ */
+class RucioIT {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String SCOPE = "ferry";
+    static final String COMPLETE_TOPIC = "transfer.fts_monitoring_complete";
+
+    static ArtemisStompBroker broker;
+    static LocalStack stack;
+    static NginxWebDav nginx;
+    static RucioDeployment rucio;
+    static Map<String, String> scenario;
+    static String admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        ClientsVenv clients = ClientsVenv.require("fts3.rest.client", "M2Crypto");
+        broker = new ArtemisStompBroker();
+        stack = ItStacks.start("it-rucio", Map.of(
+                "FERRY_SCHEDULER_MONITORING_STOMP_ENABLED", "true",
+                "FERRY_SCHEDULER_MONITORING_STOMP_HOST", "127.0.0.1",
+                "FERRY_SCHEDULER_MONITORING_STOMP_PORT", Integer.toString(broker.port)));
+        admin = stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin"));
+        nginx = new NginxWebDav();
+        for (String se : List.of("a", "b", "md5", "adler32", "held")) {
+            Files.createDirectories(nginx.file("se-" + se + "/rucio"));
+            HttpResponse<String> r = ferry("PUT", "/endpoints/RUCIO-" + se.toUpperCase(Locale.ROOT), "{\"site\":\"RUCIO-SITE-" + se
+                    + "\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-" + se) + "\"},\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}");
+            assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
+        }
+
+        // The proxy Rucio presents ([conveyor] usercert), delegated once with FTS3's own client
+        Path work = stack.stateDirectory().resolve("rucio");
+        Files.createDirectories(work);
+        Path proxy = stack.gridPki().writeProxy("atlas", List.of("/atlas/Role=production"), Duration.ofHours(12), work.resolve("rucio.proxy"));
+        Process delegate = clients.process(clients.command("fts-rest-delegate").toString(), "-s", stack.schedulerHttpsUrl(),
+                "--cert", proxy.toString(), "--key", proxy.toString(), "--capath", stack.gridPki().certificates().toString())
+                .redirectErrorStream(true).start();
+        String delegated = new String(delegate.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(delegate.waitFor(60, TimeUnit.SECONDS) && delegate.exitValue() == 0, delegated);
+
+        // Rucio's database beside Ferry's, in the same PostgreSQL
+        PostgresServer.Credentials db = stack.postgres().ensureDatabase("rucio", true);
+        rucio = RucioDeployment.setUp(work, Map.of(
+                "RUCIO_DB_URL", "postgresql+psycopg://" + enc(db.user()) + ":" + enc(db.password()) + "@127.0.0.1:" + stack.postgres().port() + "/rucio",
+                "RUCIO_SERVER_PORT", Integer.toString(FreePort.find()),
+                "FERRY_FTS3_URL", stack.schedulerHttpsUrl(),
+                "RUCIO_USERCERT", proxy.toString(),
+                "BROKER", "127.0.0.1:" + broker.port,
+                "BROKER_VO", "atlas"));
+        scenario = Map.of(
+                "FERRY_FTS3_URL", stack.schedulerHttpsUrl(),
+                "SE_A_URL", nginx.url("/se-a/rucio"),
+                "SE_B_URL", nginx.url("/se-b/rucio"),
+                "MORE_RSES", "FERRY_MD5=" + nginx.url("/se-md5/rucio") + "#md5 FERRY_ADLER32=" + nginx.url("/se-adler32/rucio")
+                        + "#adler32 FERRY_HELD=" + nginx.url("/se-held/rucio"),
+                "SE_A_DIR", nginx.file("se-a/rucio").toString(),
+                "SCOPE", SCOPE);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        for (AutoCloseable c : new AutoCloseable[]{rucio, nginx, stack, broker}) {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
+    /**
+     * The receiver alone brings three rules to OK, each to an RSE with its own checksum algorithms (both, MD5 only,
+     * ADLER32 only): Rucio sends the algorithm the two RSEs share, Ferry verifies it, the replicas are AVAILABLE with
+     * Rucio's checksums and the bytes at the destination are the source's; Rucio's transfer link opens Ferry's monitor.
+     */
+    @Test
+    void theReceiverBringsRulesToOkWithEachRsesChecksumAlgorithm() throws Exception {
+        Map<String, JsonNode> done = new HashMap<>();  // the requests once DONE: the finisher archives them
+        Process receiver = rucio.start("rucio-conveyor-receiver");
+        try {
+            Eventually.until(Duration.ofSeconds(60), () -> broker.subscribers(COMPLETE_TOPIC) > 0, "the receiver subscribed to " + COMPLETE_TOPIC);
+            Map<String, String> rules = Map.of("ds-both", "FERRY_B", "ds-md5", "FERRY_MD5", "ds-adler32", "FERRY_ADLER32");
+            for (var rule : rules.entrySet()) {
+                rule(rule.getKey(), rule.getValue(), 2);
+            }
+            rucio.runOnce("rucio-conveyor-submitter");
+            for (var rule : rules.entrySet()) {
+                done.put(rule.getKey(), awaitRequests(rule.getKey(), rule.getValue(), "DONE", Duration.ofSeconds(120)));
+            }
+        } finally {
+            receiver.destroy();
+            receiver.waitFor(20, TimeUnit.SECONDS);
+        }
+        rucio.runOnce("rucio-conveyor-finisher");
+
+        for (var rule : Map.of("ds-both", "ADLER32", "ds-md5", "MD5", "ds-adler32", "ADLER32").entrySet()) {
+            String rse = Map.of("ds-both", "FERRY_B", "ds-md5", "FERRY_MD5", "ds-adler32", "FERRY_ADLER32").get(rule.getKey());
+            JsonNode state = rucio.inspect(SCOPE, rule.getKey(), rse);
+            assertReplicated(state, done.get(rule.getKey()));
+            for (JsonNode f : done.get(rule.getKey()).get("files")) {
+                String job = f.at("/request/external_id").asText();
+                JsonNode files = JSON.readTree(ferry("GET", "/jobs/" + job + "/files", null).body());
+                String expected = rule.getValue() + ":" + f.get(rule.getValue().toLowerCase(Locale.ROOT)).asText();
+                assertEquals(expected.toLowerCase(Locale.ROOT), files.get(0).get("checksum").asText().toLowerCase(Locale.ROOT),
+                        rule.getKey() + ": the checksum Rucio picked for " + rse + " is the one Ferry verified: " + files);
+                assertEquals("FINISHED", files.get(0).get("file_state").asText(), files.toString());
+            }
+            // Rucio's transfer-done events link FTS3's web monitor for the job, which is Ferry's monitor
+            List<JsonNode> events = new ArrayList<>();
+            state.get("transfer_events").forEach(e -> {
+                if (e.get("event_type").asText().equals("transfer-done")) {
+                    events.add(e);
+                }
+            });
+            assertEquals(2, events.size(), state.toString());
+            for (JsonNode e : events) {
+                String link = e.get("transfer_link").asText();
+                assertEquals(stack.schedulerHttpsUrl() + "/fts3/ftsmon/#/job/" + e.get("transfer_id").asText(), link);
+                HttpResponse<String> page = HttpClient.newBuilder().sslContext(stack.gridPki().user().clientTls(stack.gridPki().caCertificate()))
+                        .followRedirects(HttpClient.Redirect.NORMAL).build()
+                        .send(HttpRequest.newBuilder(URI.create(link.substring(0, link.indexOf('#')))).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, page.statusCode(), page.body());
+                assertEquals("/monitor/", page.uri().getPath(), "the link opens the web monitor, whose #/job/<id> shows the job");
+            }
+        }
+    }
+
+    /** Without the receiver, the poller's bulk status query alone brings a rule to OK. */
+    @Test
+    void thePollerAloneBringsARuleToOk() throws Exception {
+        rule("ds-polled", "FERRY_B", 2);
+        rucio.runOnce("rucio-conveyor-submitter");
+        JsonNode submitted = awaitRequests("ds-polled", "FERRY_B", "SUBMITTED", Duration.ofSeconds(30));
+        for (JsonNode f : submitted.get("files")) {
+            String job = f.at("/request/external_id").asText();
+            Eventually.until(Duration.ofSeconds(90),
+                    () -> JSON.readTree(ferry("GET", "/jobs/" + job, null).body()).path("job_state").asText().equals("FINISHED"), "Ferry finished job " + job);
+        }
+        rucio.runOnce("rucio-conveyor-poller", "--older-than", "0");
+        JsonNode done = awaitRequests("ds-polled", "FERRY_B", "DONE", Duration.ofSeconds(5));
+        rucio.runOnce("rucio-conveyor-finisher");
+        assertReplicated(rucio.inspect(SCOPE, "ds-polled", "FERRY_B"), done);
+    }
+
+    /**
+     * A rule's transfers held by Ferry (their SE banned with "wait"): raising the rule's priority in Rucio raises the
+     * Ferry job's; the rule expiring makes Rucio's judge cancel its transfers, and Ferry's job ends CANCELED.
+     */
+    @Test
+    void aRulesPriorityAndItsCancellationReachFerry() throws Exception {
+        HttpResponse<String> ban = ferry("POST", "/ban/se", "{\"storage\":\"RUCIO-HELD\",\"status\":\"wait\",\"allow_submit\":true}");
+        assertEquals(200, ban.statusCode(), ban.body());
+        try {
+            String ruleId = rule("ds-held", "FERRY_HELD", 1);
+            rucio.runOnce("rucio-conveyor-submitter");
+            JsonNode submitted = awaitRequests("ds-held", "FERRY_HELD", "SUBMITTED", Duration.ofSeconds(30));
+            String job = submitted.at("/files/0/request/external_id").asText();
+            JsonNode before = JSON.readTree(ferry("GET", "/jobs/" + job, null).body());
+            assertEquals(3, before.get("priority").asInt(), before.toString());
+            assertEquals("SUBMITTED", before.get("job_state").asText(), before.toString());
+
+            rucio.client("from rucio.client import Client; Client().update_replication_rule('" + ruleId + "', {'priority': 5})");
+            JsonNode raised = JSON.readTree(ferry("GET", "/jobs/" + job, null).body());
+            assertEquals(5, raised.get("priority").asInt(), "Rucio's server set the priority of the job in Ferry: " + raised);
+
+            rucio.client("from rucio.client import Client; Client().update_replication_rule('" + ruleId + "', {'lifetime': 1})");
+            Thread.sleep(1500);
+            rucio.runOnce("rucio-judge-cleaner");
+            Eventually.until(Duration.ofSeconds(30),
+                    () -> JSON.readTree(ferry("GET", "/jobs/" + job, null).body()).path("job_state").asText().equals("CANCELED"), "Ferry's job " + job + " canceled");
+            assertTrue(rucio.inspect(SCOPE, "ds-held", "FERRY_HELD").get("rule").isNull(), "the expired rule is gone");
+            assertEquals(0, Files.list(nginx.file("se-held/rucio")).count(), "nothing was written to the held SE");
+        } finally {
+            ferry("DELETE", "/ban/se?storage=RUCIO-HELD", null);
+        }
+    }
+
+    /** Registers a dataset of {@code files} files of 1 MiB on FERRY_A (written to its SE) and a rule of it to {@code rse}. */
+    static String rule(String dataset, String rse, int files) throws Exception {
+        Map<String, String> env = new HashMap<>(scenario);
+        env.put("DATASET", dataset);
+        env.put("RULE_RSE", rse);
+        env.put("FILES", Integer.toString(files));
+        String out = rucio.clientScript("scenario.py", env);
+        return out.lines().filter(l -> l.startsWith("{\"rule\"")).map(l -> {
+            try {
+                return JSON.readTree(l).get("rule").asText();
+            } catch (Exception e) {
+                throw new AssertionError(l, e);
+            }
+        }).findFirst().orElseThrow(() -> new AssertionError("no rule in: " + out));
+    }
+
+    /** Waits until every file of the dataset has a request to {@code rse} in {@code state}; the last inspection. */
+    static JsonNode awaitRequests(String dataset, String rse, String state, Duration within) throws Exception {
+        JsonNode[] last = new JsonNode[1];
+        Predicate<JsonNode> all = s -> {
+            for (JsonNode f : s.get("files")) {
+                if (!state.equals(f.at("/request/state").asText())) {
+                    return false;
+                }
+            }
+            return !s.get("files").isEmpty();
+        };
+        try {
+            Eventually.until(within, () -> all.test(last[0] = rucio.inspect(SCOPE, dataset, rse)), "the requests of " + dataset + " to " + rse + " " + state);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; last seen: " + last[0], e);
+        }
+        return last[0];
+    }
+
+    /**
+     * The rule OK, each file's replica AVAILABLE on the rule's RSE, its bytes those on FERRY_A's SE; {@code done}: the
+     * inspection while the requests were DONE (the finisher archives them), for their destination URLs.
+     */
+    static void assertReplicated(JsonNode state, JsonNode done) throws Exception {
+        assertEquals("OK", state.at("/rule/state").asText(), state.toString());
+        assertEquals(state.get("files").size(), state.at("/rule/locks_ok").asInt(), state.toString());
+        for (JsonNode f : state.get("files")) {
+            assertEquals("AVAILABLE", f.get("replica_state").asText(), f.toString());
+        }
+        for (JsonNode f : done.get("files")) {
+            String dest = URI.create(f.at("/request/dest_url").asText()).getPath();
+            Path copy = nginx.file(dest.substring(1));
+            Path original = nginx.file("se-a/rucio" + dest.substring(dest.indexOf("/rucio/") + "/rucio".length()));
+            assertEquals(-1, Files.mismatch(original, copy), copy + " holds the bytes of " + original);
+            assertEquals(f.get("bytes").asLong(), Files.size(copy));
+        }
+    }
+
+    static HttpResponse<String> ferry(String method, String path, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(stack.service(ServiceSpec.SCHEDULER).url() + path))
+                .header("Authorization", "Bearer " + admin).header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}
