@@ -123,10 +123,10 @@ class MonitorPageTest {
 
             given().auth().oauth2(FerryTestResource.token(VO, "transfer:read")).get("/jobs/" + failing).then().statusCode(200);
             // FTS3's monitor link, as Rucio puts it in its transfer events, opens the same job's page
-            browser.navigate(monitor.toURI().resolve("/fts3/ftsmon/") + "#/job/" + failing);
-            browser.waitFor("location.pathname === '/monitor/' && document.getElementById('page').dataset.page === 'job'"
-                    + " && document.getElementById('page').dataset.ready === 'true'"
-                    + " && document.getElementById('page').textContent.includes(" + quoted(failing) + ")", Duration.ofSeconds(20));
+            browser.evaluate("location.href = " + quoted(monitor.toURI().resolve("/fts3/ftsmon/") + "#/job/" + failing) + "; true");
+            browser.waitFor("(() => { const p = document.getElementById('page'); return location.pathname === '/monitor/' && p !== null"
+                    + " && p.dataset.page === 'job' && p.dataset.ready === 'true' && p.textContent.includes(" + quoted(failing) + "); })()",
+                    Duration.ofSeconds(20));
             show(browser, "overview", "#/overview?window=1h", "#links", "PAGE-SLOW → PAGE-B");
             show(browser, "jobs", "#/jobs?state=any", "#jobs", moving);
             assertTrue(browser.evaluate("document.getElementById('jobs').textContent").asText().contains(failing));
