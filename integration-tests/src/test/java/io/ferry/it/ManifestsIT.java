@@ -324,7 +324,12 @@ class ManifestsIT {
                         assertTrue(yaml.contains("\"secretName\":\"fts-host-cert\""), yaml);
                     }
                 }
-                case "Service", "NetworkPolicy" -> assertEquals(scheduler, yaml.contains("8446"), yaml);
+                case "Service" -> {
+                    assertEquals(scheduler, yaml.contains("8446"), yaml);
+                    // Rucio's links to FTS3's web monitor (port 8449) reach the same HTTPS port
+                    assertEquals(scheduler, yaml.contains("{\"name\":\"https-monitor\",\"port\":8449,\"targetPort\":\"https\""), yaml);
+                }
+                case "NetworkPolicy" -> assertEquals(scheduler, yaml.contains("8446"), yaml);
                 default -> {
                 }
             }
