@@ -15,7 +15,9 @@ Prints what it made and the dataset's transfer requests as the server shows them
 Environment: RUCIO_CONFIG and RUCIO_CLIENT_MODE=1 as setup.sh prints them; FERRY_FTS3_URL, SE_A_URL, SE_B_URL,
 optional SE_TAPE_URL (with TAPE_ARCHIVE_TIMEOUT, 86400), MORE_RSES (more disk RSEs, each NAME=URL or NAME=URL#checksums
 with the RSE attribute supported_checksums, e.g. "FERRY_MD5=http://127.0.0.1:8081/se-md5/rucio#md5": Rucio then
-sends the transfers to it with that algorithm; distances from FERRY_A), SE_A_DIR, SCOPE (ferry), DATASET (dataset1), FILES (2), FILE_BYTES (1048576), RULE_RSE (FERRY_B),
+sends the transfers to it with that algorithm; distances from FERRY_A), MULTIHOP_VIA and MULTIHOP_TO (two of MORE_RSES:
+the first gets available_for_multihop, the second a distance from it only, none from FERRY_A, so that Rucio reaches it
+through the first in one multihop job), SE_A_DIR, SCOPE (ferry), DATASET (dataset1), FILES (2), FILE_BYTES (1048576), RULE_RSE (FERRY_B),
 ACTIVITY (User Subscriptions).
 """
 import hashlib
@@ -75,7 +77,14 @@ for rse, (url, rse_type) in rses.items():
         # the algorithms Rucio may ask the transfertool to verify on this RSE (default: adler32 and md5)
         client.add_rse_attribute(rse, 'supported_checksums', checksums[rse])
     client.set_local_account_limit(account, rse, 10 ** 12)
-for src, dst in [('FERRY_A', 'FERRY_B'), ('FERRY_B', 'FERRY_A')] + [('FERRY_A', r) for r in rses if r not in ('FERRY_A', 'FERRY_B')]:
+via, behind = env('MULTIHOP_VIA'), env('MULTIHOP_TO')
+if via:
+    # Rucio plans multihop paths through the RSEs matching [transfers] multihop_rse_expression (this attribute by default)
+    client.add_rse_attribute(via, 'available_for_multihop', True)
+links = [('FERRY_A', 'FERRY_B'), ('FERRY_B', 'FERRY_A')] + [('FERRY_A', r) for r in rses if r not in ('FERRY_A', 'FERRY_B', behind)]
+if via and behind:
+    links.append((via, behind))
+for src, dst in links:
     quietly(client.add_distance, src, dst, {'distance': 1})
 quietly(client.add_scope, account, scope)
 

@@ -62,7 +62,7 @@ class RucioIT {
                 "FERRY_SCHEDULER_MONITORING_STOMP_PORT", Integer.toString(broker.port)));
         admin = stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin"));
         nginx = new NginxWebDav();
-        for (String se : List.of("a", "b", "md5", "adler32", "held")) {
+        for (String se : List.of("a", "b", "md5", "adler32", "held", "hop", "far")) {
             Files.createDirectories(nginx.file("se-" + se + "/rucio"));
             HttpResponse<String> r = ferry("PUT", "/endpoints/RUCIO-" + se.toUpperCase(Locale.ROOT), "{\"site\":\"RUCIO-SITE-" + se
                     + "\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-" + se) + "\"},\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}");
@@ -93,7 +93,10 @@ class RucioIT {
                 "SE_A_URL", nginx.url("/se-a/rucio"),
                 "SE_B_URL", nginx.url("/se-b/rucio"),
                 "MORE_RSES", "FERRY_MD5=" + nginx.url("/se-md5/rucio") + "#md5 FERRY_ADLER32=" + nginx.url("/se-adler32/rucio")
-                        + "#adler32 FERRY_HELD=" + nginx.url("/se-held/rucio"),
+                        + "#adler32 FERRY_HELD=" + nginx.url("/se-held/rucio") + " FERRY_HOP=" + nginx.url("/se-hop/rucio")
+                        + " FERRY_FAR=" + nginx.url("/se-far/rucio"),
+                "MULTIHOP_VIA", "FERRY_HOP",
+                "MULTIHOP_TO", "FERRY_FAR",
                 "SE_A_DIR", nginx.file("se-a/rucio").toString(),
                 "SCOPE", SCOPE);
     }
@@ -162,6 +165,41 @@ class RucioIT {
                 assertEquals("/monitor/", page.uri().getPath(), "the link opens the web monitor, whose #/job/<id> shows the job");
             }
         }
+    }
+
+    /**
+     * An RSE that only another reaches (no distance from the source): Rucio plans the path through the intermediate RSE
+     * and submits both hops as one multihop job, which Ferry runs in order; the receiver takes the first hop's message
+     * (job still ACTIVE) and the last's, and the rule reaches OK with the bytes at the far end.
+     */
+    @Test
+    void aRuleToAnRseBehindAnotherGoesThroughItInOneMultihopJob() throws Exception {
+        JsonNode done;
+        Process receiver = rucio.start("rucio-conveyor-receiver");
+        try {
+            Eventually.until(Duration.ofSeconds(60), () -> broker.subscribers(COMPLETE_TOPIC) > 0, "the receiver subscribed to " + COMPLETE_TOPIC);
+            rule("ds-multihop", "FERRY_FAR", 1);
+            // a multihop job holds the path's first group-bulk hops (Rucio's bulk_group_transfers), and the default
+            // group bulk is 1: sites run the submitter with a larger one
+            rucio.runOnce("rucio-conveyor-submitter", "--group-bulk", "100");
+            done = awaitRequests("ds-multihop", "FERRY_FAR", "DONE", Duration.ofSeconds(120));
+        } finally {
+            receiver.destroy();
+            receiver.waitFor(20, TimeUnit.SECONDS);
+        }
+        // a pass of the finisher takes no request whose previous hop it has not handled yet: the hop's, then the last's
+        rucio.runOnce("rucio-conveyor-finisher");
+        rucio.runOnce("rucio-conveyor-finisher");
+        assertReplicated(rucio.inspect(SCOPE, "ds-multihop", "FERRY_FAR"), done);
+
+        String job = done.at("/files/0/request/external_id").asText();
+        JsonNode view = JSON.readTree(ferry("GET", "/jobs/" + job, null).body());
+        assertEquals("FINISHED", view.get("job_state").asText(), view.toString());
+        assertEquals("H", view.get("job_type").asText(), "one multihop job (FTS3's job type H): " + view);
+        JsonNode files = JSON.readTree(ferry("GET", "/jobs/" + job + "/files", null).body());
+        assertEquals(2, files.size(), files.toString());
+        assertTrue(files.get(0).get("dest_surl").asText().contains("/se-hop/") && files.get(1).get("source_surl").asText().contains("/se-hop/")
+                && files.get(1).get("dest_surl").asText().contains("/se-far/"), "A to the hop, the hop to the far RSE: " + files);
     }
 
     /** Without the receiver, the poller's bulk status query alone brings a rule to OK. */
