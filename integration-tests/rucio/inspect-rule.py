@@ -1,6 +1,7 @@
 """Prints, as one JSON object, what Rucio knows of a dataset's replication to an RSE: the rule, each file with its
 checksums, its latest transfer request and its replica's state on the RSE, and the transfer links of Rucio's
-transfer events (the `transfer_link` its FTS3 transfertool builds to FTS3's web monitor).
+transfer events (the `transfer_link` its FTS3 transfertool builds to FTS3's web monitor), and the files' replicas the
+finisher declared suspicious.
 
 Usage: inspect-rule.py SCOPE DATASET RSE, with RUCIO_CONFIG and RUCIO_CLIENT_MODE=1 as setup.sh prints them. The
 events are read from Rucio's database (its `messages` table, which hermes would empty), the rest through the client.
@@ -43,4 +44,10 @@ for m in retrieve_messages(bulk=10000):
         out['transfer_events'].append({'event_type': m['event_type'], 'name': p.get('name'),
                                        'transfer_id': p.get('transfer-id'), 'transfer_link': p.get('transfer_link'),
                                        'reason': p.get('reason')})
+# replicas the finisher declared suspicious ([conveyor] suspicious_pattern matched a failed transfer's reason)
+from rucio.core.replica import list_bad_replicas_status  # noqa: E402
+from rucio.db.sqla.constants import BadFilesStatus  # noqa: E402
+
+out['suspicious'] = [{'name': b['name'], 'rse': b['rse']} for b in list_bad_replicas_status(state=BadFilesStatus.SUSPICIOUS)
+                     if b['scope'].external == scope and b['name'] in names]
 print(json.dumps(out, default=str))

@@ -17,7 +17,8 @@ optional SE_TAPE_URL (with TAPE_ARCHIVE_TIMEOUT, 86400), MORE_RSES (more disk RS
 with the RSE attribute supported_checksums, e.g. "FERRY_MD5=http://127.0.0.1:8081/se-md5/rucio#md5": Rucio then
 sends the transfers to it with that algorithm; distances from FERRY_A), MULTIHOP_VIA and MULTIHOP_TO (two of MORE_RSES:
 the first gets available_for_multihop, the second a distance from it only, none from FERRY_A, so that Rucio reaches it
-through the first in one multihop job), SE_A_DIR, SCOPE (ferry), DATASET (dataset1), FILES (2), FILE_BYTES (1048576), RULE_RSE (FERRY_B),
+through the first in one multihop job), ALSO_ON (an RSE of SE_*_URL or MORE_RSES that holds the files too, at
+distance 2 from RULE_RSE, and SE_ALSO_DIR the directory its SE serves, to write them there), SE_A_DIR, SCOPE (ferry), DATASET (dataset1), FILES (2), FILE_BYTES (1048576), RULE_RSE (FERRY_B),
 ACTIVITY (User Subscriptions).
 """
 import hashlib
@@ -96,18 +97,26 @@ for i in range(1, nfiles + 1):
     files.append({'scope': scope, 'name': name, 'bytes': len(data),
                   'adler32': '%08x' % zlib.adler32(data), 'md5': hashlib.md5(data).hexdigest(), '_data': data})
 quietly(client.add_dataset, scope, dataset)
-client.add_replicas('FERRY_A', [{k: v for k, v in f.items() if k != '_data'} for f in files])
+holders = {'FERRY_A': env('SE_A_DIR')}
+if env('ALSO_ON'):
+    holders[env('ALSO_ON')] = env('SE_ALSO_DIR')
+for rse in holders:
+    quietly(client.add_replicas, rse, [{k: v for k, v in f.items() if k != '_data'} for f in files])
 quietly(client.attach_dids, scope, dataset, [{'scope': scope, 'name': f['name']} for f in files])
+if env('ALSO_ON'):
+    # the second copy is the farther source: Rucio tries FERRY_A's first
+    quietly(client.add_distance, env('ALSO_ON'), rule_rse, {'distance': 2})
 
-scheme_a = urlparse(rses['FERRY_A'][0]).scheme
-for rep in client.list_replicas([{'scope': scope, 'name': f['name']} for f in files], schemes=[scheme_a]):
-    pfn = next(iter(rep['rses'].get('FERRY_A', [])), None)
-    print(json.dumps({'name': rep['name'], 'bytes': rep['bytes'], 'adler32': rep['adler32'], 'md5': rep['md5'], 'pfn_on_FERRY_A': pfn}))
-    if env('SE_A_DIR') and pfn:
-        path = os.path.join(env('SE_A_DIR'), urlparse(pfn).path[len(urlparse(rses['FERRY_A'][0]).path.rstrip('/')) + 1:])
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, 'wb') as out:
-            out.write(next(f['_data'] for f in files if f['name'] == rep['name']))
+for rse, directory in holders.items():
+    base = urlparse(rses[rse][0])
+    for rep in client.list_replicas([{'scope': scope, 'name': f['name']} for f in files], schemes=[base.scheme]):
+        pfn = next(iter(rep['rses'].get(rse, [])), None)
+        print(json.dumps({'name': rep['name'], 'bytes': rep['bytes'], 'adler32': rep['adler32'], 'md5': rep['md5'], 'rse': rse, 'pfn': pfn}))
+        if directory and pfn:
+            path = os.path.join(directory, urlparse(pfn).path[len(base.path.rstrip('/')) + 1:])
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, 'wb') as out:
+                out.write(next(f['_data'] for f in files if f['name'] == rep['name']))
 
 rules = [r for r in client.list_did_rules(scope, dataset) if r['rse_expression'] == rule_rse]
 if rules:

@@ -202,6 +202,62 @@ class RucioIT {
                 && files.get(1).get("dest_surl").asText().contains("/se-far/"), "A to the hop, the hop to the far RSE: " + files);
     }
 
+    /**
+     * A corrupt source replica (FERRY_A's copy; a good one on FERRY_B, farther). With Rucio's default multi-source jobs,
+     * Ferry's copy from FERRY_A fails its checksum and Ferry goes on to FERRY_B within the job: the receiver never takes
+     * the failed source for the transfer's failure (FTS3's job_state ACTIVE) and the rule reaches OK with the good bytes.
+     * With one source per job (sites that keep FTS3 from failing over), the transfer fails with FTS3's checksum text,
+     * which the site's suspicious_pattern matches: Rucio's finisher declares FERRY_A's replica suspicious and queues the
+     * transfer again.
+     */
+    @Test
+    void aCorruptSourceIsFailedOverWithinTheJobOrDeclaredSuspicious() throws Exception {
+        Map<String, String> env = new HashMap<>(scenario);
+        env.put("ALSO_ON", "FERRY_B");
+        env.put("SE_ALSO_DIR", nginx.file("se-b/rucio").toString());
+        JsonNode failedOver;
+        JsonNode failed;
+        Process receiver = rucio.start("rucio-conveyor-receiver");
+        try {
+            Eventually.until(Duration.ofSeconds(60), () -> broker.subscribers(COMPLETE_TOPIC) > 0, "the receiver subscribed to " + COMPLETE_TOPIC);
+            rule("ds-failover", "FERRY_MD5", 1, env);
+            rule("ds-corrupt", "FERRY_ADLER32", 1);
+            for (String name : List.of("ds-failover.file1", "ds-corrupt.file1")) {
+                Path onA = Files.walk(nginx.file("se-a/rucio")).filter(f -> f.getFileName().toString().equals(name)).findFirst().orElseThrow();
+                byte[] bytes = Files.readAllBytes(onA);
+                bytes[bytes.length / 2] ^= 0x5a;
+                Files.write(onA, bytes);
+            }
+            rucio.runOnce("rucio-conveyor-submitter", "--include-rses", "FERRY_MD5");
+            rucio.runOnce("rucio-conveyor-submitter", "--max-sources", "0", "--include-rses", "FERRY_ADLER32");
+            failedOver = awaitRequests("ds-failover", "FERRY_MD5", "DONE", Duration.ofSeconds(90));
+            failed = awaitRequests("ds-corrupt", "FERRY_ADLER32", "FAILED", Duration.ofSeconds(90));
+        } finally {
+            receiver.destroy();
+            receiver.waitFor(20, TimeUnit.SECONDS);
+        }
+        assertEquals("FERRY_B", failedOver.at("/files/0/request/source_rse").asText(), failedOver.toString());
+        JsonNode within = JSON.readTree(ferry("GET", "/jobs/" + failedOver.at("/files/0/request/external_id").asText() + "/files", null).body());
+        assertEquals("FINISHED", within.get(0).get("file_state").asText(), within.toString());
+        assertTrue(within.get(0).get("source_surl").asText().contains("/se-b/"), within.toString());
+        JsonNode tried = JSON.readTree(ferry("GET", "/jobs/" + failedOver.at("/files/0/request/external_id").asText() + "/files/"
+                + within.get(0).get("file_id").asText() + "/retries", null).body());
+        assertTrue(tried.toString().contains("checksum do not match"), "Ferry tried FERRY_A's copy first: " + tried);
+
+        assertEquals("FERRY_A", failed.at("/files/0/request/source_rse").asText(), failed.toString());
+        assertTrue(failed.at("/files/0/request/err_msg").asText().contains("Source and user-defined ADLER32 checksum do not match"), failed.toString());
+        rucio.runOnce("rucio-conveyor-finisher");
+
+        JsonNode failover = rucio.inspect(SCOPE, "ds-failover", "FERRY_MD5");
+        assertReplicated(failover, failedOver, "se-b");
+        assertTrue(failover.get("transfer_events").findValuesAsText("event_type").stream().noneMatch("transfer-failed"::equals),
+                "the failed source within the job was not the transfer's failure: " + failover);
+        JsonNode corrupt = rucio.inspect(SCOPE, "ds-corrupt", "FERRY_ADLER32");
+        assertEquals(List.of("FERRY_A"), corrupt.get("suspicious").findValuesAsText("rse"), "Rucio marked FERRY_A's copy: " + corrupt);
+        assertEquals("QUEUED", corrupt.at("/files/0/request/state").asText(), "queued again: " + corrupt);
+        assertEquals(1, corrupt.at("/files/0/request/retry_count").asInt(), corrupt.toString());
+    }
+
     /** Without the receiver, the poller's bulk status query alone brings a rule to OK. */
     @Test
     void thePollerAloneBringsARuleToOk() throws Exception {
@@ -254,7 +310,12 @@ class RucioIT {
 
     /** Registers a dataset of {@code files} files of 1 MiB on FERRY_A (written to its SE) and a rule of it to {@code rse}. */
     static String rule(String dataset, String rse, int files) throws Exception {
-        Map<String, String> env = new HashMap<>(scenario);
+        return rule(dataset, rse, files, scenario);
+    }
+
+    /** As {@link #rule(String, String, int)} with more of scenario.py's settings. */
+    static String rule(String dataset, String rse, int files, Map<String, String> settings) throws Exception {
+        Map<String, String> env = new HashMap<>(settings);
         env.put("DATASET", dataset);
         env.put("RULE_RSE", rse);
         env.put("FILES", Integer.toString(files));
@@ -292,6 +353,11 @@ class RucioIT {
      * inspection while the requests were DONE (the finisher archives them), for their destination URLs.
      */
     static void assertReplicated(JsonNode state, JsonNode done) throws Exception {
+        assertReplicated(state, done, "se-a");
+    }
+
+    /** As {@link #assertReplicated(JsonNode, JsonNode)}, the bytes compared with those on the SE at {@code /source}. */
+    static void assertReplicated(JsonNode state, JsonNode done, String source) throws Exception {
         assertEquals("OK", state.at("/rule/state").asText(), state.toString());
         assertEquals(state.get("files").size(), state.at("/rule/locks_ok").asInt(), state.toString());
         for (JsonNode f : state.get("files")) {
@@ -300,7 +366,7 @@ class RucioIT {
         for (JsonNode f : done.get("files")) {
             String dest = URI.create(f.at("/request/dest_url").asText()).getPath();
             Path copy = nginx.file(dest.substring(1));
-            Path original = nginx.file("se-a/rucio" + dest.substring(dest.indexOf("/rucio/") + "/rucio".length()));
+            Path original = nginx.file(source + "/rucio" + dest.substring(dest.indexOf("/rucio/") + "/rucio".length()));
             assertEquals(-1, Files.mismatch(original, copy), copy + " holds the bytes of " + original);
             assertEquals(f.get("bytes").asLong(), Files.size(copy));
         }

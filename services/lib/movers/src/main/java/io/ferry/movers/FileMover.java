@@ -93,8 +93,7 @@ public final class FileMover implements Mover {
                 long transferMillis = (System.nanoTime() - t0) / 1_000_000;
                 String mode = req.verifyMode();
                 if (!mode.equals("none") && req.expectedChecksum() != null && !req.expectedChecksum().equalsIgnoreCase(in.hex())) {
-                    throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
-                            "the source's " + req.algorithm() + " is " + in.hex() + ", the job says " + req.expectedChecksum());
+                    throw ChecksumMismatch.sourceAndJob("checksum", req.algorithm(), in.hex(), req.expectedChecksum());
                 }
                 if (!req.overwrite() && Files.exists(dest, LinkOption.NOFOLLOW_LINKS)) {
                     throw new MoverException(MoverException.Code.DEST_EXISTS, "transfer", req.destination() + " appeared during the copy");

@@ -335,8 +335,8 @@ public final class HttpMover implements Mover {
                         : stat.checksum() != null ? stat.checksum()
                         : checksumOf(toSource(req), req.source(), req.credentials().source(), req.algorithm(), "source ");
                 if (!reference.equalsIgnoreCase(sum)) {
-                    throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum", "the destination's " + req.algorithm() + " is " + sum
-                            + " after the third-party copy, " + reference + (req.expectedChecksum() != null ? " (the job's)" : " (the source's)") + " expected");
+                    throw req.expectedChecksum() != null ? ChecksumMismatch.jobAndDestination(req.algorithm(), reference, sum)
+                            : ChecksumMismatch.sourceAndDestination(req.algorithm(), reference, sum);
                 }
             }
             return new CopyResult(copied.size(), sum, Math.max(1, req.streams()), transferMillis, (System.nanoTime() - c0) / 1_000_000);
@@ -409,8 +409,7 @@ public final class HttpMover implements Mover {
     private void verify(CopyRequest req, String sourceSum) throws MoverException {
         String mode = req.verifyMode();
         if (!mode.equals("none") && req.expectedChecksum() != null && !req.expectedChecksum().equalsIgnoreCase(sourceSum)) {
-            throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
-                    "the source's " + req.algorithm() + " is " + sourceSum + ", the job says " + req.expectedChecksum());
+            throw ChecksumMismatch.sourceAndJob("checksum", req.algorithm(), sourceSum, req.expectedChecksum());
         }
         if (mode.equals("target") || mode.equals("both")) {
             String written;
@@ -420,8 +419,7 @@ public final class HttpMover implements Mover {
                 throw ioFailure(e, "checksum");
             }
             if (!written.equals(sourceSum)) {
-                throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "checksum",
-                        "the destination's " + req.algorithm() + " is " + written + ", the source's " + sourceSum);
+                throw ChecksumMismatch.sourceAndDestination(req.algorithm(), sourceSum, written);
             }
         }
     }

@@ -53,8 +53,7 @@ public interface Mover {
         String mode = req.verifyMode();
         if ((mode.equals("source") || mode.equals("both")) && stat.checksum() != null && req.expectedChecksum() != null
                 && !stat.checksum().equalsIgnoreCase(req.expectedChecksum())) {
-            throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, "prepare",
-                    "the source SE reports " + req.algorithm() + " " + stat.checksum() + ", the job says " + req.expectedChecksum());
+            throw ChecksumMismatch.sourceAndJob("prepare", req.algorithm(), stat.checksum(), req.expectedChecksum());
         }
     }
 

@@ -75,7 +75,8 @@ class Md5CopyTest {
         MoverException wrong = assertThrows(MoverException.class, () -> MOVER.copy(md5Request(source, URI.create(nginx.url("/se-b/md5/f1")),
                 300_000L, "0".repeat(32), "source", 1, URI.create(nginx.url("/se-b")))));
         assertEquals(MoverException.Code.CHECKSUM_MISMATCH, wrong.code());
-        assertEquals("the source's MD5 is " + md5 + ", the job says " + "0".repeat(32), wrong.getMessage());
+        assertEquals("Source and user-defined MD5 checksum do not match (" + md5 + " != " + "0".repeat(32) + ")", wrong.getMessage(),
+                "FTS3's words, which Rucio sites' suspicious_pattern match");
         assertFalse(Files.exists(nginx.file("/se-b/md5/f1")), "a wrong copy is removed");
 
         CopyResult noValue = MOVER.copy(md5Request(source, URI.create(nginx.url("/se-b/md5/f1")), null, null, "both", 1,

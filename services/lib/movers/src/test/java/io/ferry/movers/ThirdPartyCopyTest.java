@@ -99,7 +99,7 @@ class ThirdPartyCopyTest {
                 URI.create(xrootd.url("/tpc/run9/m1-wrong")), null, "0".repeat(32), "target", false, 1, destBase, true, null, null,
                 ChecksumAlgorithm.MD5)));
         assertEquals(MoverException.Code.CHECKSUM_MISMATCH, wrong.code());
-        assertTrue(wrong.getMessage().startsWith("the destination's MD5 is " + md5), wrong.getMessage());
+        assertEquals("User-defined and destination MD5 checksum do not match (" + "0".repeat(32) + " != " + md5 + ")", wrong.getMessage());
         assertFalse(Files.exists(xrootd.file("/tpc/run9/m1-wrong")), "a copy that fails its check is removed");
     }
 

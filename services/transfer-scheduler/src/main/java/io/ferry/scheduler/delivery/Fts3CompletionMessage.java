@@ -26,9 +26,9 @@ public final class Fts3CompletionMessage {
      * job is gone (archived): the message then carries the record's own fields only. {@code overwriteOnDisk}: the
      * file's copy ran with FTS3's overwrite_when_only_on_disk (an archiving job that asked for it).
      */
-    public record Job(String userDn, String jobState, int retryMax, Integer timeout, String jobMetadata, String fileMetadata,
-                      boolean multipleReplicas, boolean multihop, boolean lastHop, String finalDestination, Integer scitag,
-                      boolean overwriteOnDisk) {
+    public record Job(String userDn, int retryMax, Integer timeout, String jobMetadata, String fileMetadata,
+                      boolean multipleReplicas, boolean lastReplica, boolean multihop, boolean lastHop, String finalDestination,
+                      Integer scitag, boolean overwriteOnDisk) {
     }
 
     private Fts3CompletionMessage() {
@@ -127,7 +127,7 @@ public final class Fts3CompletionMessage {
         m.put("job_multihop", job != null && job.multihop());
         m.put("transfer_lasthop", job == null || job.lastHop());
         m.put("is_archiving", false);
-        m.put("job_state", job != null ? job.jobState() : "");
+        m.put("job_state", jobState(ok, job));
         m.put("is_recoverable", record.path("retryable").asBoolean(false));
         m.put("ipv6", false);
         m.put("ipver", "unknown");
@@ -139,6 +139,25 @@ public final class Fts3CompletionMessage {
         m.put("overwrite_on_disk_flag", job != null && job.overwriteOnDisk());
         m.put("overwrite_on_disk_deletion_code", -1);
         return m;
+    }
+
+    /**
+     * What FTS3's url-copy reports as the job's state with each file (not the job's row): ACTIVE while a multi-replica
+     * file has another source to try or a multihop chain has hops left, FAILED or FINISHED when this transfer ends
+     * such a job, UNKNOWN otherwise. Rucio's receiver skips ACTIVE messages of jobs that are not multihop, so a failed
+     * source that another replaces is not reported to it as the transfer's failure.
+     */
+    static String jobState(boolean ok, Job job) {
+        if (job == null) {
+            return "UNKNOWN";
+        }
+        if (job.multipleReplicas()) {
+            return ok ? "FINISHED" : job.lastReplica() ? "FAILED" : "ACTIVE";
+        }
+        if (job.multihop()) {
+            return !ok ? "FAILED" : job.lastHop() ? "FINISHED" : "ACTIVE";
+        }
+        return "UNKNOWN";
     }
 
     /** As FTS3: non-printable characters become spaces, newlines and quotes go, at most 1024 characters. */

@@ -139,8 +139,8 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
     }
 
     /** The waiting messages, oldest first, with what of their job and file the record does not carry (gone: nulls). */
-    private static final String WAITING = "SELECT m.seq, m.payload, j.user_dn, j.state AS job_state, j.retry, j.timeout, j.job_metadata, "
-            + "f.file_metadata, f.alternatives IS NOT NULL AND f.alternatives <> '[]' AS replicas, j.job_type = 'H' AS multihop, "
+    private static final String WAITING = "SELECT m.seq, m.payload, j.user_dn, j.retry, j.timeout, j.job_metadata, "
+            + "f.file_metadata, f.multiple_sources AS replicas, f.source_url AS current_source, j.job_type = 'H' AS multihop, "
             + "last.file_index = f.file_index AS last_hop, last.dest_url AS final_destination, f.scitag, j.params, j.overwrite_hop "
             + "FROM monitoring_outbox m "
             + "LEFT JOIN transfer_file f ON f.file_id = (m.payload::jsonb ->> 'file_id')::bigint "
@@ -157,12 +157,16 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
 
     private StompPublisher.Message message(Row r, Instant now) {
         try {
+            var record = json.readTree(r.getString("payload"));
+            // the sources are tried in order and never again: a failed attempt was the file's last replica unless the
+            // file has moved on to another source since
+            boolean lastReplica = record.path("source_url").asText().equals(r.getString("current_source"));
             Fts3CompletionMessage.Job job = r.getString("user_dn") == null ? null
-                    : new Fts3CompletionMessage.Job(r.getString("user_dn"), r.getString("job_state"), r.getInteger("retry"), r.getInteger("timeout"),
-                            r.getString("job_metadata"), r.getString("file_metadata"), Boolean.TRUE.equals(r.getBoolean("replicas")),
+                    : new Fts3CompletionMessage.Job(r.getString("user_dn"), r.getInteger("retry"), r.getInteger("timeout"),
+                            r.getString("job_metadata"), r.getString("file_metadata"), Boolean.TRUE.equals(r.getBoolean("replicas")), lastReplica,
                             Boolean.TRUE.equals(r.getBoolean("multihop")), !Boolean.TRUE.equals(r.getBoolean("multihop")) || Boolean.TRUE.equals(r.getBoolean("last_hop")),
                             r.getString("final_destination"), r.getInteger("scitag"), overwriteOnDisk(r));
-            var body = Fts3CompletionMessage.build(json, json.readTree(r.getString("payload")), job, endpoint, now);
+            var body = Fts3CompletionMessage.build(json, record, job, endpoint, now);
             String text = json.writeValueAsString(body) + (config.eot() ? "\u0004" : "");
             // FTS3 sets the VO as a header: consumers filter on it without parsing the body
             return new StompPublisher.Message(config.destinationPrefix() + config.completeDestination(),

@@ -31,10 +31,10 @@ public final class JobInserts {
     }
 
     private static final String FILES = "INSERT INTO transfer_file (job_id, vo, state, priority, submitted_at, file_index, activity, source_url, "
-            + "dest_url, source_se, dest_se, alternatives, filesize, checksum, file_metadata, scitag) "
+            + "dest_url, source_se, dest_se, alternatives, filesize, checksum, file_metadata, scitag, multiple_sources) "
             + "SELECT $1, $2, unnest($15::text[]), $3, $4, unnest($5::int[]), unnest($6::text[]), unnest($7::text[]), unnest($8::text[]), "
             + "unnest($9::text[]), unnest($10::text[]), unnest($11::text[]), unnest($12::bigint[]), unnest($13::text[]), unnest($14::text[]), "
-            + "unnest($16::int[])";
+            + "unnest($16::int[]), unnest($17::boolean[])";
 
     private static final String JOB = "INSERT INTO job (job_id, vo, user_dn, state, priority, verify_checksum, overwrite, retry, retry_delay, "
             + "max_time_in_queue, timeout, nostreams, job_metadata, params, source_se, dest_se, submitted_at, has_tokens, cred_id, job_type, "
@@ -62,6 +62,7 @@ public final class JobInserts {
         int n = files.size();
         Integer[] index = new Integer[n], scitag = new Integer[n];
         Long[] size = new Long[n];
+        Boolean[] multipleSources = new Boolean[n];
         String[] activity = new String[n], src = new String[n], dst = new String[n], srcSe = new String[n], dstSe = new String[n];
         String[] alternatives = new String[n], checksum = new String[n], metadata = new String[n], state = new String[n];
         for (int i = 0; i < n; i++) {
@@ -73,6 +74,7 @@ public final class JobInserts {
             srcSe[i] = f.sourceSe();
             dstSe[i] = f.destSe();
             alternatives[i] = f.alternatives();
+            multipleSources[i] = f.alternatives() != null && !f.alternatives().equals("[]");
             size[i] = f.filesize();
             checksum[i] = f.checksum();
             metadata[i] = f.fileMetadata();
@@ -82,6 +84,6 @@ public final class JobInserts {
         return Tuple.tuple().addUUID(job.jobId).addString(job.vo).addInteger(job.priority).addOffsetDateTime(job.submittedAt)
                 .addArrayOfInteger(index).addArrayOfString(activity).addArrayOfString(src).addArrayOfString(dst).addArrayOfString(srcSe)
                 .addArrayOfString(dstSe).addArrayOfString(alternatives).addArrayOfLong(size).addArrayOfString(checksum).addArrayOfString(metadata)
-                .addArrayOfString(state).addArrayOfInteger(scitag);
+                .addArrayOfString(state).addArrayOfInteger(scitag).addArrayOfBoolean(multipleSources);
     }
 }

@@ -19,8 +19,8 @@ class Fts3CompletionMessageTest {
     static final String FILE_METADATA = "{\"request_id\":\"c0c7d290714848f8a1592873a2aafe3f\",\"scope\":\"mc15_13TeV\",\"name\":\"EVNT.pool.root.1\","
             + "\"src_rse\":\"SITE-A_DATADISK\",\"dst_rse\":\"SITE-B_DATADISK\",\"filesize\":10565043,\"adler32\":\"68e800b9\",\"md5\":null,"
             + "\"activity\":\"Data Consolidation\"}";
-    static final Fts3CompletionMessage.Job JOB = new Fts3CompletionMessage.Job("/DC=ch/CN=Robot: ATLAS Data Management", "FAILED", 2, 3600,
-            "{\"issuer\":\"rucio\",\"multi_sources\":false}", FILE_METADATA, false, false, true, null, 2 << 6 | 9, false);
+    static final Fts3CompletionMessage.Job JOB = new Fts3CompletionMessage.Job("/DC=ch/CN=Robot: ATLAS Data Management", 2, 3600,
+            "{\"issuer\":\"rucio\",\"multi_sources\":false}", FILE_METADATA, false, true, false, true, null, 2 << 6 | 9, false);
 
     @Test
     void aFailedAttemptCarriesFts3sFieldsTypesAndFormatsAndRucioMarksItsRequestFailed() throws Exception {
@@ -90,10 +90,36 @@ class Fts3CompletionMessageTest {
         assertFalse(gone.get("job_multihop").asBoolean());
         assertEquals(0, gone.get("scitag").asInt(), "FTS3's 0: no label known");
         assertFalse(m.get("overwrite_on_disk_flag").asBoolean());
-        Fts3CompletionMessage.Job onDisk = new Fts3CompletionMessage.Job(JOB.userDn(), JOB.jobState(), JOB.retryMax(), JOB.timeout(),
-                JOB.jobMetadata(), JOB.fileMetadata(), false, false, true, null, null, true);
+        Fts3CompletionMessage.Job onDisk = new Fts3CompletionMessage.Job(JOB.userDn(), JOB.retryMax(), JOB.timeout(),
+                JOB.jobMetadata(), JOB.fileMetadata(), false, true, false, true, null, null, true);
         assertTrue(Fts3CompletionMessage.build(JSON, JSON.readTree(record), onDisk, "e", Instant.now()).get("overwrite_on_disk_flag").asBoolean(),
                 "FTS3's flag for a copy that ran with overwrite_when_only_on_disk");
+    }
+
+    /**
+     * The job_state FTS3's url-copy puts in each message: a multi-replica file's failed source that another replaces is
+     * ACTIVE, which Rucio's receiver skips (it would mark the request failed while the job goes on), and so is a
+     * multihop chain's finished hop before the last.
+     */
+    @Test
+    void theJobStateIsWhatUrlCopyReportsNotTheJobsRow() {
+        Fts3CompletionMessage.Job plain = JOB;
+        Fts3CompletionMessage.Job replicaLeft = new Fts3CompletionMessage.Job(JOB.userDn(), 2, 3600, JOB.jobMetadata(), JOB.fileMetadata(),
+                true, false, false, true, null, null, false);
+        Fts3CompletionMessage.Job lastReplica = new Fts3CompletionMessage.Job(JOB.userDn(), 2, 3600, JOB.jobMetadata(), JOB.fileMetadata(),
+                true, true, false, true, null, null, false);
+        Fts3CompletionMessage.Job firstHop = new Fts3CompletionMessage.Job(JOB.userDn(), 2, 3600, JOB.jobMetadata(), JOB.fileMetadata(),
+                false, true, true, false, null, null, false);
+        Fts3CompletionMessage.Job lastHop = new Fts3CompletionMessage.Job(JOB.userDn(), 2, 3600, JOB.jobMetadata(), JOB.fileMetadata(),
+                false, true, true, true, null, null, false);
+        assertEquals("UNKNOWN", Fts3CompletionMessage.jobState(true, plain));
+        assertEquals("UNKNOWN", Fts3CompletionMessage.jobState(false, plain));
+        assertEquals("ACTIVE", Fts3CompletionMessage.jobState(false, replicaLeft));
+        assertEquals("FAILED", Fts3CompletionMessage.jobState(false, lastReplica));
+        assertEquals("FINISHED", Fts3CompletionMessage.jobState(true, replicaLeft));
+        assertEquals("ACTIVE", Fts3CompletionMessage.jobState(true, firstHop));
+        assertEquals("FINISHED", Fts3CompletionMessage.jobState(true, lastHop));
+        assertEquals("FAILED", Fts3CompletionMessage.jobState(false, firstHop));
     }
 
     @Test

@@ -63,7 +63,7 @@ class Md5ChecksumTest extends EngineFixture {
         JsonPath f = files(vo("atlas"), id);
         assertEquals("CHECKSUM_MISMATCH", f.getString("[0].error_code"));
         assertEquals("checksum", f.getString("[0].error_phase"));
-        assertTrue(f.getString("[0].reason").contains("MD5 is " + md5 + ", the job says " + wrong), f.prettify());
+        assertTrue(f.getString("[0].reason").contains("Source and user-defined MD5 checksum do not match (" + md5 + " != " + wrong + ")"), f.prettify());
         given().auth().oauth2(vo("atlas")).get("/jobs/" + id + "/files/" + f.getLong("[0].file_id") + "/retries").then().statusCode(200)
                 .body("$", hasSize(0));
         assertFalse(Files.exists(nginx.file("/se-b/md5/bad")), "a copy that failed its checksum must not stay");
