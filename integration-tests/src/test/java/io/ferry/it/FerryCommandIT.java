@@ -132,11 +132,12 @@ class FerryCommandIT {
         list.append(nginx.url("/slow/cli/missing")).append(' ').append(nginx.url("/cli-b/missing")).append('\n');
         Path listFile = Files.writeString(work.resolve("list.txt"), list);
 
-        Run dry = ferry("submit", "-f", listFile.toString(), "--dry-run", "--max-files-per-job", "2", "-o", "json");
+        Run dry = ferry("submit", "-f", listFile.toString(), "--dry-run", "--max-files-per-job", "2", "--scitag", "137", "-o", "json");
         assertEquals(0, dry.exit(), dry.err());
         JsonNode bodies = JSON.readTree(dry.out());
         assertEquals(3, bodies.size(), "five files at two per job are three jobs");
         assertEquals(1, bodies.get(2).get("files").size());
+        assertEquals(137, bodies.get(2).get("files").get(0).get("scitag").asInt(), "--scitag labels each file");
 
         Run submitted = ferry("submit", "-f", listFile.toString(), "--retry", "0", "--activity", "CLI test");
         assertEquals(0, submitted.exit(), submitted.err());
@@ -254,6 +255,9 @@ class FerryCommandIT {
         Run local = ferry("submit", "a", "b", "--checksum", "md5:00");
         assertEquals(2, local.exit());
         assertEquals("ferry submit: 'md5:00' is no checksum: expected adler32:xxxxxxxx or md5:<32 hex digits>", local.err().strip());
+        Run label = ferry("submit", "a", "b", "--scitag", "64");
+        assertEquals(2, label.exit());
+        assertEquals("ferry submit: --scitag 64 is no SciTag: expected 65 to 65535", label.err().strip());
 
         Run unknown = ferry("status", "00000000-0000-0000-0000-000000000000");
         assertEquals(1, unknown.exit());

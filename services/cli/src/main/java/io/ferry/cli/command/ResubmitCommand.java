@@ -51,6 +51,9 @@ public final class ResubmitCommand extends FerryCommand {
                 if (f.path("activity").isTextual()) {
                     file.put("activity", f.path("activity").asText());
                 }
+                if (f.path("scitag").isInt()) {
+                    file.put("scitag", f.path("scitag").asInt());
+                }
                 files.add(file);
             }
         }
@@ -63,7 +66,7 @@ public final class ResubmitCommand extends FerryCommand {
                 header.path("retry_delay").asInt(0), header.path("priority").asInt(3), null,
                 header.path("verify_checksum").isTextual() ? header.path("verify_checksum").asText() : null,
                 header.path("max_time_in_queue").isNumber() ? header.path("max_time_in_queue").asText() + "s" : null,
-                metadata.isMissingNode() || metadata.isNull() ? null : metadata.toString(), null);
+                metadata.isMissingNode() || metadata.isNull() ? null : metadata.toString(), null, null);
         List<ObjectNode> bodies = options.bodies(files, SubmitCommand.SCHEDULER_FILES_PER_JOB);
         if (dryRun) {
             printer().document(bodies.size() == 1 ? bodies.get(0) : TransferList.array(bodies));

@@ -74,6 +74,9 @@ public final class SubmitCommand extends FerryCommand {
     @Option(names = "--max-time-in-queue", paramLabel = "INTERVAL", description = "give up on files still queued after this, e.g. 12h, 2d")
     String maxTimeInQueue;
 
+    @Option(names = "--scitag", paramLabel = "N", description = "SciTag flow label of the files (65-65535: experiment id << 6 | activity id), sent to the SEs as the SciTag header")
+    Integer scitag;
+
     @Option(names = "--job-metadata", paramLabel = "JSON", description = "metadata kept with the job (JSON, or text)")
     String jobMetadata;
 
@@ -98,7 +101,7 @@ public final class SubmitCommand extends FerryCommand {
         if (maxTimeInQueue != null) {
             Intervals.parse(maxTimeInQueue);
         }
-        SubmitOptions options = new SubmitOptions(overwrite, retry, retryDelay, priority, activity, verifyChecksum, maxTimeInQueue, jobMetadata, sid);
+        SubmitOptions options = new SubmitOptions(overwrite, retry, retryDelay, priority, activity, verifyChecksum, maxTimeInQueue, jobMetadata, sid, scitag);
         List<ObjectNode> bodies = options.bodies(files, Math.min(maxFilesPerJob, SCHEDULER_FILES_PER_JOB));
         if (dryRun) {
             printer().document(bodies.size() == 1 ? bodies.get(0) : TransferList.array(bodies));

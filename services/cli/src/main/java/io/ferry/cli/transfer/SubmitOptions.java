@@ -15,7 +15,17 @@ import java.util.List;
  * {@code sid-2}, … so that each part keeps its own stable id.
  */
 public record SubmitOptions(boolean overwrite, Integer retry, Integer retryDelay, Integer priority, String activity,
-                            String verifyChecksum, String maxTimeInQueue, String jobMetadata, String sid) {
+                            String verifyChecksum, String maxTimeInQueue, String jobMetadata, String sid, Integer scitag) {
+
+    /** FTS3's range of SciTag flow labels (experiment id << 6 | activity id; below 65 is reserved). */
+    public static final int SCITAG_MIN = 65;
+    public static final int SCITAG_MAX = 65535;
+
+    public SubmitOptions {
+        if (scitag != null && (scitag < SCITAG_MIN || scitag > SCITAG_MAX)) {
+            throw new IllegalArgumentException("--scitag " + scitag + " is no SciTag: expected " + SCITAG_MIN + " to " + SCITAG_MAX);
+        }
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -35,6 +45,10 @@ public record SubmitOptions(boolean overwrite, Integer retry, Integer retryDelay
             ObjectNode copy = f.deepCopy();
             if (activity != null && !copy.has("activity")) {
                 copy.put("activity", activity);
+            }
+            // a file's own label wins, as FTS3's client copies the job's into files without one
+            if (scitag != null && !copy.has("scitag")) {
+                copy.put("scitag", scitag);
             }
             return copy;
         }).toList()));

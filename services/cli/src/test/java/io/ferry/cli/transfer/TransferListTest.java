@@ -80,7 +80,8 @@ class TransferListTest {
             files.add(TransferList.file("s" + i, "d" + i, null, null));
         }
         files.get(0).put("activity", "Own");
-        SubmitOptions options = new SubmitOptions(true, 3, null, 5, "Express", "both", "12h", "{\"run\": 42}", "batch7");
+        files.get(0).put("scitag", 100);
+        SubmitOptions options = new SubmitOptions(true, 3, null, 5, "Express", "both", "12h", "{\"run\": 42}", "batch7", 2 << 6 | 9);
         List<ObjectNode> bodies = options.bodies(files, 2);
         assertEquals(3, bodies.size());
         assertEquals("batch7-1", bodies.get(0).get("params").get("sid").asText());
@@ -88,12 +89,19 @@ class TransferListTest {
         assertEquals("deterministic", bodies.get(2).get("params").get("id_generator").asText());
         assertEquals("Own", bodies.get(0).get("files").get(0).get("activity").asText());
         assertEquals("Express", bodies.get(0).get("files").get(1).get("activity").asText());
+        // --scitag goes into each file, as FTS3's client puts a job-level one; a file's own label stays
+        assertEquals(100, bodies.get(0).get("files").get(0).get("scitag").asInt());
+        assertEquals(137, bodies.get(2).get("files").get(0).get("scitag").asInt());
+        assertFalse(bodies.get(0).get("params").has("scitag"), "FTS3's server reads no job-level scitag");
+        IllegalArgumentException low = assertThrows(IllegalArgumentException.class,
+                () -> new SubmitOptions(false, null, null, null, null, null, null, null, null, 64));
+        assertTrue(low.getMessage().contains("65 to 65535"), low.getMessage());
         assertEquals("43200s", bodies.get(1).get("params").get("max_time_in_queue").asText());
         assertEquals(42, bodies.get(1).get("params").get("job_metadata").get("run").asInt());
         assertTrue(bodies.get(1).get("params").get("overwrite").asBoolean());
-        assertEquals("batch7", new SubmitOptions(false, null, null, null, null, null, null, "plain text", "batch7")
+        assertEquals("batch7", new SubmitOptions(false, null, null, null, null, null, null, "plain text", "batch7", null)
                 .bodies(files, 10).get(0).get("params").get("sid").asText());
-        assertEquals("plain text", new SubmitOptions(false, null, null, null, null, null, null, "plain text", null)
+        assertEquals("plain text", new SubmitOptions(false, null, null, null, null, null, null, "plain text", null, null)
                 .bodies(files, 10).get(0).get("params").get("job_metadata").asText());
     }
 }

@@ -43,6 +43,18 @@ public interface MonitoringStompConfig {
     @WithDefault("transfer.fts_monitoring_complete")
     String completeDestination();
 
+    /** FTS3's name of the state-change destination (its msg config's STATE): a message on each change of a file's state. */
+    @WithDefault("transfer.fts_monitoring_state")
+    String stateDestination();
+
+    /** FTS3's name of the transfer-start destination (its msg config's START): a message when a file's copy starts. */
+    @WithDefault("transfer.fts_monitoring_start")
+    String startDestination();
+
+    /** Whether state and start messages are sent besides the completion messages (FTS3 sends all three). */
+    @WithDefault("true")
+    boolean stateMessages();
+
     /**
      * Whether each body ends with EOT (0x04), as old FTS3 releases sent them and Rucio's receiver of that time
      * stripped; off by default because today's receiver parses the body as it is ({@code json.loads(frame.body)}).

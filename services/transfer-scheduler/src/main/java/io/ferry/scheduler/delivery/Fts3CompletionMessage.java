@@ -19,7 +19,7 @@ import java.util.Locale;
  */
 public final class Fts3CompletionMessage {
 
-    private static final DateTimeFormatter TR_ID_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm").withZone(ZoneOffset.UTC);
+    static final DateTimeFormatter TR_ID_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm").withZone(ZoneOffset.UTC);
 
     /**
      * What the record does not carry, read from the job and the file when the message is published; null when the
@@ -174,7 +174,7 @@ public final class Fts3CompletionMessage {
     }
 
     /** As FTS3's set_metadata: the text's JSON when it parses, else the text ("" when none). */
-    private static JsonNode metadata(ObjectMapper json, String text) {
+    static JsonNode metadata(ObjectMapper json, String text) {
         if (text == null || text.isEmpty()) {
             return json.getNodeFactory().textNode("");
         }
@@ -223,7 +223,7 @@ public final class Fts3CompletionMessage {
         };
     }
 
-    private static long millis(JsonNode record, String field) {
+    static long millis(JsonNode record, String field) {
         String t = record.path(field).asText(null);
         return t == null ? 0 : OffsetDateTime.parse(t).toInstant().toEpochMilli();
     }
@@ -237,7 +237,7 @@ public final class Fts3CompletionMessage {
         return 0;
     }
 
-    private static String host(String url) {
+    static String host(String url) {
         try {
             String h = URI.create(url).getHost();
             return h == null ? "" : h;
@@ -252,7 +252,7 @@ public final class Fts3CompletionMessage {
     }
 
     /** FTS3's storage element name: scheme://host. */
-    private static String se(String url) {
+    static String se(String url) {
         return scheme(url) + "://" + host(url);
     }
 }

@@ -32,8 +32,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Publishes FTS3's completion messages to the STOMP broker: the outbox's second reader. Each transfer record is copied
- * to {@code monitoring_outbox} when written (V19's trigger, only while this is enabled); this loop sends the waiting
+ * Publishes FTS3's monitoring messages to the STOMP broker: the outbox's second reader. Each transfer record is copied
+ * to {@code monitoring_outbox} when written (V19's trigger, only while this is enabled) for a completion message, and
+ * each change of a file's state for a state message and, when its copy starts, a start message (V26's trigger, while
+ * state messages are on too); this loop sends the waiting
  * ones oldest first, waits for the broker's receipts, and deletes them in the transaction that locked them. While the
  * broker is away they stay and delivery pauses as a whole (DeliveryPause), so none is lost; a batch whose receipts did
  * not all come is sent again whole (at least once, as FTS3's own). Consumers tell repeats apart by {@code tr_id}.
@@ -68,7 +70,8 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
 
     /** Every replica writes the switch: the trigger keeps messages only while a broker is configured. */
     void writeSwitch(@Observes StartupEvent e) {
-        pool.preparedQuery("UPDATE monitoring_stomp SET enabled = $1").execute(Tuple.of(config.enabled())).await().atMost(Db.WAIT);
+        pool.preparedQuery("UPDATE monitoring_stomp SET enabled = $1, states = $2").execute(Tuple.of(config.enabled(), config.stateMessages()))
+                .await().atMost(Db.WAIT);
     }
 
     @Override
@@ -139,9 +142,11 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
     }
 
     /** The waiting messages, oldest first, with what of their job and file the record does not carry (gone: nulls). */
-    private static final String WAITING = "SELECT m.seq, m.payload, j.user_dn, j.retry, j.timeout, j.job_metadata, "
+    private static final String WAITING = "SELECT m.seq, m.kind, m.payload, j.user_dn, j.state AS job_state, j.retry, j.timeout, j.job_metadata, "
             + "f.file_metadata, f.multiple_sources AS replicas, f.source_url AS current_source, j.job_type = 'H' AS multihop, "
-            + "last.file_index = f.file_index AS last_hop, last.dest_url AS final_destination, f.scitag, j.params, j.overwrite_hop "
+            + "last.file_index = f.file_index AS last_hop, last.dest_url AS final_destination, f.scitag, j.params, j.overwrite_hop, "
+            + "(SELECT site FROM storage_endpoint WHERE name = f.source_se) AS source_site, "
+            + "(SELECT site FROM storage_endpoint WHERE name = f.dest_se) AS dest_site "
             + "FROM monitoring_outbox m "
             + "LEFT JOIN transfer_file f ON f.file_id = (m.payload::jsonb ->> 'file_id')::bigint "
             + "LEFT JOIN job j ON j.job_id = f.job_id "
@@ -156,6 +161,29 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
     }
 
     private StompPublisher.Message message(Row r, Instant now) {
+        String kind = r.getString("kind");
+        return "complete".equals(kind) ? completion(r, now) : stateChange(r, kind);
+    }
+
+    /** A state or start message (V26's trigger keeps them only while they are wanted: see writeSwitch). */
+    private StompPublisher.Message stateChange(Row r, String kind) {
+        try {
+            var change = json.readTree(r.getString("payload"));
+            Fts3StateMessages.Job job = r.getString("user_dn") == null ? null
+                    : new Fts3StateMessages.Job(r.getString("user_dn"), r.getString("job_state"), r.getInteger("retry"),
+                            r.getString("job_metadata"), r.getString("file_metadata"), r.getString("source_site"), r.getString("dest_site"));
+            boolean start = "start".equals(kind);
+            var body = start ? Fts3StateMessages.start(json, change, job, endpoint) : Fts3StateMessages.state(json, change, job);
+            String vo = change.path("vo").asText();
+            return new StompPublisher.Message(config.destinationPrefix() + (start ? config.startDestination() : config.stateDestination()),
+                    Map.of("vo", vo, "content-type", "text/plain"), (json.writeValueAsString(body) + (config.eot() ? "\u0004" : ""))
+                    .getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new IllegalStateException("unreadable state change in the monitoring outbox", e);
+        }
+    }
+
+    private StompPublisher.Message completion(Row r, Instant now) {
         try {
             var record = json.readTree(r.getString("payload"));
             // the sources are tried in order and never again: a failed attempt was the file's last replica unless the

@@ -1,5 +1,7 @@
 package io.ferry.scheduler.delivery;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.scheduler.EngineFixture;
 import io.ferry.scheduler.delivery.RucioReceiver;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +25,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** FTS3's completion messages wait for the STOMP broker and reach it, once it is up, as Rucio parses them. */
+/**
+ * FTS3's completion messages wait for the STOMP broker and reach it, once it is up, as Rucio parses them; its state
+ * and start messages go the same way to their own destinations.
+ */
 @QuarkusTest
 @TestProfile(EngineFixture.WithEngine.class)
 @WithTestResource(value = FerryTestResource.class, scope = TestResourceScope.GLOBAL)
 class MonitoringDeliveryTest extends EngineFixture {
+
+    static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void fts3CompletionMessagesWaitForTheBrokerAndReachItOnceItIsUpAsRucioParsesThem() throws Exception {
@@ -46,12 +54,12 @@ class MonitoringDeliveryTest extends EngineFixture {
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertEquals(List.of("GET /se-a/monitored/ok scitag=137",
                 "PUT /se-b/monitored/ok scitag=137"), nginx.requests().stream().filter(l -> l.contains("/monitored/ok ") && l.matches("(GET|PUT) .*"))
                 .toList(), "the label reached the source and the destination SE"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'") == 2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT count(*) FROM monitoring_outbox WHERE kind = 'complete' AND payload LIKE '%" + id + "%'") == 2);
         Thread.sleep(1000); // tries against the absent broker: they must keep the messages
-        assertEquals(2, count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'"));
+        assertEquals(2, count("SELECT count(*) FROM monitoring_outbox WHERE kind = 'complete' AND payload LIKE '%" + id + "%'"));
 
         try (StompBroker broker = new StompBroker(WithEngine.STOMP_PORT,
-                "transfer.fts_monitoring_complete")) {
+                "transfer.fts_monitoring_complete", "transfer.fts_monitoring_state", "transfer.fts_monitoring_start")) {
             await().atMost(Duration.ofSeconds(15)).until(() -> broker.bodies.stream().filter(b -> b.contains(id)).count() >= 2);
             await().atMost(Duration.ofSeconds(5)).until(() -> count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'") == 0);
             Map<String, Map<String, Object>> byRequest = new HashMap<>();
@@ -77,6 +85,43 @@ class MonitoringDeliveryTest extends EngineFixture {
                         "tr_timestamp_complete in milliseconds");
             }
             assertTrue(broker.voHeaders.contains("atlas"), "FTS3's vo header");
+
+            // FTS3's state messages: each change of each file's state, in order, with FTS3's fields and types
+            await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT count(*) FROM monitoring_outbox WHERE payload LIKE '%" + id + "%'") == 0);
+            List<JsonNode> states = new ArrayList<>();
+            for (String body : broker.byTopic.get("transfer.fts_monitoring_state")) {
+                JsonNode m = JSON.readTree(body);
+                if (m.path("job_id").asText().equals(id) && m.path("dst_url").asText().endsWith("/ok")) {
+                    states.add(m);
+                }
+            }
+            assertEquals(List.of("READY", "ACTIVE", "FINISHED"), states.stream().map(m -> m.path("file_state").asText()).toList(),
+                    "the good file's changes after SUBMITTED: " + states);
+            JsonNode finished = states.get(2);
+            assertEquals("atlas", finished.path("vo_name").asText());
+            assertEquals("req-ok", finished.path("file_metadata").path("request_id").asText(), finished.toString());
+            assertEquals("rucio", finished.path("job_metadata").path("issuer").asText(), finished.toString());
+            assertTrue(finished.path("user_filesize").isIntegralNumber() && finished.path("user_filesize").asLong() == 0,
+                    "FTS3's user_filesize is the size submitted, none here: " + finished);
+            assertTrue(finished.path("timestamp").isIntegralNumber() && finished.path("submit_time").asLong() > 0
+                    && finished.path("timestamp").asLong() >= states.get(0).path("timestamp").asLong(), finished.toString());
+            assertEquals(0, finished.path("retry_max").asInt());
+            // and one start message for each copy that started, on its own destination
+            List<JsonNode> starts = new ArrayList<>();
+            for (String body : broker.byTopic.get("transfer.fts_monitoring_start")) {
+                JsonNode m = JSON.readTree(body);
+                if (m.path("job_id").asText().equals(id)) {
+                    starts.add(m);
+                }
+            }
+            assertEquals(1, starts.size(), "the good file's copy started; the missing one failed in its prepare step: " + starts);
+            JsonNode start = starts.get(0);
+            assertTrue(start.path("dst_url").asText().endsWith("/ok"), start.toString());
+            assertEquals("NGX-A-SITE", start.path("src_site_name").asText(), "the SE's site");
+            assertEquals("https://ferry.test:8446", start.path("endpnt").asText());
+            assertTrue(start.path("transfer_id").asText().endsWith("__" + id), start.toString());
+            assertTrue(start.path("t_channel").asText().contains("__"), start.toString());
+            assertEquals("req-ok", start.path("file_metadata").path("request_id").asText(), start.toString());
         }
     }
 }

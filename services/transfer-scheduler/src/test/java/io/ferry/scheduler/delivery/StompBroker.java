@@ -13,7 +13,10 @@ import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -30,28 +33,41 @@ public final class StompBroker implements AutoCloseable {
     private final Path data;
     private final StompClient client;
     private final StompClientConnection subscriber;
-    /** The bodies the subscriber got, as delivered. */
+    /** The bodies the subscriber got on the first topic, as delivered. */
     public final List<String> bodies = new CopyOnWriteArrayList<>();
     /** Their {@code vo} headers, in the same order. */
     public final List<String> voHeaders = new CopyOnWriteArrayList<>();
+    /** The bodies of every topic, by topic. */
+    public final Map<String, List<String>> byTopic = new ConcurrentHashMap<>();
 
-    /** {@code topic}: the address without the /topic/ prefix, e.g. transfer.fts_monitoring_complete. */
-    public StompBroker(int port, String topic) throws Exception {
+    /** {@code topic}, {@code more}: addresses without the /topic/ prefix, e.g. transfer.fts_monitoring_complete. */
+    public StompBroker(int port, String topic, String... more) throws Exception {
         data = Files.createTempDirectory("ferry-artemis");
         ConfigurationImpl configuration = new ConfigurationImpl();
         configuration.setPersistenceEnabled(false).setSecurityEnabled(false).setJMXManagementEnabled(false)
                 .addAcceptorConfiguration("stomp", "tcp://127.0.0.1:" + port + "?protocols=STOMP;anycastPrefix=/queue/;multicastPrefix=/topic/");
         configuration.setBrokerInstance(data.toFile());
-        configuration.addQueueConfiguration(QueueConfiguration.of("subscriber").setAddress(topic)
-                .setRoutingType(RoutingType.MULTICAST).setDurable(false));
+        List<String> topics = new ArrayList<>(List.of(topic));
+        topics.addAll(List.of(more));
+        for (String t : topics) {
+            configuration.addQueueConfiguration(QueueConfiguration.of("subscriber-" + t).setAddress(t)
+                    .setRoutingType(RoutingType.MULTICAST).setDurable(false));
+            byTopic.put(t, new CopyOnWriteArrayList<>());
+        }
         server = new EmbeddedActiveMQ().setConfiguration(configuration);
         server.start();
         client = StompClient.create(vertx, new StompClientOptions().setHost("127.0.0.1").setPort(port));
         subscriber = client.connect().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        subscriber.subscribe(topic + "::subscriber", frame -> {
-            bodies.add(frame.getBodyAsString(StandardCharsets.UTF_8.name()));
-            voHeaders.add(frame.getHeader("vo"));
-        }).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        for (String t : topics) {
+            subscriber.subscribe(t + "::subscriber-" + t, frame -> {
+                String body = frame.getBodyAsString(StandardCharsets.UTF_8.name());
+                byTopic.get(t).add(body);
+                if (t.equals(topic)) {
+                    bodies.add(body);
+                    voHeaders.add(frame.getHeader("vo"));
+                }
+            }).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
     }
 
     @Override

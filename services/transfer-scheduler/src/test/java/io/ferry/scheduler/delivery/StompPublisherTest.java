@@ -30,6 +30,9 @@ class StompPublisherTest {
         public Optional<String> virtualHost() { return Optional.empty(); }
         public String destinationPrefix() { return "/topic/"; }
         public String completeDestination() { return "transfer.fts_monitoring_complete"; }
+        public String stateDestination() { return "transfer.fts_monitoring_state"; }
+        public String startDestination() { return "transfer.fts_monitoring_start"; }
+        public boolean stateMessages() { return true; }
         public boolean eot() { return true; }
         public Optional<String> endpoint() { return Optional.of("https://ferry.test:8446"); }
         public Duration interval() { return Duration.ofMillis(100); }
