@@ -6,6 +6,7 @@ import io.ferry.dev.DevTokens;
 import io.ferry.dev.FreePort;
 import io.ferry.dev.NginxWebDav;
 import io.ferry.dev.PostgresServer;
+import io.ferry.dev.TapeRestServer;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceSpec;
 import org.junit.jupiter.api.AfterAll;
@@ -48,6 +49,7 @@ class RucioIT {
     static ArtemisStompBroker broker;
     static LocalStack stack;
     static NginxWebDav nginx;
+    static TapeRestServer tape;
     static RucioDeployment rucio;
     static Map<String, String> scenario;
     static String admin;
@@ -62,6 +64,12 @@ class RucioIT {
                 "FERRY_SCHEDULER_MONITORING_STOMP_PORT", Integer.toString(broker.port)));
         admin = stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin"));
         nginx = new NginxWebDav();
+        // the tape SE: WebDAV for the copies, the test Tape REST endpoint for archiveinfo (on tape at the first question)
+        tape = new TapeRestServer(0, 1);
+        Files.createDirectories(nginx.file("se-tape/rucio"));
+        HttpResponse<String> tapeSe = ferry("PUT", "/endpoints/RUCIO-TAPE", "{\"site\":\"RUCIO-SITE-tape\",\"baseUrls\":{\"http\":\""
+                + nginx.url("/se-tape") + "\",\"tape\":\"" + tape.url() + "\"},\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}");
+        assertTrue(tapeSe.statusCode() == 200 || tapeSe.statusCode() == 201, tapeSe.body());
         for (String se : List.of("a", "b", "md5", "adler32", "held", "hop", "far")) {
             Files.createDirectories(nginx.file("se-" + se + "/rucio"));
             HttpResponse<String> r = ferry("PUT", "/endpoints/RUCIO-" + se.toUpperCase(Locale.ROOT), "{\"site\":\"RUCIO-SITE-" + se
@@ -97,13 +105,14 @@ class RucioIT {
                         + " FERRY_FAR=" + nginx.url("/se-far/rucio"),
                 "MULTIHOP_VIA", "FERRY_HOP",
                 "MULTIHOP_TO", "FERRY_FAR",
+                "SE_TAPE_URL", nginx.url("/se-tape/rucio"),
                 "SE_A_DIR", nginx.file("se-a/rucio").toString(),
                 "SCOPE", SCOPE);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[]{rucio, nginx, stack, broker}) {
+        for (AutoCloseable c : new AutoCloseable[]{rucio, nginx, tape, stack, broker}) {
             if (c != null) {
                 c.close();
             }
@@ -258,21 +267,36 @@ class RucioIT {
         assertEquals(1, corrupt.at("/files/0/request/retry_count").asInt(), corrupt.toString());
     }
 
-    /** Without the receiver, the poller's bulk status query alone brings a rule to OK. */
+    /**
+     * Without the receiver, the poller's bulk status query alone brings rules to OK: one to a disk RSE, and one to a
+     * tape RSE, whose job Rucio gives an archive_timeout: Ferry copies the file, then asks the SE's Tape REST
+     * archiveinfo until it is on tape, and only then is the file FINISHED for the poller (its completion message
+     * says is_archiving, which Rucio's receiver leaves to the poller).
+     */
     @Test
-    void thePollerAloneBringsARuleToOk() throws Exception {
+    void thePollerAloneBringsRulesToOkOnDiskAndOnTape() throws Exception {
         rule("ds-polled", "FERRY_B", 2);
+        rule("ds-tape", "FERRY_TAPE", 1);
         rucio.runOnce("rucio-conveyor-submitter");
-        JsonNode submitted = awaitRequests("ds-polled", "FERRY_B", "SUBMITTED", Duration.ofSeconds(30));
-        for (JsonNode f : submitted.get("files")) {
-            String job = f.at("/request/external_id").asText();
-            Eventually.until(Duration.ofSeconds(90),
-                    () -> JSON.readTree(ferry("GET", "/jobs/" + job, null).body()).path("job_state").asText().equals("FINISHED"), "Ferry finished job " + job);
+        List<JsonNode> submitted = List.of(awaitRequests("ds-polled", "FERRY_B", "SUBMITTED", Duration.ofSeconds(30)),
+                awaitRequests("ds-tape", "FERRY_TAPE", "SUBMITTED", Duration.ofSeconds(30)));
+        for (JsonNode s : submitted) {
+            for (JsonNode f : s.get("files")) {
+                String job = f.at("/request/external_id").asText();
+                Eventually.until(Duration.ofSeconds(90),
+                        () -> JSON.readTree(ferry("GET", "/jobs/" + job, null).body()).path("job_state").asText().equals("FINISHED"), "Ferry finished job " + job);
+            }
         }
+        // Rucio gave the job an archive_timeout (the RSE's attribute): the file was FINISHED once on tape
+        assertTrue(tape.requests.stream().anyMatch(r -> r.path().endsWith("/archiveinfo")
+                && r.body().toString().contains("ds-tape.file1")), "Ferry asked the tape SE whether the file is on tape: " + tape.requests);
+
         rucio.runOnce("rucio-conveyor-poller", "--older-than", "0");
-        JsonNode done = awaitRequests("ds-polled", "FERRY_B", "DONE", Duration.ofSeconds(5));
+        JsonNode polled = awaitRequests("ds-polled", "FERRY_B", "DONE", Duration.ofSeconds(5));
+        JsonNode archived = awaitRequests("ds-tape", "FERRY_TAPE", "DONE", Duration.ofSeconds(5));
         rucio.runOnce("rucio-conveyor-finisher");
-        assertReplicated(rucio.inspect(SCOPE, "ds-polled", "FERRY_B"), done);
+        assertReplicated(rucio.inspect(SCOPE, "ds-polled", "FERRY_B"), polled);
+        assertReplicated(rucio.inspect(SCOPE, "ds-tape", "FERRY_TAPE"), archived);
     }
 
     /**

@@ -24,11 +24,12 @@ public final class Fts3CompletionMessage {
     /**
      * What the record does not carry, read from the job and the file when the message is published; null when the
      * job is gone (archived): the message then carries the record's own fields only. {@code overwriteOnDisk}: the
-     * file's copy ran with FTS3's overwrite_when_only_on_disk (an archiving job that asked for it).
+     * file's copy ran with FTS3's overwrite_when_only_on_disk (an archiving job that asked for it). {@code archiving}: the
+     * copy went to a tape SE for a job with archive_timeout, so the file is ARCHIVING after it (FTS3's is_archiving).
      */
     public record Job(String userDn, int retryMax, Integer timeout, String jobMetadata, String fileMetadata,
                       boolean multipleReplicas, boolean lastReplica, boolean multihop, boolean lastHop, String finalDestination,
-                      Integer scitag, boolean overwriteOnDisk) {
+                      Integer scitag, boolean overwriteOnDisk, boolean archiving) {
     }
 
     private Fts3CompletionMessage() {
@@ -126,7 +127,8 @@ public final class Fts3CompletionMessage {
         m.put("job_m_replica", job != null && job.multipleReplicas());
         m.put("job_multihop", job != null && job.multihop());
         m.put("transfer_lasthop", job == null || job.lastHop());
-        m.put("is_archiving", false);
+        // a copy to tape the job archive-monitors: Rucio's receiver leaves it, and learns the end from its poller
+        m.put("is_archiving", job != null && job.archiving());
         m.put("job_state", jobState(ok, job));
         m.put("is_recoverable", record.path("retryable").asBoolean(false));
         m.put("ipv6", false);

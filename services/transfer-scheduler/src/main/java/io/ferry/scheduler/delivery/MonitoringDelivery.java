@@ -146,7 +146,8 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
             + "f.file_metadata, f.multiple_sources AS replicas, f.source_url AS current_source, j.job_type = 'H' AS multihop, "
             + "last.file_index = f.file_index AS last_hop, last.dest_url AS final_destination, f.scitag, j.params, j.overwrite_hop, "
             + "(SELECT site FROM storage_endpoint WHERE name = f.source_se) AS source_site, "
-            + "(SELECT site FROM storage_endpoint WHERE name = f.dest_se) AS dest_site "
+            + "(SELECT site FROM storage_endpoint WHERE name = f.dest_se) AS dest_site, "
+            + "(SELECT base_urls ? 'tape' FROM storage_endpoint WHERE name = f.dest_se) AS dest_tape "
             + "FROM monitoring_outbox m "
             + "LEFT JOIN transfer_file f ON f.file_id = (m.payload::jsonb ->> 'file_id')::bigint "
             + "LEFT JOIN job j ON j.job_id = f.job_id "
@@ -193,7 +194,8 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
                     : new Fts3CompletionMessage.Job(r.getString("user_dn"), r.getInteger("retry"), r.getInteger("timeout"),
                             r.getString("job_metadata"), r.getString("file_metadata"), Boolean.TRUE.equals(r.getBoolean("replicas")), lastReplica,
                             Boolean.TRUE.equals(r.getBoolean("multihop")), !Boolean.TRUE.equals(r.getBoolean("multihop")) || Boolean.TRUE.equals(r.getBoolean("last_hop")),
-                            r.getString("final_destination"), r.getInteger("scitag"), overwriteOnDisk(r));
+                            r.getString("final_destination"), r.getInteger("scitag"), overwriteOnDisk(r),
+                            Boolean.TRUE.equals(r.getBoolean("dest_tape")) && TapeParams.ofStored(r.getString("params")).archive());
             var body = Fts3CompletionMessage.build(json, record, job, endpoint, now);
             String text = json.writeValueAsString(body) + (config.eot() ? "\u0004" : "");
             // FTS3 sets the VO as a header: consumers filter on it without parsing the body

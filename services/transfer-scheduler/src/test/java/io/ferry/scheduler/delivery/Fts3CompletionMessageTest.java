@@ -20,7 +20,7 @@ class Fts3CompletionMessageTest {
             + "\"src_rse\":\"SITE-A_DATADISK\",\"dst_rse\":\"SITE-B_DATADISK\",\"filesize\":10565043,\"adler32\":\"68e800b9\",\"md5\":null,"
             + "\"activity\":\"Data Consolidation\"}";
     static final Fts3CompletionMessage.Job JOB = new Fts3CompletionMessage.Job("/DC=ch/CN=Robot: ATLAS Data Management", 2, 3600,
-            "{\"issuer\":\"rucio\",\"multi_sources\":false}", FILE_METADATA, false, true, false, true, null, 2 << 6 | 9, false);
+            "{\"issuer\":\"rucio\",\"multi_sources\":false}", FILE_METADATA, false, true, false, true, null, 2 << 6 | 9, false, false);
 
     @Test
     void aFailedAttemptCarriesFts3sFieldsTypesAndFormatsAndRucioMarksItsRequestFailed() throws Exception {
@@ -91,9 +91,14 @@ class Fts3CompletionMessageTest {
         assertEquals(0, gone.get("scitag").asInt(), "FTS3's 0: no label known");
         assertFalse(m.get("overwrite_on_disk_flag").asBoolean());
         Fts3CompletionMessage.Job onDisk = new Fts3CompletionMessage.Job(JOB.userDn(), JOB.retryMax(), JOB.timeout(),
-                JOB.jobMetadata(), JOB.fileMetadata(), false, true, false, true, null, null, true);
+                JOB.jobMetadata(), JOB.fileMetadata(), false, true, false, true, null, null, true, false);
         assertTrue(Fts3CompletionMessage.build(JSON, JSON.readTree(record), onDisk, "e", Instant.now()).get("overwrite_on_disk_flag").asBoolean(),
                 "FTS3's flag for a copy that ran with overwrite_when_only_on_disk");
+        assertFalse(m.get("is_archiving").asBoolean());
+        Fts3CompletionMessage.Job toTape = new Fts3CompletionMessage.Job(JOB.userDn(), JOB.retryMax(), JOB.timeout(),
+                JOB.jobMetadata(), JOB.fileMetadata(), false, true, false, true, null, null, false, true);
+        assertTrue(Fts3CompletionMessage.build(JSON, JSON.readTree(record), toTape, "e", Instant.now()).get("is_archiving").asBoolean(),
+                "a copy the job archive-monitors: Rucio's receiver leaves it to the poller");
     }
 
     /**
@@ -105,13 +110,13 @@ class Fts3CompletionMessageTest {
     void theJobStateIsWhatUrlCopyReportsNotTheJobsRow() {
         Fts3CompletionMessage.Job plain = JOB;
         Fts3CompletionMessage.Job replicaLeft = new Fts3CompletionMessage.Job(JOB.userDn(), 2, 3600, JOB.jobMetadata(), JOB.fileMetadata(),
-                true, false, false, true, null, null, false);
+                true, false, false, true, null, null, false, false);
         Fts3CompletionMessage.Job lastReplica = new Fts3CompletionMessage.Job(JOB.userDn(), 2, 3600, JOB.jobMetadata(), JOB.fileMetadata(),
-                true, true, false, true, null, null, false);
+                true, true, false, true, null, null, false, false);
         Fts3CompletionMessage.Job firstHop = new Fts3CompletionMessage.Job(JOB.userDn(), 2, 3600, JOB.jobMetadata(), JOB.fileMetadata(),
-                false, true, true, false, null, null, false);
+                false, true, true, false, null, null, false, false);
         Fts3CompletionMessage.Job lastHop = new Fts3CompletionMessage.Job(JOB.userDn(), 2, 3600, JOB.jobMetadata(), JOB.fileMetadata(),
-                false, true, true, true, null, null, false);
+                false, true, true, true, null, null, false, false);
         assertEquals("UNKNOWN", Fts3CompletionMessage.jobState(true, plain));
         assertEquals("UNKNOWN", Fts3CompletionMessage.jobState(false, plain));
         assertEquals("ACTIVE", Fts3CompletionMessage.jobState(false, replicaLeft));

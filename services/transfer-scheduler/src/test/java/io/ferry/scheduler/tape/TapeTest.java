@@ -2,6 +2,7 @@ package io.ferry.scheduler.tape;
 
 import com.sun.net.httpserver.HttpServer;
 import io.ferry.dev.FerryTestResource;
+import io.ferry.dev.TapeRestServer;
 import io.ferry.scheduler.EngineFixture;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;

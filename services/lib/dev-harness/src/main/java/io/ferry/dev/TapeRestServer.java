@@ -1,4 +1,4 @@
-package io.ferry.scheduler.tape;
+package io.ferry.dev;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,16 +25,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * questions (never when negative). A request that does not have the spec's shape is answered 400 and kept in
  * {@link #refused}, so a test sees it; every request is kept in {@link #requests}.
  */
-final class TapeRestServer implements AutoCloseable {
+public final class TapeRestServer implements AutoCloseable {
 
     /** One request as it arrived. */
-    record Request(String method, String path, JsonNode body, String authorization) {
+    public record Request(String method, String path, JsonNode body, String authorization) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    final List<Request> requests = new CopyOnWriteArrayList<>();
-    final List<String> refused = new CopyOnWriteArrayList<>();
+    public final List<Request> requests = new CopyOnWriteArrayList<>();
+    public final List<String> refused = new CopyOnWriteArrayList<>();
     private final Map<String, List<String>> stagedPaths = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> polls = new ConcurrentHashMap<>();
     private final AtomicInteger ids = new AtomicInteger();
@@ -42,7 +42,7 @@ final class TapeRestServer implements AutoCloseable {
     private volatile int pollsToDisk;
     private volatile int pollsToTape;
 
-    TapeRestServer(int pollsToDisk, int pollsToTape) throws IOException {
+    public TapeRestServer(int pollsToDisk, int pollsToTape) throws IOException {
         this.pollsToDisk = pollsToDisk;
         this.pollsToTape = pollsToTape;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -51,17 +51,17 @@ final class TapeRestServer implements AutoCloseable {
     }
 
     /** From now on, files reach tape after {@code polls} more archiveinfo questions (never when negative). */
-    void reachTapeAfter(int questions) {
+    public void reachTapeAfter(int questions) {
         polls.keySet().removeIf(k -> k.startsWith("archive:"));
         pollsToTape = questions;
     }
 
     /** The Tape REST base URL, to register as the SE's "tape" base URL. */
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/api/v1";
     }
 
-    List<Request> requests(String method, String pathPrefix) {
+    public List<Request> requests(String method, String pathPrefix) {
         return requests.stream().filter(r -> r.method().equals(method) && r.path().startsWith(pathPrefix)).toList();
     }
 
