@@ -19,7 +19,7 @@ import java.util.Locale;
  */
 public final class Fts3CompletionMessage {
 
-    static final DateTimeFormatter TR_ID_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TR_ID_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm").withZone(ZoneOffset.UTC);
 
     /**
      * What the record does not carry, read from the job and the file when the message is published; null when the
@@ -58,7 +58,7 @@ public final class Fts3CompletionMessage {
         boolean aborted = "CANCELED".equals(outcome);
         String errorCode = record.path("error_code").asText("");
 
-        m.put("tr_id", TR_ID_TIME.format(Instant.ofEpochMilli(start)) + "__" + srcHost + "__" + dstHost + "__" + fileId + "__" + jobId);
+        m.put("tr_id", trId(start, srcUrl, dstUrl, fileId, jobId));
         m.put("job_id", jobId);
         m.put("file_id", fileId);
         m.put("endpnt", endpoint);
@@ -141,6 +141,11 @@ public final class Fts3CompletionMessage {
         m.put("overwrite_on_disk_flag", job != null && job.overwriteOnDisk());
         m.put("overwrite_on_disk_deletion_code", -1);
         return m;
+    }
+
+    /** FTS3's transfer id: the attempt's start minute, the hosts, the file and the job (Rucio reads the job from its end). */
+    static String trId(long startMillis, String srcUrl, String dstUrl, long fileId, String jobId) {
+        return TR_ID_TIME.format(Instant.ofEpochMilli(startMillis)) + "__" + host(srcUrl) + "__" + host(dstUrl) + "__" + fileId + "__" + jobId;
     }
 
     /**

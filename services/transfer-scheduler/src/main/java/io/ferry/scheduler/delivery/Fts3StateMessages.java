@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import java.time.Instant;
-
 /**
  * FTS3's other two monitoring messages, built from a file's state change as V26's trigger keeps it: the state message
  * ({@code transfer.fts_monitoring_state}, FTS3's MsgIfce::SendTransferStatusChange) on every change, and the start
@@ -64,9 +62,7 @@ public final class Fts3StateMessages {
         String dstHost = Fts3CompletionMessage.host(dstUrl);
         String jobId = change.path("job_id").asText();
         long fileId = change.path("file_id").asLong();
-        // the completion message's tr_id for the same attempt starts with the same minute
-        m.put("transfer_id", Fts3CompletionMessage.TR_ID_TIME.format(Instant.ofEpochMilli(at)) + "__" + srcHost + "__" + dstHost
-                + "__" + fileId + "__" + jobId);
+        m.put("transfer_id", Fts3CompletionMessage.trId(at, srcUrl, dstUrl, fileId, jobId));
         m.put("job_id", jobId);
         m.put("file_id", fileId);
         m.put("endpnt", endpoint);

@@ -145,12 +145,12 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
     private static final String WAITING = "SELECT m.seq, m.kind, m.payload, j.user_dn, j.state AS job_state, j.retry, j.timeout, j.job_metadata, "
             + "f.file_metadata, f.multiple_sources AS replicas, f.source_url AS current_source, j.job_type = 'H' AS multihop, "
             + "last.file_index = f.file_index AS last_hop, last.dest_url AS final_destination, f.scitag, j.params, j.overwrite_hop, "
-            + "(SELECT site FROM storage_endpoint WHERE name = f.source_se) AS source_site, "
-            + "(SELECT site FROM storage_endpoint WHERE name = f.dest_se) AS dest_site, "
-            + "(SELECT base_urls ? 'tape' FROM storage_endpoint WHERE name = f.dest_se) AS dest_tape "
+            + "src.site AS source_site, dst.site AS dest_site, dst.base_urls ? 'tape' AS dest_tape "
             + "FROM monitoring_outbox m "
             + "LEFT JOIN transfer_file f ON f.file_id = (m.payload::jsonb ->> 'file_id')::bigint "
             + "LEFT JOIN job j ON j.job_id = f.job_id "
+            + "LEFT JOIN storage_endpoint src ON src.name = f.source_se "
+            + "LEFT JOIN storage_endpoint dst ON dst.name = f.dest_se "
             + "LEFT JOIN LATERAL (SELECT l.file_index, l.dest_url FROM transfer_file l WHERE l.job_id = f.job_id "
             + "ORDER BY l.file_index DESC LIMIT 1) last ON true "
             + "ORDER BY m.seq LIMIT $1 FOR UPDATE OF m SKIP LOCKED";
@@ -175,10 +175,7 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
                             r.getString("job_metadata"), r.getString("file_metadata"), r.getString("source_site"), r.getString("dest_site"));
             boolean start = "start".equals(kind);
             var body = start ? Fts3StateMessages.start(json, change, job, endpoint) : Fts3StateMessages.state(json, change, job);
-            String vo = change.path("vo").asText();
-            return new StompPublisher.Message(config.destinationPrefix() + (start ? config.startDestination() : config.stateDestination()),
-                    Map.of("vo", vo, "content-type", "text/plain"), (json.writeValueAsString(body) + (config.eot() ? "\u0004" : ""))
-                    .getBytes(StandardCharsets.UTF_8));
+            return stomp(start ? config.startDestination() : config.stateDestination(), change.path("vo").asText(), body);
         } catch (IOException e) {
             throw new IllegalStateException("unreadable state change in the monitoring outbox", e);
         }
@@ -197,13 +194,17 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
                             r.getString("final_destination"), r.getInteger("scitag"), overwriteOnDisk(r),
                             Boolean.TRUE.equals(r.getBoolean("dest_tape")) && TapeParams.ofStored(r.getString("params")).archive());
             var body = Fts3CompletionMessage.build(json, record, job, endpoint, now);
-            String text = json.writeValueAsString(body) + (config.eot() ? "\u0004" : "");
-            // FTS3 sets the VO as a header: consumers filter on it without parsing the body
-            return new StompPublisher.Message(config.destinationPrefix() + config.completeDestination(),
-                    Map.of("vo", body.path("vo").asText(), "content-type", "text/plain"), text.getBytes(StandardCharsets.UTF_8));
+            return stomp(config.completeDestination(), body.path("vo").asText(), body);
         } catch (IOException e) {
             throw new IllegalStateException("unreadable transfer record in the monitoring outbox", e);
         }
+    }
+
+    /** One message to FTS3's {@code destination}; FTS3 sets the VO as a header: consumers filter on it without parsing the body. */
+    private StompPublisher.Message stomp(String destination, String vo, Object body) throws IOException {
+        String text = json.writeValueAsString(body) + (config.eot() ? "\u0004" : "");
+        return new StompPublisher.Message(config.destinationPrefix() + destination, Map.of("vo", vo, "content-type", "text/plain"),
+                text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static String hostName() {
