@@ -127,9 +127,7 @@ class RucioIT {
     @Test
     void theReceiverBringsRulesToOkWithEachRsesChecksumAlgorithm() throws Exception {
         Map<String, JsonNode> done = new HashMap<>();  // the requests once DONE: the finisher archives them
-        Process receiver = rucio.start("rucio-conveyor-receiver");
-        try {
-            Eventually.until(Duration.ofSeconds(60), () -> broker.subscribers(COMPLETE_TOPIC) > 0, "the receiver subscribed to " + COMPLETE_TOPIC);
+        try (AutoCloseable receiver = receiver()) {
             Map<String, String> rules = Map.of("ds-both", "FERRY_B", "ds-md5", "FERRY_MD5", "ds-adler32", "FERRY_ADLER32");
             for (var rule : rules.entrySet()) {
                 rule(rule.getKey(), rule.getValue(), 2);
@@ -138,9 +136,6 @@ class RucioIT {
             for (var rule : rules.entrySet()) {
                 done.put(rule.getKey(), awaitRequests(rule.getKey(), rule.getValue(), "DONE", Duration.ofSeconds(120)));
             }
-        } finally {
-            receiver.destroy();
-            receiver.waitFor(20, TimeUnit.SECONDS);
         }
         rucio.runOnce("rucio-conveyor-finisher");
 
@@ -184,17 +179,12 @@ class RucioIT {
     @Test
     void aRuleToAnRseBehindAnotherGoesThroughItInOneMultihopJob() throws Exception {
         JsonNode done;
-        Process receiver = rucio.start("rucio-conveyor-receiver");
-        try {
-            Eventually.until(Duration.ofSeconds(60), () -> broker.subscribers(COMPLETE_TOPIC) > 0, "the receiver subscribed to " + COMPLETE_TOPIC);
+        try (AutoCloseable receiver = receiver()) {
             rule("ds-multihop", "FERRY_FAR", 1);
             // a multihop job holds the path's first group-bulk hops (Rucio's bulk_group_transfers), and the default
             // group bulk is 1: sites run the submitter with a larger one
             rucio.runOnce("rucio-conveyor-submitter", "--group-bulk", "100");
             done = awaitRequests("ds-multihop", "FERRY_FAR", "DONE", Duration.ofSeconds(120));
-        } finally {
-            receiver.destroy();
-            receiver.waitFor(20, TimeUnit.SECONDS);
         }
         // a pass of the finisher takes no request whose previous hop it has not handled yet: the hop's, then the last's
         rucio.runOnce("rucio-conveyor-finisher");
@@ -226,9 +216,7 @@ class RucioIT {
         env.put("SE_ALSO_DIR", nginx.file("se-b/rucio").toString());
         JsonNode failedOver;
         JsonNode failed;
-        Process receiver = rucio.start("rucio-conveyor-receiver");
-        try {
-            Eventually.until(Duration.ofSeconds(60), () -> broker.subscribers(COMPLETE_TOPIC) > 0, "the receiver subscribed to " + COMPLETE_TOPIC);
+        try (AutoCloseable receiver = receiver()) {
             rule("ds-failover", "FERRY_MD5", 1, env);
             rule("ds-corrupt", "FERRY_ADLER32", 1);
             for (String name : List.of("ds-failover.file1", "ds-corrupt.file1")) {
@@ -241,9 +229,6 @@ class RucioIT {
             rucio.runOnce("rucio-conveyor-submitter", "--max-sources", "0", "--include-rses", "FERRY_ADLER32");
             failedOver = awaitRequests("ds-failover", "FERRY_MD5", "DONE", Duration.ofSeconds(90));
             failed = awaitRequests("ds-corrupt", "FERRY_ADLER32", "FAILED", Duration.ofSeconds(90));
-        } finally {
-            receiver.destroy();
-            receiver.waitFor(20, TimeUnit.SECONDS);
         }
         assertEquals("FERRY_B", failedOver.at("/files/0/request/source_rse").asText(), failedOver.toString());
         JsonNode within = JSON.readTree(ferry("GET", "/jobs/" + failedOver.at("/files/0/request/external_id").asText() + "/files", null).body());
@@ -330,6 +315,16 @@ class RucioIT {
         } finally {
             ferry("DELETE", "/ban/se?storage=RUCIO-HELD", null);
         }
+    }
+
+    /** Rucio's receiver, running and subscribed to FTS3's completion topic until closed. */
+    static AutoCloseable receiver() throws Exception {
+        Process receiver = rucio.start("rucio-conveyor-receiver");
+        Eventually.until(Duration.ofSeconds(60), () -> broker.subscribers(COMPLETE_TOPIC) > 0, "the receiver subscribed to " + COMPLETE_TOPIC);
+        return () -> {
+            receiver.destroy();
+            receiver.waitFor(20, TimeUnit.SECONDS);
+        };
     }
 
     /** Registers a dataset of {@code files} files of 1 MiB on FERRY_A (written to its SE) and a rule of it to {@code rse}. */
