@@ -90,6 +90,8 @@ public final class NginxWebDav implements AutoCloseable {
                 + "pid " + root.resolve("nginx.pid") + ";\nevents { worker_connections 256; }\nhttp {\n"
                 // what tests observe of the requests: method, path and the headers a copy is to carry
                 + "  log_format ferry '$request_method $uri scitag=$http_scitag';\n  access_log " + root.resolve("access.log") + " ferry;\n"
+                + "  log_format archive '$request_method $uri archive=$http_archivemetadata';\n  access_log " + root.resolve("archive.log")
+                + " archive;\n"
                 + "  client_body_temp_path " + root.resolve("tmp") + ";\n  proxy_temp_path " + root.resolve("tmp") + ";\n"
                 + "  fastcgi_temp_path " + root.resolve("tmp") + ";\n  uwsgi_temp_path " + root.resolve("tmp") + ";\n"
                 + "  scgi_temp_path " + root.resolve("tmp") + ";\n" + maps
@@ -129,6 +131,15 @@ public final class NginxWebDav implements AutoCloseable {
      */
     public java.util.List<String> requests() throws IOException {
         Path log = root.resolve("access.log");
+        return Files.exists(log) ? Files.readAllLines(log) : java.util.List.of();
+    }
+
+    /**
+     * The requests served so far, one line each as {@code METHOD /path archive=<its ArchiveMetadata header, or ->},
+     * oldest first.
+     */
+    public java.util.List<String> archiveMetadataRequests() throws IOException {
+        Path log = root.resolve("archive.log");
         return Files.exists(log) ? Files.readAllLines(log) : java.util.List.of();
     }
 

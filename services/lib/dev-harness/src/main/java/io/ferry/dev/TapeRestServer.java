@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A WLCG Tape REST endpoint for tests ({@code /api/v1}): stage requests ({@code POST /stage}, {@code GET /stage/{id}},
  * {@code POST /stage/{id}/cancel}), {@code POST /release/{id}} and {@code POST /archiveinfo}. Files come online after
- * {@code pollsToDisk} polls of their request (never when negative) and reach tape after {@code pollsToTape} archiveinfo
+ * {@code pollsToDisk} polls of their request (never when negative); a cancel or release names some or all of a
+ * request's files. Files reach tape after {@code pollsToTape} archiveinfo
  * questions (never when negative). A request that does not have the spec's shape is answered 400 and kept in
  * {@link #refused}, so a test sees it; every request is kept in {@link #requests}.
  */
@@ -85,8 +86,11 @@ public final class TapeRestServer implements AutoCloseable {
             poll(exchange, path.substring("/stage/".length()));
         } else if (method.equals("POST") && path.matches("/(stage/[^/]+/cancel|release/[^/]+)")) {
             String id = path.startsWith("/release/") ? path.substring("/release/".length()) : path.split("/")[2];
-            if (!stagedPaths.containsKey(id) || !paths(body).equals(stagedPaths.get(id))) {
-                refuse(exchange, method + " " + path + ": paths " + body + " are not those of request " + id + " " + stagedPaths.get(id));
+            List<String> named = paths(body);
+            // a cancel or release names some or all of the request's files, each once
+            if (!stagedPaths.containsKey(id) || named.isEmpty() || named.stream().distinct().count() != named.size()
+                    || !stagedPaths.get(id).containsAll(named)) {
+                refuse(exchange, method + " " + path + ": paths " + body + " are not among those of request " + id + " " + stagedPaths.get(id));
                 return;
             }
             answer(exchange, 200, "");

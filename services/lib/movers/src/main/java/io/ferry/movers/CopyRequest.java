@@ -1,6 +1,8 @@
 package io.ferry.movers;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -14,11 +16,13 @@ import java.util.Map;
  * (links included), when one is given. {@code credentials} are what the copy presents to each SE (see
  * {@link StorageCredentials}). {@code algorithm}: what the copy computes and compares (null: ADLER32, FTS3's default).
  * {@code scitag}: the file's SciTag flow label (65–65535), sent to storage as the {@code SciTag} header of the copy's
- * requests so the SEs can mark its packets; null without one.
+ * requests so the SEs can mark its packets; null without one. {@code archiveMetadata}: FTS3's per-file archive
+ * metadata (JSON text) for a tape destination, sent base64-encoded in the {@code ArchiveMetadata} header of the
+ * request that writes the destination (the PUT, or the COPY its SE pulls with), as gfal2 sends it; null without.
  */
 public record CopyRequest(URI source, URI destination, Long expectedSize, String expectedChecksum, String verify,
                           boolean overwrite, int streams, URI destinationBase, boolean thirdPartyCopy, URI sourceBase,
-                          StorageCredentials credentials, ChecksumAlgorithm algorithm, Integer scitag) {
+                          StorageCredentials credentials, ChecksumAlgorithm algorithm, Integer scitag, String archiveMetadata) {
 
     public CopyRequest {
         credentials = credentials == null ? StorageCredentials.SERVICE : credentials;
@@ -26,6 +30,14 @@ public record CopyRequest(URI source, URI destination, Long expectedSize, String
         if (scitag != null && (scitag < 65 || scitag > 65535)) {
             throw new IllegalArgumentException("a SciTag flow label is 65 to 65535, not " + scitag);
         }
+    }
+
+    /** A copy without archive metadata. */
+    public CopyRequest(URI source, URI destination, Long expectedSize, String expectedChecksum, String verify, boolean overwrite, int streams,
+                       URI destinationBase, boolean thirdPartyCopy, URI sourceBase, StorageCredentials credentials, ChecksumAlgorithm algorithm,
+                       Integer scitag) {
+        this(source, destination, expectedSize, expectedChecksum, verify, overwrite, streams, destinationBase, thirdPartyCopy, sourceBase,
+                credentials, algorithm, scitag, null);
     }
 
     /** A copy without a SciTag flow label. */
@@ -38,7 +50,22 @@ public record CopyRequest(URI source, URI destination, Long expectedSize, String
     /** The same copy marked with {@code label} (null: unmarked). */
     public CopyRequest withSciTag(Integer label) {
         return new CopyRequest(source, destination, expectedSize, expectedChecksum, verify, overwrite, streams, destinationBase, thirdPartyCopy,
-                sourceBase, credentials, algorithm, label);
+                sourceBase, credentials, algorithm, label, archiveMetadata);
+    }
+
+    /** The same copy with {@code metadata} (JSON text; null: none) for the destination's archive. */
+    public CopyRequest withArchiveMetadata(String metadata) {
+        return new CopyRequest(source, destination, expectedSize, expectedChecksum, verify, overwrite, streams, destinationBase, thirdPartyCopy,
+                sourceBase, credentials, algorithm, scitag, metadata);
+    }
+
+    /** {@code headers} of a request that writes the destination: marked, and with the archive metadata when there is some (a new map). */
+    Map<String, String> towardDestination(Map<String, String> headers) {
+        Map<String, String> out = new HashMap<>(marked(headers));
+        if (archiveMetadata != null) {
+            out.put("ArchiveMetadata", Base64.getEncoder().encodeToString(archiveMetadata.getBytes(StandardCharsets.UTF_8)));
+        }
+        return out;
     }
 
     /** {@code headers} with the {@code SciTag} header added when the copy has a label (a new map; the given one is not changed). */

@@ -237,7 +237,7 @@ public final class HttpMover implements Mover {
             if (stopped != null) {
                 throw stopped;  // stopped before the upload began: the destination is not this attempt's to touch
             }
-            HttpWire.Response put = toDestination(req).send("PUT", req.destination(), req.marked(BearerHeaders.of(req.credentials().destination())),
+            HttpWire.Response put = toDestination(req).send("PUT", req.destination(), req.towardDestination(BearerHeaders.of(req.credentials().destination())),
                     attempt.writing(relay), length);
             try (put) {
                 put.discard();

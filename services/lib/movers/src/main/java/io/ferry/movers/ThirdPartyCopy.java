@@ -51,8 +51,9 @@ final class ThirdPartyCopy {
         headers.putAll(pullCredential(req.credentials().source()));
         // the destination's own token authorises the COPY itself
         headers.putAll(BearerHeaders.of(req.credentials().destination()));
-        // the SE that pulls is the one to mark the flow (gfal2 sends FTS3's scitag on the COPY the same way)
-        headers.putAll(req.marked(Map.of()));
+        // the SE that pulls is the one to mark the flow and to archive the file (gfal2 sends FTS3's scitag and
+        // archive metadata on the COPY the same way)
+        headers.putAll(req.towardDestination(Map.of()));
         ClientCertificate proxy = req.credentials().source() instanceof ClientCertificate c ? c : null;
         URI target = req.destination();
         boolean delegated = false;

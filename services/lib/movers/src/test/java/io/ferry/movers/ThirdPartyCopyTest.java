@@ -250,11 +250,15 @@ class ThirdPartyCopyTest {
         // nginx as the destination answers the COPY with 405 and logs it: the header FTS3's gfal2 puts on a COPY is there
         String adler = HttpMoverTest.write(nginx.file("/se-a/tpc/s1"), 300_000, 34);
         CopyRequest req = new CopyRequest(URI.create(nginx.url("/se-a/tpc/s1")), URI.create(nginx.url("/se-b/tpc/s1")), 300_000L, adler, "source",
-                false, 1, URI.create(nginx.url("/se-b")), true).withSciTag(2 << 6 | 9);
+                false, 1, URI.create(nginx.url("/se-b")), true).withSciTag(2 << 6 | 9).withArchiveMetadata("{\"family\":\"raw\"}");
         assertEquals(adler, mover.copy(req).checksum());
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertEquals(
                 java.util.List.of("COPY /se-b/tpc/s1 scitag=137", "GET /se-a/tpc/s1 scitag=137", "PUT /se-b/tpc/s1 scitag=137"),
                 copyRequests("/tpc/s1 ")));
+        // FTS3's archive metadata, base64 as gfal2 sends it, on the requests that write the destination only
+        String archive = java.util.Base64.getEncoder().encodeToString("{\"family\":\"raw\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(java.util.List.of("COPY /se-b/tpc/s1 archive=" + archive, "GET /se-a/tpc/s1 archive=-", "PUT /se-b/tpc/s1 archive=" + archive),
+                nginx.archiveMetadataRequests().stream().filter(l -> l.contains("/tpc/s1 ") && l.matches("(COPY|GET|PUT) .*")).toList());
 
         HttpMoverTest.write(nginx.file("/se-a/tpc/s2"), 1000, 35);
         mover.copy(new CopyRequest(URI.create(nginx.url("/se-a/tpc/s2")), URI.create(nginx.url("/se-b/tpc/s2")), 1000L, null, "none",

@@ -120,6 +120,13 @@ public interface SchedulerConfig {
         /** How often a staging request is polled. */
         @WithDefault("5s")
         Duration stagePoll();
+
+        /**
+         * Files of one tape SE per stage request (FTS3's bulk size): also how many files a link from a tape SE keeps
+         * staging or prepared ahead, whatever its active target, so that a tape system gets its recalls in batches.
+         */
+        @WithDefault("200")
+        int stageBatch();
     }
 
     interface Tls {

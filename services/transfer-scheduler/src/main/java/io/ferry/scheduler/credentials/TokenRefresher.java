@@ -21,8 +21,9 @@ import java.util.stream.Collectors;
  * Keeps the bearer tokens of queued files usable on long queues: a stored token that expires within
  * {@code storage-tokens.refresh-before} is exchanged at its issuer (RFC 8693) for a fresh one with the same scope,
  * sealed in its place — for every file of the job that uses it. Only issuers the operator configured
- * ({@code storage-tokens.exchange.*}) are asked; a token of any other issuer, or one whose exchange fails, is used as
- * it is until it expires (its files then fail with that reason).
+ * ({@code storage-tokens.exchange.*}) are asked; a token of any other issuer, one whose exchange fails, or one of a
+ * job submitted with FTS3's {@code unmanaged_tokens}, is used as it is until it expires (its files then fail with
+ * that reason).
  */
 @ApplicationScoped
 public class TokenRefresher extends EngineLoop {

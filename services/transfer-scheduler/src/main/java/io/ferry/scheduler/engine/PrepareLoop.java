@@ -6,6 +6,7 @@ import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.EngineConnections;
 import io.ferry.scheduler.engine.tasks.PrepareTask;
+import io.ferry.scheduler.engine.tasks.StageBatches;
 import io.ferry.scheduler.loops.WokenBy;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.queue.EngineIdentity;
@@ -20,6 +21,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +31,10 @@ import java.util.Set;
  * The prepare phase, decoupled from moving data: keeps up to prepare-ratio × the link's active target files prepared
  * ahead per link, picking which files to prepare by the same weighted fair share as the transfers, so one VO's flood
  * cannot fill the prepared pool. The pass claims (files due a stage poll first) and hands each file to
- * {@link PrepareTask} on the pool's threads: {@code prepare-threads}, at most four times as many files in hand.
+ * {@link PrepareTask} on the pool's threads: {@code prepare-threads}, at most four times as many tasks in hand. Files
+ * from an SE with a Tape REST endpoint go to {@link StageBatches} together, one task per SE (and per stage request
+ * when polled), so that they are staged and polled in batches; a link from such an SE keeps up to {@code stage-batch}
+ * files staging or prepared ahead whatever its active target, as a tape system wants its recalls in bulk.
  */
 @ApplicationScoped
 public class PrepareLoop extends EngineLoop implements WokenBy {
@@ -41,11 +47,12 @@ public class PrepareLoop extends EngineLoop implements WokenBy {
     private final ClaimPermit permit;
     private final SchedulingInputsCache inputs;
     private final PrepareTask task;
+    private final StageBatches stages;
     private final WorkerPool workers;
 
     @Inject
     PrepareLoop(SchedulerConfig config, @EngineConnections Pool queueStatements, FileQueue queue, EngineIdentity identity,
-                ClaimPermit permit, SchedulingInputsCache inputs, PrepareTask task) {
+                ClaimPermit permit, SchedulingInputsCache inputs, PrepareTask task, StageBatches stages) {
         this.config = config;
         this.queueStatements = queueStatements;
         this.queue = queue;
@@ -53,6 +60,7 @@ public class PrepareLoop extends EngineLoop implements WokenBy {
         this.permit = permit;
         this.inputs = inputs;
         this.task = task;
+        this.stages = stages;
         this.workers = workerPool("prepare", config.engine().prepareThreads(), config.engine().prepareThreads() * 4);
     }
 
@@ -78,13 +86,20 @@ public class PrepareLoop extends EngineLoop implements WokenBy {
             return;
         }
         Duration lease = config.engine().lease();
-        // a pass claims at most its free slots, so no queue's waiting files need counting beyond them
-        int cap = free;
+        int batch = Math.max(1, config.engine().stageBatch());
+        // a pass claims at most its free slots, so no queue's waiting files need counting beyond them; with tape SEs
+        // registered, a batch of them
+        boolean tapes = inputs.get().ses().values().stream().anyMatch(se -> se.baseUrls().containsKey("tape"));
+        int cap = tapes ? Math.max(free, batch) : free;
         List<QueueSnapshot> snapshot = queueStatements.withConnection(c -> queue.snapshot(c, config.engine().pinLifetime(), cap)).await().atMost(Db.WAIT);
         if (snapshot.stream().anyMatch(q -> q.staging() > 0)) {
             // only then: with nothing to poll, the poll's claim would still cost the database a statement every pass
-            for (ClaimedFile f : queue.claimStagingPolls(Math.min(free, 100), identity.id(), lease).await().atMost(Db.WAIT)) {
-                workers.submit(() -> task.prepare(f));
+            Map<String, List<ClaimedFile>> byRequest = new LinkedHashMap<>();
+            for (ClaimedFile f : queue.claimStagingPolls(Math.min(free * batch, 1000), identity.id(), lease).await().atMost(Db.WAIT)) {
+                byRequest.computeIfAbsent(f.sourceSe() + "\u0000" + f.stageRequest(), k -> new ArrayList<>()).add(f);
+            }
+            for (List<ClaimedFile> request : byRequest.values()) {
+                workers.submit(() -> stages.poll(request, this::prepareOne));
                 free--;
             }
         }
@@ -99,21 +114,36 @@ public class PrepareLoop extends EngineLoop implements WokenBy {
                 // an SE unregistered since submission: Ferry touches registered storage only, the files wait
                 continue;
             }
+            boolean tapeSource = in.ses().get(first.sourceSe()).baseUrls().containsKey("tape");
             SchedulingInputs.Link l = in.link(first.sourceSe(), first.destSe(), config.engine().defaultMinActive(), config.engine().defaultMaxActive());
             int ahead = (int) Math.ceil(config.engine().prepareRatio() * l.allowed());
             int held = queues.stream().mapToInt(q -> q.preparing() + q.ready() + q.staging()).sum();
-            int budget = Math.min(free, ahead - held);
+            // a tape source's files go to one task together, however many
+            int budget = tapeSource ? Math.max(ahead, batch) - held : Math.min(free, ahead - held);
             if (budget <= 0) {
                 continue;
             }
             Map<QueueSnapshot, Integer> plan = Scheduling.plan(budget, queues, in,
                     q -> q.preparing() + q.ready() + q.staging() + q.active(), QueueSnapshot::waiting);
+            List<ClaimedFile> fromTape = new ArrayList<>();
             for (Map.Entry<QueueSnapshot, Integer> p : plan.entrySet()) {
                 for (ClaimedFile f : queue.claimForPrepare(p.getKey(), p.getValue(), identity.id(), lease).await().atMost(Db.WAIT)) {
-                    workers.submit(() -> task.prepare(f));
-                    free--;
+                    if (tapeSource) {
+                        fromTape.add(f);
+                    } else {
+                        prepareOne(f);
+                        free--;
+                    }
                 }
             }
+            if (!fromTape.isEmpty()) {
+                workers.submit(() -> stages.request(fromTape, this::prepareOne));
+                free--;
+            }
         }
+    }
+
+    private void prepareOne(ClaimedFile f) {
+        workers.submit(() -> task.prepare(f));
     }
 }

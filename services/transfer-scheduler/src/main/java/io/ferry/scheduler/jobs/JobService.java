@@ -128,7 +128,7 @@ public class JobService {
                 // a multihop job's later hops wait until the hop before them finished (FTS3's NOT_USED)
                 FileState state = s.multihop() && i > 0 ? FileState.NOT_USED : FileState.SUBMITTED;
                 files.add(new JobInserts.NewFile(i, f.activity(), c.sources().get(0).toString(), c.destination().toString(), c.sourceSes().get(0),
-                        c.destSe(), alternatives, f.filesize(), f.checksum(), f.metadata(), state, f.scitag()));
+                        c.destSe(), alternatives, f.filesize(), f.checksum(), f.metadata(), state, f.scitag(), f.tape()));
             }
             Job job = new Job();
             job.jobId = id;

@@ -34,13 +34,14 @@ public final class JobViews {
      * {@code staging_start} and {@code staging_finished} are FTS3's bring-online times, which Rucio reads from every
      * file: when the stage request was accepted and when the file came online; null for files never staged (as FTS3's).
      * {@code scitag}: the SciTag flow label submitted with the file, null without one (FTS3's file column).
+     * {@code staging_metadata}, {@code archive_metadata}: the file's own, as submitted (FTS3's file columns).
      */
     public record FileView(long file_id, UUID job_id, int file_index, String file_state, String source_surl, String dest_surl,
                            String source_se, String dest_se, Long filesize, String checksum, String activity, String reason,
                            String error_code, String error_phase, int retry, String start_time, String finish_time,
                            String staging_start, String staging_finished,
                            Long bytes_transferred, Double throughput_bytes_per_s, Integer streams, @JsonRawValue String file_metadata,
-                           Integer scitag) {
+                           Integer scitag, @JsonRawValue String staging_metadata, @JsonRawValue String archive_metadata) {
         /** {@code filesize} is the submitted one, else what the source said once prepared (FTS3 fills it in too). */
         public static FileView of(TransferFile f) {
             Long size = f.filesize != null ? f.filesize : f.sourceSize != null && f.sourceSize >= 0 ? f.sourceSize : null;
@@ -48,7 +49,8 @@ public final class JobViews {
                     f.checksum, f.activity, f.reason, f.errorCode, f.errorPhase, Math.max(0, f.attempts - 1),
                     Fts3Time.format(f.startTime), Fts3Time.format(f.finishTime),
                     Fts3Time.format(f.stagingStart), Fts3Time.format(f.stagingFinished),
-                    f.bytesTransferred, f.throughput, f.streams, f.fileMetadata, f.scitag);
+                    f.bytesTransferred, f.throughput, f.streams, f.fileMetadata, f.scitag,
+                    f.stagingMetadata, f.archiveMetadata);
         }
     }
 }

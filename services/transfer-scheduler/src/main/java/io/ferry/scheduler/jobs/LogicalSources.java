@@ -162,7 +162,7 @@ public class LogicalSources {
             }
             FileTokens resolvedTokens = f.tokens() == null ? null : new FileTokens(distinctTokens, f.tokens().destinations());
             return new Submission.FileRequest(distinct, f.destinations(), size[0], checksum[0], f.metadata(), f.activity(), resolvedTokens,
-                    f.scitag());
+                    f.scitag(), f.tape());
         });
     }
 

@@ -89,6 +89,13 @@ public class TransferFile extends PanacheEntityBase {
     @Column(insertable = false, updatable = false)
     public Integer scitag;
 
+    /** FTS3's per-file staging and archive metadata (JSON text), null without. */
+    @Column(name = "staging_metadata", insertable = false, updatable = false)
+    public String stagingMetadata;
+
+    @Column(name = "archive_metadata", insertable = false, updatable = false)
+    public String archiveMetadata;
+
     @Column(name = "submitted_at")
     public OffsetDateTime submittedAt;
 

@@ -30,13 +30,23 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
 
     /**
      * {@code tokens}: the file's bearer tokens toward storage, null when it brings none (Ferry's own identity is used).
-     * {@code scitag}: its SciTag flow label ({@link SciTag}), null without one.
+     * {@code scitag}: its SciTag flow label ({@link SciTag}), null without one. {@code tape}: its staging and
+     * archive metadata ({@link FileTapeMetadata}).
      */
     public record FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum,
-                              String metadata, String activity, FileTokens tokens, Integer scitag) {
+                              String metadata, String activity, FileTokens tokens, Integer scitag, FileTapeMetadata tape) {
+
+        public FileRequest {
+            tape = tape == null ? FileTapeMetadata.NONE : tape;
+        }
 
         public FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum, String metadata, String activity) {
-            this(sources, destinations, filesize, checksum, metadata, activity, null, null);
+            this(sources, destinations, filesize, checksum, metadata, activity, null, null, null);
+        }
+
+        public FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum, String metadata, String activity,
+                           FileTokens tokens, Integer scitag) {
+            this(sources, destinations, filesize, checksum, metadata, activity, tokens, scitag, null);
         }
     }
 
@@ -80,6 +90,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         }
         // validated here, read by the engine from the stored params when it stages, archives or finds a destination
         TapeParams tape = TapeParams.read(p, errors);
+        // read by the token refresher from the stored params: the job's tokens are used as given, never exchanged
+        bool(p.get("unmanaged_tokens"), "params.unmanaged_tokens", false, errors);
         boolean multihop = bool(p.get("multihop"), "params.multihop", false, errors);
         boolean overwriteHop = bool(p.get("overwrite_hop"), "params.overwrite_hop", false, errors);
         if (overwriteHop && overwrite) {
@@ -131,7 +143,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         String metadata = present(f.get("metadata")) ? f.get("metadata").toString() : null;
         FileTokens tokens = FileTokens.parse(f, sources.size(), destinations.size(), at, Instant.now(), errors);
         Integer scitag = SciTag.parse(f.get("scitag"), at + ".scitag", errors);
-        return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens, scitag);
+        FileTapeMetadata tape = FileTapeMetadata.parse(f, at, errors);
+        return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens, scitag, tape);
     }
 
     private static List<String> urls(JsonNode node, String at, List<Problem.FieldError> errors) {

@@ -25,9 +25,10 @@ import java.util.Map;
  * Stage (bring-online) requests in the style of the WLCG Tape REST API, for SEs marked as needing a prepare step:
  * {@code POST {tape}/stage} with the file's path answers a request id; {@code GET {tape}/stage/{id}} says whether
  * the file is on disk yet; {@code POST {tape}/release/{id}} with the paths unpins them once copied;
- * {@code POST {tape}/archiveinfo} says whether files copied to the SE are on tape yet. The request
- * carries the job's {@code copy_pin_lifetime} as {@code diskLifetime} and its {@code staging_metadata} as
- * {@code targetedMetadata}, keyed by the SE's host (the endpoint the metadata is meant for). {@code tape} is the
+ * {@code POST {tape}/archiveinfo} says whether files copied to the SE are on tape yet. One request stages many files
+ * of one SE (FTS3 sends up to 200) and one poll answers for all of them; each file carries the job's
+ * {@code copy_pin_lifetime} as {@code diskLifetime} and its {@code staging_metadata} as {@code targetedMetadata},
+ * keyed by the SE's host (the endpoint the metadata is meant for). {@code tape} is the
  * SE's base URL registered under the protocol name "tape". Each call sends the file's bearer token toward that SE
  * where it has one (else it goes with Ferry's own identity).
  */
@@ -49,16 +50,27 @@ public class TapeStager {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    public String request(String tape, URI file, TapeParams params, StorageCredential credential) throws MoverException {
-        ObjectNode entry = json.createObjectNode().put("path", file.getPath());
-        if (params.diskLifetime() != null) {
-            entry.put("diskLifetime", params.diskLifetime());
+    /**
+     * One file of a stage request: its URL, Tape REST's {@code diskLifetime} (null: none) and the metadata meant for
+     * its SE (null: none), sent as {@code targetedMetadata} keyed by the SE's host.
+     */
+    public record Stage(URI file, String diskLifetime, JsonNode metadata) {
+    }
+
+    /** One stage request for all of {@code files} (one SE, one credential): its request id. */
+    public String request(String tape, List<Stage> files, StorageCredential credential) throws MoverException {
+        var entries = json.createArrayNode();
+        for (Stage f : files) {
+            ObjectNode entry = entries.addObject().put("path", f.file().getPath());
+            if (f.diskLifetime() != null) {
+                entry.put("diskLifetime", f.diskLifetime());
+            }
+            if (f.metadata() != null) {
+                entry.set("targetedMetadata", json.createObjectNode().set(f.file().getHost(), f.metadata()));
+            }
         }
-        if (params.stagingMetadata() != null) {
-            entry.set("targetedMetadata", json.createObjectNode().set(file.getHost(), params.stagingMetadata()));
-        }
-        String body = json.createObjectNode().set("files", json.createArrayNode().add(entry)).toString();
-        JsonNode answer = call(post(strip(tape) + "/stage", body, credential), "stage request for " + file);
+        String body = json.createObjectNode().set("files", entries).toString();
+        JsonNode answer = call(post(strip(tape) + "/stage", body, credential), "stage request for " + files.size() + " file(s)");
         String id = answer.path("requestId").asText("");
         if (id.isBlank()) {
             throw new MoverException(MoverException.Code.STAGING_FAILED, "prepare", "the tape endpoint answered no requestId");
@@ -66,9 +78,10 @@ public class TapeStager {
         return id;
     }
 
-    /** Cancels a stage request whose file timed out; a failure only logged (the file fails anyway). */
-    public void cancelQuietly(String tape, String requestId, URI file, StorageCredential credential) {
-        var paths = json.createArrayNode().add(file.getPath());
+    /** Cancels a stage request for the files that timed out; a failure only logged (the files fail anyway). */
+    public void cancelQuietly(String tape, String requestId, List<URI> files, StorageCredential credential) {
+        var paths = json.createArrayNode();
+        files.forEach(f -> paths.add(f.getPath()));
         try {
             call(post(strip(tape) + "/stage/" + requestId + "/cancel", json.createObjectNode().set("paths", paths).toString(), credential),
                     "cancel of stage request " + requestId);
@@ -107,16 +120,16 @@ public class TapeStager {
         return byPath;
     }
 
-    public Status poll(String tape, String requestId, URI file, StorageCredential credential) throws MoverException {
+    /** {@code GET {tape}/stage/{id}}, once for all its files: where each path the answer lists stands, by path. */
+    public Map<String, Status> poll(String tape, String requestId, StorageCredential credential) throws MoverException {
         JsonNode answer = call(authorized(HttpRequest.newBuilder(URI.create(strip(tape) + "/stage/" + requestId)), credential).GET(),
                 "stage request " + requestId);
+        Map<String, Status> byPath = new HashMap<>();
         for (JsonNode f : answer.path("files")) {
-            if (f.path("path").asText().equals(file.getPath())) {
-                String error = f.hasNonNull("error") ? f.get("error").asText() : null;
-                return new Status(f.path("onDisk").asBoolean(false), error);
-            }
+            String error = f.hasNonNull("error") ? f.get("error").asText() : null;
+            byPath.put(f.path("path").asText(), new Status(f.path("onDisk").asBoolean(false), error));
         }
-        return new Status(false, "the stage request does not list " + file.getPath());
+        return byPath;
     }
 
     private static HttpRequest.Builder post(String url, String body, StorageCredential credential) {

@@ -3,6 +3,7 @@ package io.ferry.scheduler.transitions;
 import io.ferry.scheduler.queue.FileState;
 import io.ferry.scheduler.queue.Job;
 import io.ferry.scheduler.queue.TransferFile;
+import io.ferry.scheduler.submission.FileTapeMetadata;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -21,20 +22,26 @@ public final class JobInserts {
      * change tracking costs on every field set, for rows that never go through Hibernate.
      */
     public record NewFile(int fileIndex, String activity, String sourceUrl, String destUrl, String sourceSe, String destSe,
-                          String alternatives, Long filesize, String checksum, String fileMetadata, FileState state, Integer scitag) {
+                          String alternatives, Long filesize, String checksum, String fileMetadata, FileState state, Integer scitag,
+                          FileTapeMetadata tape) {
 
-        /** A file without a SciTag flow label. */
+        public NewFile {
+            tape = tape == null ? FileTapeMetadata.NONE : tape;
+        }
+
+        /** A file without a SciTag flow label or tape metadata. */
         public NewFile(int fileIndex, String activity, String sourceUrl, String destUrl, String sourceSe, String destSe,
                        String alternatives, Long filesize, String checksum, String fileMetadata, FileState state) {
-            this(fileIndex, activity, sourceUrl, destUrl, sourceSe, destSe, alternatives, filesize, checksum, fileMetadata, state, null);
+            this(fileIndex, activity, sourceUrl, destUrl, sourceSe, destSe, alternatives, filesize, checksum, fileMetadata, state, null, null);
         }
     }
 
     private static final String FILES = "INSERT INTO transfer_file (job_id, vo, state, priority, submitted_at, file_index, activity, source_url, "
-            + "dest_url, source_se, dest_se, alternatives, filesize, checksum, file_metadata, scitag, multiple_sources) "
+            + "dest_url, source_se, dest_se, alternatives, filesize, checksum, file_metadata, scitag, multiple_sources, "
+            + "staging_metadata, archive_metadata) "
             + "SELECT $1, $2, unnest($15::text[]), $3, $4, unnest($5::int[]), unnest($6::text[]), unnest($7::text[]), unnest($8::text[]), "
             + "unnest($9::text[]), unnest($10::text[]), unnest($11::text[]), unnest($12::bigint[]), unnest($13::text[]), unnest($14::text[]), "
-            + "unnest($16::int[]), unnest($17::boolean[])";
+            + "unnest($16::int[]), unnest($17::boolean[]), unnest($18::text[]), unnest($19::text[])";
 
     private static final String JOB = "INSERT INTO job (job_id, vo, user_dn, state, priority, verify_checksum, overwrite, retry, retry_delay, "
             + "max_time_in_queue, timeout, nostreams, job_metadata, params, source_se, dest_se, submitted_at, has_tokens, cred_id, job_type, "
@@ -65,6 +72,7 @@ public final class JobInserts {
         Boolean[] multipleSources = new Boolean[n];
         String[] activity = new String[n], src = new String[n], dst = new String[n], srcSe = new String[n], dstSe = new String[n];
         String[] alternatives = new String[n], checksum = new String[n], metadata = new String[n], state = new String[n];
+        String[] staging = new String[n], archive = new String[n];
         for (int i = 0; i < n; i++) {
             NewFile f = files.get(i);
             index[i] = f.fileIndex();
@@ -80,10 +88,13 @@ public final class JobInserts {
             metadata[i] = f.fileMetadata();
             state[i] = f.state().name();
             scitag[i] = f.scitag();
+            staging[i] = f.tape().staging();
+            archive[i] = f.tape().archive();
         }
         return Tuple.tuple().addUUID(job.jobId).addString(job.vo).addInteger(job.priority).addOffsetDateTime(job.submittedAt)
                 .addArrayOfInteger(index).addArrayOfString(activity).addArrayOfString(src).addArrayOfString(dst).addArrayOfString(srcSe)
                 .addArrayOfString(dstSe).addArrayOfString(alternatives).addArrayOfLong(size).addArrayOfString(checksum).addArrayOfString(metadata)
-                .addArrayOfString(state).addArrayOfInteger(scitag).addArrayOfBoolean(multipleSources);
+                .addArrayOfString(state).addArrayOfInteger(scitag).addArrayOfBoolean(multipleSources)
+                .addArrayOfString(staging).addArrayOfString(archive);
     }
 }

@@ -29,6 +29,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -98,17 +99,17 @@ public class StateChanges implements StateStore {
     }
 
     @Override
-    public boolean staging(ClaimedFile f, String request, Duration poll) {
-        return change(f, Guard.PREPARING, "state = 'STAGING', stage_request = $3, staging_start = now(), staging_finished = NULL, next_attempt_at = now() + make_interval(secs => $4), "
-                + "lease_owner = NULL, lease_until = NULL", Tuple.of(request, poll.toMillis() / 1000.0), FileState.STAGING, "stage request " + request,
+    public boolean staging(ClaimedFile f, String request, OffsetDateTime nextPoll) {
+        return change(f, Guard.PREPARING, "state = 'STAGING', stage_request = $3, staging_start = now(), staging_finished = NULL, next_attempt_at = $4, "
+                + "lease_owner = NULL, lease_until = NULL", Tuple.of(request, nextPoll), FileState.STAGING, "stage request " + request,
                 null, (c, ok) -> Uni.createFrom().voidItem());
     }
 
     @Override
-    public void stillStaging(ClaimedFile f, Duration poll) {
-        pool.preparedQuery("UPDATE transfer_file SET next_attempt_at = now() + make_interval(secs => $3), lease_owner = NULL, lease_until = NULL "
+    public void stillStaging(ClaimedFile f, OffsetDateTime nextPoll) {
+        pool.preparedQuery("UPDATE transfer_file SET next_attempt_at = $3, lease_owner = NULL, lease_until = NULL "
                         + "WHERE file_id = $1 AND state = 'STAGING' AND lease_owner = $2 AND claim_epoch = $4")
-                .execute(Tuple.of(f.fileId(), identity.id(), poll.toMillis() / 1000.0, f.claimEpoch())).await().atMost(Db.WAIT);
+                .execute(Tuple.of(f.fileId(), identity.id(), nextPoll, f.claimEpoch())).await().atMost(Db.WAIT);
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.ferry.scheduler.queue.QueueSnapshot;
 import io.smallrye.mutiny.Uni;
 
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -31,11 +32,14 @@ public interface StateStore {
      */
     boolean prepared(ClaimedFile f, SourceStat stat);
 
-    /** A stage request was accepted by the SE: poll it later. */
-    boolean staging(ClaimedFile f, String request, Duration poll);
+    /**
+     * A stage request was accepted by the SE: poll it at {@code nextPoll} (the same instant for all files of a request,
+     * so that one claim takes them together).
+     */
+    boolean staging(ClaimedFile f, String request, OffsetDateTime nextPoll);
 
-    /** Not on disk yet: poll again later (no event, nothing changed for users). */
-    void stillStaging(ClaimedFile f, Duration poll);
+    /** Not on disk yet: poll again at {@code nextPoll} (no event, nothing changed for users). */
+    void stillStaging(ClaimedFile f, OffsetDateTime nextPoll);
 
     /** An ARCHIVING file is on tape: FINISHED. */
     boolean archived(ClaimedFile f);

@@ -159,11 +159,19 @@ class StorageTokensTest extends EngineFixture {
         try {
             String adler = write("/se-c/refresh/f", 20_000, 930);
             String f = file("/se-c/refresh/f", "/se-b/refresh/f", adler);
-            String id = submit(vo("atlas"), List.of(f.substring(0, f.length() - 1) + ",\"source_tokens\":[\"" + token + "\"],\"destination_tokens\":[\""
-                    + token + "\"]}"), "{\"retry\":20,\"retry_delay\":1}");
+            String tokens = ",\"source_tokens\":[\"" + token + "\"],\"destination_tokens\":[\"" + token + "\"]}";
+            String other = file("/se-c/refresh/f", "/se-b/refresh/f-unmanaged", adler);
+            // FTS3's unmanaged_tokens: the submitter manages the token's lifetime, Ferry uses it as given
+            String unmanaged = submit(vo("atlas"), List.of(other.substring(0, other.length() - 1) + tokens),
+                    "{\"retry\":20,\"retry_delay\":1,\"unmanaged_tokens\":true}");
+            String id = submit(vo("atlas"), List.of(f.substring(0, f.length() - 1) + tokens), "{\"retry\":20,\"retry_delay\":1}");
             await().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) FROM job_token WHERE job_id = '" + id
                     + "' AND expires_at > now() + interval '1 hour'") == 1);
             assertTrue(issuer.exchanges() >= 1);
+            Row kept = pool.query("SELECT sealed, token_no FROM job_token WHERE job_id = '" + unmanaged + "'").execute().await()
+                    .atMost(Duration.ofSeconds(10)).iterator().next();
+            assertEquals(token, seal.open(kept.getBuffer(0).getBytes(), UUID.fromString(unmanaged), kept.getInteger(1)),
+                    "the unmanaged job's token was not exchanged, though it expires as soon and was there first");
             Row row = pool.query("SELECT sealed, token_no FROM job_token WHERE job_id = '" + id + "'").execute().await()
                     .atMost(Duration.ofSeconds(10)).iterator().next();
             String fresh = seal.open(row.getBuffer(0).getBytes(), UUID.fromString(id), row.getInteger(1));
@@ -176,6 +184,8 @@ class StorageTokensTest extends EngineFixture {
             Files.delete(down);
             awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED");
             assertEquals("FINISHED", files(vo("atlas"), id).getString("[0].file_state"));
+            awaitJob(vo("atlas"), unmanaged, Duration.ofSeconds(30), "FINISHED", "FAILED");
+            assertEquals("FINISHED", files(vo("atlas"), unmanaged).getString("[0].file_state"), "its token, still valid, is used as given");
             for (String t : List.of(token, fresh)) {
                 assertFalse(logs.text().contains(t.substring(t.lastIndexOf('.') + 1)), "a token was logged");
             }

@@ -259,6 +259,32 @@ class SubmissionTest {
         assertEquals(java.util.Arrays.asList(65, 65535, null, null), s.files().stream().map(Submission.FileRequest::scitag).toList());
     }
 
+    /** staging_metadata and archive_metadata: per file, JSON objects of at most 1024 characters as FTS3 takes them. */
+    @ParameterizedTest
+    @ValueSource(strings = {"\"This is my test archive metadata\"", "[1,2]", "42", "true"})
+    void tapeMetadataThatIsNoObjectIsRefusedNamingTheFileAndField(String value) {
+        String file = "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"]";
+        assertEquals(List.of("files[0].staging_metadata", "files[1].archive_metadata"),
+                refusedFields("{\"files\":[" + file + ",\"staging_metadata\":" + value + "}," + file + ",\"archive_metadata\":" + value + "}]}"));
+        String big = "{\"key\":\"" + "x".repeat(FileTapeMetadata.MAX_CHARS) + "\"}";
+        assertEquals(List.of("files[0].archive_metadata"), refusedFields("{\"files\":[" + file + ",\"archive_metadata\":" + big + "}]}"));
+    }
+
+    @Test
+    void tapeMetadataIsTheFilesOwnAsJsonText() {
+        String file = "{\"sources\":[\"https://ral.example/data/f1\"],\"destinations\":[\"https://cern.example/eos/f1\"]";
+        Submission s = parse("{\"files\":[" + file + ",\"staging_metadata\":{\"default\":{\"activity\":\"T0 Export\"}},"
+                + "\"archive_metadata\":{\"family\":\"raw\"}}," + file + ",\"archive_metadata\":null}]}");
+        assertEquals(new FileTapeMetadata("{\"default\":{\"activity\":\"T0 Export\"}}", "{\"family\":\"raw\"}"), s.files().get(0).tape());
+        assertEquals(FileTapeMetadata.NONE, s.files().get(1).tape());
+    }
+
+    @Test
+    void unmanagedTokensIsAFlag() {
+        parse(withParams("{\"unmanaged_tokens\":true}"));
+        refused(withParams("{\"unmanaged_tokens\":\"sometimes\"}"), "params.unmanaged_tokens");
+    }
+
     @Test
     void aZeroIntervalIsNoLimitAsInFts3() {
         assertNull(parse(withParams("{\"max_time_in_queue\":0}")).maxTimeInQueue());

@@ -1,5 +1,6 @@
 package io.ferry.scheduler.tape;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.TapeRestServer;
@@ -32,6 +33,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Tape SEs end to end against a stand-in WLCG Tape REST endpoint: staging and its pin, bring_online, archiving, and dst_file's locality. */
@@ -143,6 +145,48 @@ class TapeTest extends EngineFixture {
         }
     }
 
+    /**
+     * FTS3's bulk staging: the files of a staging job on one tape SE go out in one stage request, each with its own
+     * staging_metadata where it has one (Rucio's shape) and the job's otherwise, and the request is polled with one
+     * question per round for all of them; each file is released on its own once copied.
+     */
+    @Test
+    void aJobsFilesOnOneTapeSeAreStagedInOneRequestAndPolledTogether() throws Exception {
+        try (TapeRestServer tape = new TapeRestServer(2, -1)) {
+            registerTapeSe("NGX-TAPE-BULK", "/se-a/tape-bulk", tape);
+            List<String> files = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                String f = file("/se-a/tape-bulk/f" + i, "/se-b/from-tape-bulk/f" + i, write("/se-a/tape-bulk/f" + i, 20_000 + i, 60 + i));
+                files.add(i == 0 ? f.substring(0, f.length() - 1) + ",\"staging_metadata\":{\"default\":{\"activity\":\"Express\"}}}" : f);
+            }
+            String id = submit(vo("atlas"), files, "{\"bring_online\":600,\"copy_pin_lifetime\":3600,\"staging_metadata\":{\"priority\":\"high\"}}");
+            assertEquals("FINISHED", awaitJob(vo("atlas"), id, Duration.ofSeconds(40), "FINISHED", "FAILED"), files(vo("atlas"), id).prettify());
+            assertEquals(List.of(), tape.refused);
+            List<TapeRestServer.Request> stages = tape.requests("POST", "/stage");
+            assertEquals(1, stages.size(), tape.requests.toString());
+            java.util.Map<String, JsonNode> sent = new java.util.TreeMap<>();
+            stages.get(0).body().get("files").forEach(f -> sent.put(f.get("path").asText(), f));
+            assertEquals(6, sent.size(), stages.get(0).body().toString());
+            String host = URI.create(nginx.url("/")).getHost();
+            for (int i = 0; i < 6; i++) {
+                JsonNode f = sent.get("/se-a/tape-bulk/f" + i);
+                assertEquals("PT3600S", f.get("diskLifetime").asText(), f.toString());
+                // the file's own metadata, else the job's
+                assertEquals(i == 0 ? "{\"" + host + "\":{\"default\":{\"activity\":\"Express\"}}}" : "{\"" + host + "\":{\"priority\":\"high\"}}",
+                        f.get("targetedMetadata").toString());
+            }
+            JsonPath listed = files(vo("atlas"), id);
+            assertEquals("Express", listed.getString("find { it.file_index == 0 }.staging_metadata.default.activity"), "FTS3's file column");
+            assertNull(listed.get("find { it.file_index == 1 }.staging_metadata"));
+            // the files come online on the request's second poll: two questions in all, not two per file
+            assertEquals(2, tape.requests("GET", "/stage/").size(), tape.requests.toString());
+            await().atMost(Duration.ofSeconds(5)).until(() -> tape.requests("POST", "/release/").size() == 6);
+            for (int i = 0; i < 6; i++) {
+                assertArrayEquals(Files.readAllBytes(nginx.file("/se-a/tape-bulk/f" + i)), Files.readAllBytes(nginx.file("/se-b/from-tape-bulk/f" + i)));
+            }
+        }
+    }
+
     /** A file not online within bring_online fails with FTS3's reason, its stage request cancelled; nothing is copied. */
     @Test
     void aStageThatOutlastsBringOnlineFailsAndIsCancelled() throws Exception {
@@ -173,7 +217,9 @@ class TapeTest extends EngineFixture {
             String adler = write("/se-a/to-tape/f1", 70_000, 43);
             String tokens = ",\"source_tokens\":[\"" + SOURCE_TOKEN + "\"],\"destination_tokens\":[\"" + DEST_TOKEN + "\"]}";
             String file = file("/se-a/to-tape/f1", "/se-b/tape-dst/f1", adler);
-            String id = submit(vo("atlas"), List.of(file.substring(0, file.length() - 1) + tokens), "{\"archive_timeout\":120}");
+            String archiveMetadata = "{\"collection\":\"run3/raw\",\"family\":\"atlas-raw\"}";
+            String id = submit(vo("atlas"), List.of(file.substring(0, file.length() - 1) + ",\"archive_metadata\":" + archiveMetadata + tokens),
+                    "{\"archive_timeout\":120}");
             await().atMost(Duration.ofSeconds(30)).until(() -> "ARCHIVING".equals(files(vo("atlas"), id).getString("[0].file_state")));
             given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().body("job_state", equalTo("ACTIVE"));
             await().atMost(Duration.ofSeconds(5)).until(() -> tape.requests("POST", "/archiveinfo").size() >= 2);
@@ -187,6 +233,10 @@ class TapeTest extends EngineFixture {
                 assertEquals("{\"paths\":[\"/se-b/tape-dst/f1\"]}", r.body().toString());
                 assertEquals("Bearer " + DEST_TOKEN, r.authorization(), r.toString());
             });
+            // the archive metadata went with the upload, base64 in the header gfal2 uses
+            assertTrue(nginx.archiveMetadataRequests().contains("PUT /se-b/tape-dst/f1 archive="
+                    + java.util.Base64.getEncoder().encodeToString(archiveMetadata.getBytes(java.nio.charset.StandardCharsets.UTF_8))),
+                    nginx.archiveMetadataRequests().toString());
             // nothing was staged or released: the source is on disk
             assertEquals(asked.size(), tape.requests.size(), tape.requests.toString());
             assertArrayEquals(Files.readAllBytes(nginx.file("/se-a/to-tape/f1")), Files.readAllBytes(nginx.file("/se-b/tape-dst/f1")));

@@ -174,7 +174,7 @@ public class InMemoryStateStore implements StateStore {
     }
 
     @Override
-    public boolean staging(ClaimedFile f, String request, Duration poll) {
+    public boolean staging(ClaimedFile f, String request, OffsetDateTime nextPoll) {
         return change(f, Guard.PREPARING, FileState.STAGING, "stage request " + request, null, r -> {
             r.owner = null;
             return true;
@@ -182,7 +182,7 @@ public class InMemoryStateStore implements StateStore {
     }
 
     @Override
-    public synchronized void stillStaging(ClaimedFile f, Duration poll) {
+    public synchronized void stillStaging(ClaimedFile f, OffsetDateTime nextPoll) {
         FileRow r = files.get(f.fileId());
         if (r.state == FileState.STAGING && replica.equals(r.owner) && r.epoch == f.claimEpoch()) {
             r.owner = null;

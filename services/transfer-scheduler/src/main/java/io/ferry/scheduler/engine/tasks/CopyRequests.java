@@ -27,7 +27,7 @@ final class CopyRequests {
         // pull mode: a destination SE that does third-party copy fetches an http(s) source itself
         boolean thirdParty = destSe != null && destSe.thirdPartyCopy() && isHttp(source) && isHttp(dest);
         return new CopyRequest(source, dest, f.filesize(), f.expectedChecksum(), f.verify(), overwrite, streams, allowed.destinationBase().toUri(),
-                thirdParty, allowed.sourceBase().toUri(), credentials, f.checksumAlgorithm(), f.scitag());
+                thirdParty, allowed.sourceBase().toUri(), credentials, f.checksumAlgorithm(), f.scitag(), f.archiveMetadata());
     }
 
     private static boolean isHttp(URI u) {
