@@ -19,7 +19,10 @@ sends the transfers to it with that algorithm; distances from FERRY_A), MULTIHOP
 the first gets available_for_multihop, the second a distance from it only, none from FERRY_A, so that Rucio reaches it
 through the first in one multihop job), ALSO_ON (an RSE of SE_*_URL or MORE_RSES that holds the files too, at
 distance 2 from RULE_RSE, and SE_ALSO_DIR the directory its SE serves, to write them there), SE_A_DIR, SCOPE (ferry), DATASET (dataset1), FILES (2), FILE_BYTES (1048576), RULE_RSE (FERRY_B),
-ACTIVITY (User Subscriptions).
+ACTIVITY (User Subscriptions), TOKEN_RSES (RSEs given the attribute oidc_support: a transfer between two of them over
+davs is submitted in Rucio's token mode, with a bearer token toward FTS3 and one per source and destination, all
+from the IdP of [oidc] admin_issuer), SOURCE_RSE (FERRY_A: the RSE that holds the dataset, SE_SOURCE_DIR the
+directory its SE serves; with another, a distance from it to RULE_RSE).
 """
 import hashlib
 import json
@@ -74,6 +77,9 @@ for rse, (url, rse_type) in rses.items():
     if rse_type == 'TAPE':
         # a tape destination's job gets params.archive_timeout (and dst_file_report) from this attribute
         client.add_rse_attribute(rse, 'archive_timeout', int(env('TAPE_ARCHIVE_TIMEOUT', '86400')))
+    if rse in env('TOKEN_RSES', '').split():
+        # Rucio's token mode: a transfer whose RSEs all support OIDC (over davs) is submitted with tokens
+        client.add_rse_attribute(rse, 'oidc_support', True)
     if rse in checksums:
         # the algorithms Rucio may ask the transfertool to verify on this RSE (default: adler32 and md5)
         client.add_rse_attribute(rse, 'supported_checksums', checksums[rse])
@@ -85,6 +91,9 @@ if via:
 links = [('FERRY_A', 'FERRY_B'), ('FERRY_B', 'FERRY_A')] + [('FERRY_A', r) for r in rses if r not in ('FERRY_A', 'FERRY_B', behind)]
 if via and behind:
     links.append((via, behind))
+source_rse = env('SOURCE_RSE', 'FERRY_A')
+if source_rse != 'FERRY_A':
+    links.append((source_rse, rule_rse))
 for src, dst in links:
     quietly(client.add_distance, src, dst, {'distance': 1})
 quietly(client.add_scope, account, scope)
@@ -97,7 +106,7 @@ for i in range(1, nfiles + 1):
     files.append({'scope': scope, 'name': name, 'bytes': len(data),
                   'adler32': '%08x' % zlib.adler32(data), 'md5': hashlib.md5(data).hexdigest(), '_data': data})
 quietly(client.add_dataset, scope, dataset)
-holders = {'FERRY_A': env('SE_A_DIR')}
+holders = {source_rse: env('SE_SOURCE_DIR') if source_rse != 'FERRY_A' else env('SE_A_DIR')}
 if env('ALSO_ON'):
     holders[env('ALSO_ON')] = env('SE_ALSO_DIR')
 for rse in holders:

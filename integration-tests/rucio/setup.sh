@@ -11,6 +11,8 @@
 #   BROKER=127.0.0.1:61613 BROKER_USER= BROKER_PASSWORD= BROKER_DESTINATION=/topic/transfer.fts_monitoring_complete
 #   RUCIO_USERCERT=   a PEM with certificate and key Rucio presents to an https:// FTS3 host
 #   CONVEYOR_SCHEMES=davs,https,http   the protocols' schemes the submitter may use ([conveyor] scheme)
+#   OIDC_ISSUER_URL= OIDC_CLIENT_ID= OIDC_CLIENT_SECRET=  the IdP Rucio's token mode asks for tokens (client_credentials;
+#                     OIDC_ISSUER_URL is where its .well-known/openid-configuration is), written to idpsecrets.json
 #   RUCIO_RESET=1     drop everything in the database first
 #   RUCIO_NO_SERVER=1 do not start the server
 # Stop the server with: kill "$(cat $RUCIO_WORK/server.pid)"
@@ -60,6 +62,14 @@ fill "$here/rucio.cfg.template" "$WORK/rucio.cfg"
 fill "$here/alembic.ini.template" "$WORK/alembic.ini"
 export RUCIO_CONFIG="$WORK/rucio.cfg"
 step "wrote $RUCIO_CONFIG"
+if [ -n "${OIDC_ISSUER_URL:-}" ]; then
+  OIDC_ISSUER_URL="$OIDC_ISSUER_URL" OIDC_CLIENT_ID="${OIDC_CLIENT_ID:?}" OIDC_CLIENT_SECRET="${OIDC_CLIENT_SECRET:?}" "$py" -c '
+import json, os, sys
+json.dump({"ferry-idp": {"issuer": os.environ["OIDC_ISSUER_URL"], "client_id": os.environ["OIDC_CLIENT_ID"],
+                         "client_secret": os.environ["OIDC_CLIENT_SECRET"]}}, open(sys.argv[1], "w"))
+' "$WORK/idpsecrets.json"
+  step "wrote $WORK/idpsecrets.json for $OIDC_ISSUER_URL"
+fi
 
 # 3. the schema, the base VO and the root account with its userpass identity
 if [ "${RUCIO_RESET:-}" = 1 ]; then

@@ -7,6 +7,7 @@ import io.ferry.dev.FreePort;
 import io.ferry.dev.NginxWebDav;
 import io.ferry.dev.PostgresServer;
 import io.ferry.dev.TapeRestServer;
+import io.ferry.dev.testca.TestTokenIssuer;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceSpec;
 import org.junit.jupiter.api.AfterAll;
@@ -46,6 +47,8 @@ class RucioIT {
     static final String SCOPE = "ferry";
     static final String COMPLETE_TOPIC = "transfer.fts_monitoring_complete";
 
+    /** Rucio's IdP for its token mode (client_credentials), trusted by Ferry as an experiment's IAM is. */
+    static TestTokenIssuer idp;
     static ArtemisStompBroker broker;
     static LocalStack stack;
     static NginxWebDav nginx;
@@ -58,12 +61,24 @@ class RucioIT {
     static void start() throws Exception {
         ClientsVenv clients = ClientsVenv.require("fts3.rest.client", "M2Crypto");
         broker = new ArtemisStompBroker();
-        stack = ItStacks.start("it-rucio", Map.of(
+        idp = TestTokenIssuer.start("https://idp.ferry.test/");
+        idp.allowExchange("rucio", "rucio-idp-secret", Duration.ofHours(1));
+        Map<String, String> env = new HashMap<>(Map.of(
                 "FERRY_SCHEDULER_MONITORING_STOMP_ENABLED", "true",
                 "FERRY_SCHEDULER_MONITORING_STOMP_HOST", "127.0.0.1",
                 "FERRY_SCHEDULER_MONITORING_STOMP_PORT", Integer.toString(broker.port)));
+        // the IdP's tokens: audience Ferry's host name (Rucio asks for the FTS3 host's), all for atlas (client tokens
+        // name no group); scope fts submits, as the stack grants it
+        env.put("FERRY_IDENTITY_ISSUERS_RUCIOIDP_URL", idp.issuer());
+        env.put("FERRY_IDENTITY_ISSUERS_RUCIOIDP_JWKS", idp.jwks().toString());
+        env.put("FERRY_IDENTITY_ISSUERS_RUCIOIDP_AUDIENCES", "localhost");
+        env.put("FERRY_IDENTITY_ISSUERS_RUCIOIDP_VO", "atlas");
+        // the token RSEs' SE speaks HTTPS with a certificate of the stack's CA (made before the services start)
+        env.put("FERRY_SCHEDULER_ENGINE_TLS_CA_CERTIFICATES", Path.of("target", "it-rucio", "grid", "certificates").toAbsolutePath().toString());
+        stack = ItStacks.start("it-rucio", env);
         admin = stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin"));
-        nginx = new NginxWebDav();
+        stack.gridPki().host();
+        nginx = new NginxWebDav(new NginxWebDav.Tls(stack.gridPki().hostCertificateFile(), stack.gridPki().hostKeyFile(), null));
         // the tape SE: WebDAV for the copies, the test Tape REST endpoint for archiveinfo (on tape at the first question)
         tape = new TapeRestServer(0, 1);
         Files.createDirectories(nginx.file("se-tape/rucio"));
@@ -74,6 +89,15 @@ class RucioIT {
             Files.createDirectories(nginx.file("se-" + se + "/rucio"));
             HttpResponse<String> r = ferry("PUT", "/endpoints/RUCIO-" + se.toUpperCase(Locale.ROOT), "{\"site\":\"RUCIO-SITE-" + se
                     + "\",\"baseUrls\":{\"http\":\"" + nginx.url("/se-" + se) + "\"},\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}");
+            assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
+        }
+
+        // the token RSEs: davs only, as Rucio's token mode wants
+        for (String se : List.of("tok-a", "tok-b")) {
+            Files.createDirectories(nginx.file("se-" + se + "/rucio"));
+            String base = davs("/se-" + se);
+            HttpResponse<String> r = ferry("PUT", "/endpoints/RUCIO-" + se.toUpperCase(Locale.ROOT), "{\"site\":\"RUCIO-SITE-" + se
+                    + "\",\"baseUrls\":{\"davs\":\"" + base + "\"},\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}");
             assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.body());
         }
 
@@ -95,14 +119,19 @@ class RucioIT {
                 "FERRY_FTS3_URL", stack.schedulerHttpsUrl(),
                 "RUCIO_USERCERT", proxy.toString(),
                 "BROKER", "127.0.0.1:" + broker.port,
-                "BROKER_VO", "atlas"));
+                "BROKER_VO", "atlas",
+                "OIDC_ISSUER_URL", idp.base(),
+                "OIDC_CLIENT_ID", "rucio",
+                "OIDC_CLIENT_SECRET", "rucio-idp-secret"));
         scenario = Map.of(
                 "FERRY_FTS3_URL", stack.schedulerHttpsUrl(),
                 "SE_A_URL", nginx.url("/se-a/rucio"),
                 "SE_B_URL", nginx.url("/se-b/rucio"),
                 "MORE_RSES", "FERRY_MD5=" + nginx.url("/se-md5/rucio") + "#md5 FERRY_ADLER32=" + nginx.url("/se-adler32/rucio")
                         + "#adler32 FERRY_HELD=" + nginx.url("/se-held/rucio") + " FERRY_HOP=" + nginx.url("/se-hop/rucio")
-                        + " FERRY_FAR=" + nginx.url("/se-far/rucio"),
+                        + " FERRY_FAR=" + nginx.url("/se-far/rucio") + " FERRY_TOK_A=" + davs("/se-tok-a/rucio")
+                        + " FERRY_TOK_B=" + davs("/se-tok-b/rucio"),
+                "TOKEN_RSES", "FERRY_TOK_A FERRY_TOK_B",
                 "MULTIHOP_VIA", "FERRY_HOP",
                 "MULTIHOP_TO", "FERRY_FAR",
                 "SE_TAPE_URL", nginx.url("/se-tape/rucio"),
@@ -112,7 +141,7 @@ class RucioIT {
 
     @AfterAll
     static void stop() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[]{rucio, nginx, tape, stack, broker}) {
+        for (AutoCloseable c : new AutoCloseable[]{rucio, nginx, tape, stack, broker, idp}) {
             if (c != null) {
                 c.close();
             }
@@ -315,6 +344,65 @@ class RucioIT {
         } finally {
             ferry("DELETE", "/ban/se?storage=RUCIO-HELD", null);
         }
+    }
+
+    /**
+     * Rucio's token mode, between two RSEs with oidc_support over davs: Rucio asks its IdP (client_credentials) for a
+     * token toward Ferry (audience Ferry's host, scope fts) and for each file a source token (storage.read) and a
+     * destination token (storage.modify), and submits with them and no certificate. Ferry takes the job on the token
+     * (the job is the token subject's), presents each file's own tokens to the SEs over HTTPS, and the rule reaches OK.
+     */
+    @Test
+    void aRuleBetweenTokenRsesIsSubmittedAndCopiedWithRuciosTokens() throws Exception {
+        Map<String, String> env = new HashMap<>(scenario);
+        env.put("SOURCE_RSE", "FERRY_TOK_A");
+        env.put("SE_SOURCE_DIR", nginx.file("se-tok-a/rucio").toString());
+        JsonNode done;
+        try (AutoCloseable receiver = receiver()) {
+            rule("ds-token", "FERRY_TOK_B", 2, env);
+            rucio.runOnce("rucio-conveyor-submitter", "--include-rses", "FERRY_TOK_B");
+            done = awaitRequests("ds-token", "FERRY_TOK_B", "DONE", Duration.ofSeconds(120));
+        }
+        rucio.runOnce("rucio-conveyor-finisher");
+        assertReplicated(rucio.inspect(SCOPE, "ds-token", "FERRY_TOK_B"), done, "se-tok-a");
+
+        List<String> asked = idp.asked();
+        assertTrue(asked.contains("client rucio fts localhost"), "Rucio's token toward Ferry: " + asked);
+        // the storage tokens' scopes: the RSE's prefix, Rucio's sorted scope list; the audience the SE's host
+        assertTrue(asked.contains("client rucio offline_access storage.read:/se-tok-a/rucio/ localhost"), asked.toString());
+        assertTrue(asked.contains("client rucio offline_access storage.modify:/se-tok-b/rucio/ storage.read:/se-tok-b/rucio/ localhost"),
+                asked.toString());
+        for (JsonNode f : done.get("files")) {
+            String job = f.at("/request/external_id").asText();
+            JsonNode view = JSON.readTree(ferry("GET", "/jobs/" + job, null).body());
+            assertEquals("rucio", view.get("user_dn").asText(), "submitted on the IdP's token, not the proxy: " + view);
+            assertEquals("atlas", view.get("vo_name").asText(), view.toString());
+            // each file's own tokens at the SEs: the source's on the read, the destination's on the upload
+            String dest = URI.create(f.at("/request/dest_url").asText()).getPath();
+            String source = "/se-tok-a/rucio" + dest.substring("/se-tok-b/rucio".length());
+            String read = bearer("GET", source);
+            String write = bearer("PUT", dest);
+            assertTrue(read.startsWith("Bearer ey") && write.startsWith("Bearer ey") && !read.equals(write), read + " / " + write);
+            assertTrue(claims(read).contains("storage.read:/se-tok-a/rucio") && claims(write).contains("storage.modify:/se-tok-b/rucio"),
+                    claims(read) + " / " + claims(write));
+        }
+    }
+
+    /** The Authorization header of the SE's last {@code method} request for {@code path}. */
+    static String bearer(String method, String path) throws Exception {
+        return nginx.authorizedRequests().stream().filter(l -> l.startsWith(method + " " + path + " ")).reduce((a, b) -> b)
+                .map(l -> l.substring((method + " " + path + " ").length())).orElseThrow(() -> new AssertionError("no " + method + " of " + path));
+    }
+
+    /** The payload of a bearer token, as JSON text. */
+    static String claims(String authorization) {
+        String jwt = authorization.substring("Bearer ".length());
+        return new String(java.util.Base64.getUrlDecoder().decode(jwt.split("\\.")[1]), StandardCharsets.UTF_8);
+    }
+
+    /** The SE's HTTPS URL for {@code path} as Rucio's WebDAV protocol names it (davs). */
+    static String davs(String path) {
+        return nginx.httpsUrl(path).replaceFirst("^https:", "davs:");
     }
 
     /** Rucio's receiver, running and subscribed to FTS3's completion topic until closed. */

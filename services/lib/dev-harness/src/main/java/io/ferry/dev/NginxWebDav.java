@@ -26,7 +26,10 @@ public final class NginxWebDav implements AutoCloseable {
     public final int tlsPort;
     private final Process master;
 
-    /** The server's certificate and key, and the CA whose client certificates the HTTPS port wants (PEM files). */
+    /**
+     * The server's certificate and key, and the CA whose client certificates the HTTPS port wants (PEM files; null:
+     * it asks for none, as an SE that takes bearer tokens only).
+     */
     public record Tls(Path certificate, Path key, Path clientCa) {
     }
 
@@ -92,13 +95,15 @@ public final class NginxWebDav implements AutoCloseable {
                 + "  log_format ferry '$request_method $uri scitag=$http_scitag';\n  access_log " + root.resolve("access.log") + " ferry;\n"
                 + "  log_format archive '$request_method $uri archive=$http_archivemetadata';\n  access_log " + root.resolve("archive.log")
                 + " archive;\n"
+                + "  log_format bearer '$request_method $uri $http_authorization';\n  access_log " + root.resolve("bearer.log") + " bearer;\n"
                 + "  client_body_temp_path " + root.resolve("tmp") + ";\n  proxy_temp_path " + root.resolve("tmp") + ";\n"
                 + "  fastcgi_temp_path " + root.resolve("tmp") + ";\n  uwsgi_temp_path " + root.resolve("tmp") + ";\n"
                 + "  scgi_temp_path " + root.resolve("tmp") + ";\n" + maps
                 + "  server {\n    listen 127.0.0.1:" + port + ";\n" + storage + "  }\n"
                 + (tls == null ? "" : "  server {\n    listen 127.0.0.1:" + tlsPort + " ssl;\n"
                 + "    ssl_certificate " + tls.certificate() + ";\n    ssl_certificate_key " + tls.key() + ";\n"
-                + "    ssl_client_certificate " + tls.clientCa() + ";\n    ssl_verify_client on;\n" + storage + "  }\n")
+                + (tls.clientCa() == null ? "" : "    ssl_client_certificate " + tls.clientCa() + ";\n    ssl_verify_client on;\n")
+                + storage + "  }\n")
                 + "}\n";
         Path file = root.resolve("nginx.conf");
         Files.writeString(file, conf);
@@ -140,6 +145,15 @@ public final class NginxWebDav implements AutoCloseable {
      */
     public java.util.List<String> archiveMetadataRequests() throws IOException {
         Path log = root.resolve("archive.log");
+        return Files.exists(log) ? Files.readAllLines(log) : java.util.List.of();
+    }
+
+    /**
+     * The requests served so far, one line each as {@code METHOD /path <its Authorization header, or ->}, oldest
+     * first: which bearer token reached the SE (a test SE's log; a real one never logs them).
+     */
+    public java.util.List<String> authorizedRequests() throws IOException {
+        Path log = root.resolve("bearer.log");
         return Files.exists(log) ? Files.readAllLines(log) : java.util.List.of();
     }
 

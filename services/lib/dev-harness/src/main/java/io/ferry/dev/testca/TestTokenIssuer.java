@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * signed and that has not expired is exchanged for a new one with the same subject, scope and audience (or those
  * asked for: {@code scope}, {@code audience}); asked with {@code offline_access} in the scope it also answers a refresh
  * token, which the {@code refresh_token} grant turns into access tokens for the scope and audience asked for, as
- * IAM does. A {@link #preset} token answers a request for what it was minted for. {@link #unavailable} makes it
+ * IAM does. The same client may use the {@code client_credentials} grant, as Rucio does for its FTS3 and storage
+ * tokens: a token for the client itself, with the scope and audience asked for. {@code /.well-known/openid-configuration}
+ * below {@link #base()} names the endpoints. A {@link #preset} token answers a request for what it was minted for. {@link #unavailable} makes it
  * answer 503 for a while; {@link #asked} lists every request.
  */
 public final class TestTokenIssuer implements AutoCloseable {
@@ -43,6 +45,7 @@ public final class TestTokenIssuer implements AutoCloseable {
     private final AtomicInteger exchanges = new AtomicInteger();
     private volatile RSAKey key;
     private volatile String exchangeClient;
+    private volatile String exchangeClientId;
     private volatile Duration exchangedLifetime = Duration.ofHours(1);
     /** "subject scope audience" → the token an exchange asking for exactly that answers ({@link #preset}). */
     private final java.util.Map<String, String> presets = new java.util.concurrent.ConcurrentHashMap<>();
@@ -86,6 +89,13 @@ public final class TestTokenIssuer implements AutoCloseable {
             }
         });
         server.createContext("/token", t::exchange);
+        server.createContext("/.well-known/openid-configuration", exchange -> {
+            try (exchange) {
+                answer(exchange, 200, "{\"issuer\":\"" + t.issuer + "\",\"token_endpoint\":\"" + t.tokenEndpoint() + "\",\"jwks_uri\":\""
+                        + t.jwks() + "\",\"grant_types_supported\":[\"client_credentials\",\"refresh_token\","
+                        + "\"urn:ietf:params:oauth:grant-type:token-exchange\"]}");
+            }
+        });
         server.start();
         return t;
     }
@@ -93,6 +103,7 @@ public final class TestTokenIssuer implements AutoCloseable {
     /** Token exchange is allowed to this client (HTTP Basic), handing out tokens valid for {@code lifetime}. */
     public void allowExchange(String clientId, String secret, Duration lifetime) {
         exchangeClient = "Basic " + java.util.Base64.getEncoder().encodeToString((clientId + ":" + secret).getBytes(StandardCharsets.UTF_8));
+        exchangeClientId = clientId;
         exchangedLifetime = lifetime;
     }
 
@@ -122,7 +133,7 @@ public final class TestTokenIssuer implements AutoCloseable {
     }
 
     /**
-     * What each request asked for, in order: "grant subject scope audience", grant {@code exchange} or
+     * What each request asked for, in order: "grant subject scope audience", grant {@code exchange}, {@code client} or
      * {@code refresh}, subject who the presented token is of ("?" when unknown), scope or audience "null" when not given.
      */
     public List<String> asked() {
@@ -153,7 +164,12 @@ public final class TestTokenIssuer implements AutoCloseable {
             String subjectName;
             String grantedScope;
             String grantedAudience;
-            if ("refresh_token".equals(grant)) {
+            if ("client_credentials".equals(grant)) {
+                subjectName = exchangeClientId;
+                asked.add("client " + subjectName + " " + p.get("scope") + " " + p.get("audience"));
+                grantedScope = p.get("scope");
+                grantedAudience = p.get("audience");
+            } else if ("refresh_token".equals(grant)) {
                 subjectName = p.get("refresh_token") == null ? null : refreshTokens.get(p.get("refresh_token"));
                 asked.add("refresh " + (subjectName == null ? "?" : subjectName) + " " + p.get("scope") + " " + p.get("audience"));
                 if (subjectName == null) {
@@ -196,7 +212,7 @@ public final class TestTokenIssuer implements AutoCloseable {
                 return;
             }
             String refresh = null;
-            if (!"refresh_token".equals(grant) && grantedScope != null && List.of(grantedScope.split(" ")).contains("offline_access")) {
+            if ("urn:ietf:params:oauth:grant-type:token-exchange".equals(grant) && grantedScope != null && List.of(grantedScope.split(" ")).contains("offline_access")) {
                 refresh = UUID.randomUUID().toString();
                 refreshTokens.put(refresh, subjectName);
             }
@@ -222,6 +238,11 @@ public final class TestTokenIssuer implements AutoCloseable {
 
     public String issuer() {
         return issuer;
+    }
+
+    /** Its HTTP base, below which {@code .well-known/openid-configuration} is served (OIDC discovery). */
+    public String base() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
     }
 
     /** Where services fetch its keys ({@code ferry.identity.issuers.<name>.jwks}). */
