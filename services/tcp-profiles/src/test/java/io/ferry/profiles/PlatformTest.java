@@ -135,6 +135,10 @@ class PlatformTest {
         given().get("/q/health/live").then().statusCode(200);
         given().auth().oauth2(siteAdmin("RAL-LCG2")).get("/hosts").then().statusCode(200);
         given().get("/q/metrics").then().statusCode(200).body(containsString("http_server_requests_seconds"));
-        given().get("/q/openapi?format=json").then().statusCode(200).body("paths", org.hamcrest.Matchers.hasKey("/hosts"));
+        given().get("/q/openapi?format=json").then().statusCode(200).body("paths", org.hamcrest.Matchers.hasKey("/hosts"))
+                // any status an operation does not list is documented as an RFC 7807 problem
+                .body("paths.'/hosts'.get.responses.default.content.'application/problem+json'.schema.'$ref'",
+                        org.hamcrest.Matchers.equalTo("#/components/schemas/Problem"))
+                .body("components.schemas.Problem.required", org.hamcrest.Matchers.hasItems("type", "title", "status", "code"));
     }
 }
