@@ -113,10 +113,7 @@ public class ProblemMappers {
         }
         String code = Problem.codeFor(status);
         String detail = status >= 500 ? "the service failed to handle the request" : e.getMessage();
-        Response problem = render(Problem.of(status, code, detail), uri);
-        String allow = e.getResponse().getHeaderString(HttpHeaders.ALLOW);
-        // a 405 names the methods the path takes (RFC 9110)
-        return status == 405 && allow != null ? Response.fromResponse(problem).header(HttpHeaders.ALLOW, allow).build() : problem;
+        return render(Problem.of(status, code, detail), uri);
     }
 
     @ServerExceptionMapper
