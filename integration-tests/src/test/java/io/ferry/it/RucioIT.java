@@ -347,6 +347,46 @@ class RucioIT {
     }
 
     /**
+     * A rule from the tape RSE: Rucio gives the job bring_online and each file its staging_metadata (the request's
+     * activity); Ferry stages the job's files in one Tape REST request, each with that metadata for the SE's host,
+     * copies them once on disk and releases them, and the receiver brings the rule to OK.
+     */
+    @Test
+    void aRuleFromTapeIsStagedInOneRequestWithRuciosMetadataAndCopied() throws Exception {
+        Map<String, String> env = new HashMap<>(scenario);
+        env.put("SOURCE_RSE", "FERRY_TAPE");
+        env.put("SE_SOURCE_DIR", nginx.file("se-tape/rucio").toString());
+        JsonNode done;
+        try (AutoCloseable receiver = receiver()) {
+            rule("ds-from-tape", "FERRY_B", 2, env);
+            // both files in one job, as sites run the submitter
+            rucio.runOnce("rucio-conveyor-submitter", "--group-bulk", "100", "--include-rses", "FERRY_B");
+            done = awaitRequests("ds-from-tape", "FERRY_B", "DONE", Duration.ofSeconds(120));
+        }
+        rucio.runOnce("rucio-conveyor-finisher");
+        assertReplicated(rucio.inspect(SCOPE, "ds-from-tape", "FERRY_B"), done, "se-tape");
+
+        String job = done.at("/files/0/request/external_id").asText();
+        assertEquals(job, done.at("/files/1/request/external_id").asText(), "one job: " + done);
+        List<TapeRestServer.Request> stages = tape.requests.stream()
+                .filter(r -> r.method().equals("POST") && r.path().equals("/stage") && r.body().toString().contains("ds-from-tape")).toList();
+        assertEquals(1, stages.size(), "one stage request for the job's two files: " + tape.requests);
+        JsonNode files = stages.get(0).body().get("files");
+        assertEquals(2, files.size(), files.toString());
+        String host = URI.create(nginx.url("/")).getHost();
+        for (JsonNode f : files) {
+            assertEquals("User Subscriptions", f.at("/targetedMetadata/" + host + "/default/activity").asText(),
+                    "Rucio's staging_metadata, for the source's host: " + f);
+        }
+        assertTrue(tape.requests.stream().filter(r -> r.method().equals("POST") && r.path().startsWith("/release/")
+                && r.body().toString().contains("ds-from-tape")).count() == 2, "each copied file released: " + tape.requests);
+        JsonNode view = JSON.readTree(ferry("GET", "/jobs/" + job + "/files", null).body());
+        for (JsonNode f : view) {
+            assertTrue(!f.get("staging_start").isNull() && !f.get("staging_finished").isNull(), "staged first: " + view);
+        }
+    }
+
+    /**
      * Rucio's token mode, between two RSEs with oidc_support over davs: Rucio asks its IdP (client_credentials) for a
      * token toward Ferry (audience Ferry's host, scope fts) and for each file a source token (storage.read) and a
      * destination token (storage.modify), and submits with them and no certificate. Ferry takes the job on the token
