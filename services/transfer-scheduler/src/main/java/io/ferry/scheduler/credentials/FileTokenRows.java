@@ -23,7 +23,8 @@ public final class FileTokenRows {
     // a job submitted with FTS3's unmanaged_tokens keeps the tokens it brought: the submitter manages their lifetime
     private static final String EXPIRING = "SELECT t.job_id, t.token_no, t.sealed, t.expires_at, t.issuer FROM job_token t "
             + "WHERE t.expires_at < $1 AND t.expires_at > now() AND t.issuer = ANY($2) AND NOT EXISTS (SELECT 1 FROM job j "
-            + "WHERE j.job_id = t.job_id AND lower(j.params::jsonb ->> 'unmanaged_tokens') = 'true') ORDER BY t.expires_at LIMIT $3";
+            + "WHERE j.job_id = t.job_id AND CASE WHEN jsonb_typeof(j.params::jsonb) = 'object' "
+            + "THEN lower(j.params::jsonb ->> 'unmanaged_tokens') = 'true' ELSE FALSE END) ORDER BY t.expires_at LIMIT $3";
 
     // only if no other replica replaced it in the meantime
     private static final String REPLACE = "UPDATE job_token SET sealed = $3, expires_at = $4 WHERE job_id = $1 AND token_no = $2 AND expires_at = $5";

@@ -67,6 +67,11 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
             }
         }
         JsonNode p = body.path("params");
+        if (!p.isMissingNode() && !p.isNull() && !p.isObject()) {
+            // stored as given and read as an object by the engine: a number or a list is no job's parameters
+            errors.add(new Problem.FieldError("params", "an object of job parameters"));
+            p = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        }
         String verify = verifyChecksum(p.get("verify_checksum"), errors);
         boolean overwrite = bool(p.get("overwrite"), "params.overwrite", false, errors);
         // FTS3: -1 is no retries (its Python bindings send it unless told otherwise)
@@ -110,7 +115,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
             throw ProblemException.badRequest("INVALID_JOB", errors.size() + " problem(s) with the submission; nothing was stored", errors);
         }
         return new Submission(requests, verify, overwrite, retry, retryDelay, priority, maxInQueue, timeout, nostreams, metadata,
-                generator.equals("deterministic"), sid, p.isMissingNode() ? "{}" : p.toString(), multihop, overwriteHop);
+                generator.equals("deterministic"), sid, p.isObject() ? p.toString() : "{}", multihop, overwriteHop);
     }
 
     /** FTS3's deterministic ids: the same sid and VO always name the same job. */

@@ -279,6 +279,13 @@ class SubmissionTest {
         assertEquals(FileTapeMetadata.NONE, s.files().get(1).tape());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"5", "\"fast\"", "[1]", "true"})
+    void paramsThatAreNoObjectAreRefused(String params) {
+        assertEquals(List.of("params"), refusedFields("{\"files\":[{\"sources\":[\"https://ral.example/data/f1\"],"
+                + "\"destinations\":[\"https://cern.example/eos/f1\"]}],\"params\":" + params + "}"));
+    }
+
     @Test
     void unmanagedTokensIsAFlag() {
         parse(withParams("{\"unmanaged_tokens\":true}"));
