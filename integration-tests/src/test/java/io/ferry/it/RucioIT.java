@@ -353,18 +353,8 @@ class RucioIT {
      */
     @Test
     void aRuleFromTapeIsStagedInOneRequestWithRuciosMetadataAndCopied() throws Exception {
-        Map<String, String> env = new HashMap<>(scenario);
-        env.put("SOURCE_RSE", "FERRY_TAPE");
-        env.put("SE_SOURCE_DIR", nginx.file("se-tape/rucio").toString());
-        JsonNode done;
-        try (AutoCloseable receiver = receiver()) {
-            rule("ds-from-tape", "FERRY_B", 2, env);
-            // both files in one job, as sites run the submitter
-            rucio.runOnce("rucio-conveyor-submitter", "--group-bulk", "100", "--include-rses", "FERRY_B");
-            done = awaitRequests("ds-from-tape", "FERRY_B", "DONE", Duration.ofSeconds(120));
-        }
-        rucio.runOnce("rucio-conveyor-finisher");
-        assertReplicated(rucio.inspect(SCOPE, "ds-from-tape", "FERRY_B"), done, "se-tape");
+        // both files in one job, as sites run the submitter
+        JsonNode done = replicatedFrom("FERRY_TAPE", "se-tape", "ds-from-tape", "FERRY_B", "--group-bulk", "100");
 
         String job = done.at("/files/0/request/external_id").asText();
         assertEquals(job, done.at("/files/1/request/external_id").asText(), "one job: " + done);
@@ -394,17 +384,7 @@ class RucioIT {
      */
     @Test
     void aRuleBetweenTokenRsesIsSubmittedAndCopiedWithRuciosTokens() throws Exception {
-        Map<String, String> env = new HashMap<>(scenario);
-        env.put("SOURCE_RSE", "FERRY_TOK_A");
-        env.put("SE_SOURCE_DIR", nginx.file("se-tok-a/rucio").toString());
-        JsonNode done;
-        try (AutoCloseable receiver = receiver()) {
-            rule("ds-token", "FERRY_TOK_B", 2, env);
-            rucio.runOnce("rucio-conveyor-submitter", "--include-rses", "FERRY_TOK_B");
-            done = awaitRequests("ds-token", "FERRY_TOK_B", "DONE", Duration.ofSeconds(120));
-        }
-        rucio.runOnce("rucio-conveyor-finisher");
-        assertReplicated(rucio.inspect(SCOPE, "ds-token", "FERRY_TOK_B"), done, "se-tok-a");
+        JsonNode done = replicatedFrom("FERRY_TOK_A", "se-tok-a", "ds-token", "FERRY_TOK_B");
 
         List<String> asked = idp.asked();
         assertTrue(asked.contains("client rucio fts localhost"), "Rucio's token toward Ferry: " + asked);
@@ -426,6 +406,28 @@ class RucioIT {
             assertTrue(claims(read).contains("storage.read:/se-tok-a/rucio") && claims(write).contains("storage.modify:/se-tok-b/rucio"),
                     claims(read) + " / " + claims(write));
         }
+    }
+
+    /**
+     * A dataset of two files held by {@code sourceRse} (written to the SE directory {@code sourceSe}) replicated by a
+     * rule to {@code rse} with the receiver running and the submitter's {@code submitterArgs}, then finished: the rule
+     * OK with the source's bytes. Answers the inspection while the requests were DONE.
+     */
+    static JsonNode replicatedFrom(String sourceRse, String sourceSe, String dataset, String rse, String... submitterArgs) throws Exception {
+        Map<String, String> env = new HashMap<>(scenario);
+        env.put("SOURCE_RSE", sourceRse);
+        env.put("SE_SOURCE_DIR", nginx.file(sourceSe + "/rucio").toString());
+        List<String> args = new ArrayList<>(List.of(submitterArgs));
+        args.addAll(List.of("--include-rses", rse));
+        JsonNode done;
+        try (AutoCloseable receiver = receiver()) {
+            rule(dataset, rse, 2, env);
+            rucio.runOnce("rucio-conveyor-submitter", args.toArray(String[]::new));
+            done = awaitRequests(dataset, rse, "DONE", Duration.ofSeconds(120));
+        }
+        rucio.runOnce("rucio-conveyor-finisher");
+        assertReplicated(rucio.inspect(SCOPE, dataset, rse), done, sourceSe);
+        return done;
     }
 
     /** The Authorization header of the SE's last {@code method} request for {@code path}. */
