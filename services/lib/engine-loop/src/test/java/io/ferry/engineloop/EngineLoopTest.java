@@ -233,7 +233,6 @@ class EngineLoopTest {
 
             @Override
             protected void pass() {
-                super.pass();
                 workers.submit(() -> {
                     try {
                         release.await();
@@ -242,6 +241,9 @@ class EngineLoopTest {
                         ended.add("interrupted");
                     }
                 });
+                // the pass is seen (nextPass returns) only once its task is in flight: seen before, stop() could
+                // drain the pool before the task was handed over
+                super.pass();
             }
         }.named("test-drain");
         loop.start();
