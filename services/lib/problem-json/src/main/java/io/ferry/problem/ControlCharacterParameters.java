@@ -3,27 +3,34 @@ package io.ferry.problem;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
- * The 400 for path and query values that hold characters no value of a service's API has (control characters, line
- * breaks): a service's request filter calls it with its own rule of what is acceptable, before any resource runs, so
- * such values never reach PostgreSQL (which cannot compare text with a NUL) or a rendered file.
+ * Refuses, with a 400 naming them, path and query values that hold characters no value of any service's API has:
+ * control characters (C0, DEL, C1) and the Unicode line and paragraph separators. Such values would otherwise reach
+ * PostgreSQL (which cannot compare text with a NUL), logs, or a rendered file as a line break. Runs before any
+ * resource; each service's OpenAPI document states the rule as the {@link #PATTERN} of its string parameters.
  */
-public final class ControlCharacterParameters {
+public class ControlCharacterParameters {
 
-    private ControlCharacterParameters() {
-    }
+    /** What every string path and query parameter matches, as an OpenAPI (ECMA-262) pattern. */
+    public static final String PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029]*$";
 
-    /** A 400 problem naming every offending parameter, or null when all of them are {@code acceptable}. */
-    public static Response refusal(UriInfo uri, Predicate<String> acceptable) {
+    @ServerRequestFilter
+    public Response refuse(UriInfo uri) {
         List<Problem.FieldError> errors = new ArrayList<>();
-        check(uri.getPathParameters(), acceptable, errors);
-        check(uri.getQueryParameters(), acceptable, errors);
+        check(uri.getPathParameters(), errors);
+        check(uri.getQueryParameters(), errors);
         if (errors.isEmpty()) {
             return null;
         }
@@ -33,13 +40,58 @@ public final class ControlCharacterParameters {
                 .build();
     }
 
-    private static void check(MultivaluedMap<String, String> values, Predicate<String> acceptable,
-                              List<Problem.FieldError> errors) {
+    public static boolean isControl(char c) {
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029';
+    }
+
+    public static boolean hasControl(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (isControl(s.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void check(MultivaluedMap<String, String> values, List<Problem.FieldError> errors) {
         for (Map.Entry<String, List<String>> e : values.entrySet()) {
-            boolean badKey = !acceptable.test(e.getKey());
-            if (badKey || e.getValue().stream().anyMatch(v -> v != null && !acceptable.test(v))) {
+            boolean badKey = hasControl(e.getKey());
+            if (badKey || e.getValue().stream().anyMatch(v -> v != null && hasControl(v))) {
                 errors.add(new Problem.FieldError(badKey ? "query" : e.getKey(), "must not contain control characters"));
             }
         }
+    }
+
+    /** Gives every string path and query parameter of the document that states no pattern of its own {@link #PATTERN}. */
+    static void document(OpenAPI openAPI) {
+        if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
+            return;
+        }
+        for (PathItem path : openAPI.getPaths().getPathItems().values()) {
+            Stream<Parameter> shared = path.getParameters() == null ? Stream.empty() : path.getParameters().stream();
+            Stream<Parameter> own = path.getOperations() == null ? Stream.empty() : path.getOperations().values().stream()
+                    .map(Operation::getParameters).filter(p -> p != null).flatMap(List::stream);
+            Stream.concat(shared, own).forEach(ControlCharacterParameters::constrain);
+        }
+    }
+
+    private static void constrain(Parameter p) {
+        if (p.getIn() != Parameter.In.PATH && p.getIn() != Parameter.In.QUERY) {
+            return;
+        }
+        Schema s = p.getSchema();
+        if (s == null) {
+            return;
+        }
+        if (s.getItems() != null && isString(s.getItems())) {
+            s = s.getItems();
+        }
+        if (isString(s) && s.getPattern() == null && s.getEnumeration() == null && s.getRef() == null) {
+            s.setPattern(PATTERN);
+        }
+    }
+
+    private static boolean isString(Schema s) {
+        return s.getType() != null && s.getType().contains(Schema.SchemaType.STRING);
     }
 }

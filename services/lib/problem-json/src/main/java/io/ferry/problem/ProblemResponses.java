@@ -33,6 +33,7 @@ public class ProblemResponses implements OASFilter {
         }
         Components components = openAPI.getComponents();
         components.addSchema(SCHEMA, problemSchema());
+        ControlCharacterParameters.document(openAPI);
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }

@@ -1,0 +1,130 @@
+package io.ferry.problem;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.smallrye.openapi.runtime.OpenApiDocumentService;
+import io.smallrye.openapi.runtime.io.Format;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import org.jboss.logging.Logger;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Gives every 405 the {@code Allow} header RFC 9110 requires: RESTEasy Reactive answers a method a path does not take
+ * with a bare 405 (only its OPTIONS handler lists a path's methods). The methods come from the service's own OpenAPI
+ * document, the list of operations clients are told about, read once on the first 405.
+ */
+@ApplicationScoped
+public class AllowHeader {
+
+    private static final Logger LOG = Logger.getLogger(AllowHeader.class);
+    private static final List<String> METHODS = List.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
+    private static final Pattern TEMPLATE = Pattern.compile("\\{[^}/]+}");
+
+    private final Instance<OpenApiDocumentService> documents;
+    private volatile List<PathMethods> paths;
+
+    public AllowHeader(Instance<OpenApiDocumentService> documents) {
+        this.documents = documents;
+    }
+
+    /** A path template of the document, matched one segment per parameter, or (when none matched) any number. */
+    record PathMethods(Pattern segment, Pattern anyDepth, String allow) {
+    }
+
+    void install(@Observes Router router) {
+        router.route().order(Integer.MIN_VALUE + 5).handler(rc -> {
+            rc.addHeadersEndHandler(v -> addAllow(rc));
+            rc.next();
+        });
+    }
+
+    private void addAllow(RoutingContext rc) {
+        if (rc.response().getStatusCode() != 405 || rc.response().headers().contains("Allow")) {
+            return;
+        }
+        String allow = allowFor(rc.normalizedPath());
+        if (allow != null) {
+            rc.response().putHeader("Allow", allow);
+        }
+    }
+
+    /** The methods the document lists for {@code path}, with the HEAD and OPTIONS JAX-RS adds, or null if it has none. */
+    String allowFor(String path) {
+        List<PathMethods> known = paths;
+        if (known == null) {
+            known = paths = load();
+        }
+        return allowFor(known, path);
+    }
+
+    static String allowFor(List<PathMethods> known, String path) {
+        String found = null;
+        for (PathMethods p : known) {
+            if (p.segment().matcher(path).matches()) {
+                return p.allow();
+            }
+            if (found == null && p.anyDepth().matcher(path).matches()) {
+                found = p.allow();
+            }
+        }
+        return found;
+    }
+
+    private List<PathMethods> load() {
+        try {
+            if (!documents.isResolvable()) {
+                return List.of();
+            }
+            return parse(documents.get().getDocument("<default>", Format.JSON));
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("cannot read the OpenAPI document for Allow headers: %s", e.getMessage());
+            return List.of();
+        }
+    }
+
+    /** The path templates of an OpenAPI document (JSON) with their methods. */
+    static List<PathMethods> parse(byte[] document) throws IOException {
+        JsonNode paths = new ObjectMapper().readTree(document).path("paths");
+        List<PathMethods> out = new ArrayList<>();
+        for (Iterator<String> names = paths.fieldNames(); names.hasNext(); ) {
+            String template = names.next();
+            Set<String> methods = new LinkedHashSet<>();
+            for (String m : METHODS) {
+                if (paths.get(template).has(m)) {
+                    methods.add(m.toUpperCase(Locale.ROOT));
+                }
+            }
+            if (methods.contains("GET")) {
+                methods.add("HEAD");
+            }
+            methods.add("OPTIONS");
+            out.add(new PathMethods(regex(template, "[^/]+"), regex(template, ".+"), String.join(", ", methods)));
+        }
+        return out;
+    }
+
+    private static Pattern regex(String template, String parameter) {
+        StringBuilder regex = new StringBuilder();
+        var m = TEMPLATE.matcher(template);
+        int last = 0;
+        while (m.find()) {
+            regex.append(Pattern.quote(template.substring(last, m.start()))).append(parameter);
+            last = m.end();
+        }
+        regex.append(Pattern.quote(template.substring(last)));
+        // FTS3's client asks for //jobs, which the services take as /jobs; a trailing slash is the same resource.
+        return Pattern.compile("/*" + regex.toString().replaceFirst("^\\\\Q/", "\\\\Q") + "/?");
+    }
+}

@@ -1,0 +1,34 @@
+package io.ferry.problem;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class AllowHeaderTest {
+
+    private static final String DOCUMENT = """
+            {"openapi":"3.1.0","paths":{
+              "/jobs":{"get":{},"post":{}},
+              "/jobs/{id}":{"get":{},"delete":{}},
+              "/jobs/{id}/files":{"get":{}},
+              "/api/handles/{prefix}/{suffix}":{"put":{}},
+              "/whoami":{"get":{}}}}""";
+
+    @Test
+    void aPathGetsTheMethodsOfItsTemplateWithHeadAndOptions() throws Exception {
+        List<AllowHeader.PathMethods> paths = AllowHeader.parse(DOCUMENT.getBytes(StandardCharsets.UTF_8));
+
+        assertEquals("GET, POST, HEAD, OPTIONS", AllowHeader.allowFor(paths, "/jobs"));
+        assertEquals("GET, POST, HEAD, OPTIONS", AllowHeader.allowFor(paths, "//jobs/"));
+        assertEquals("GET, DELETE, HEAD, OPTIONS", AllowHeader.allowFor(paths, "/jobs/0f3a"));
+        // The one-segment template wins over a parameter that could span segments.
+        assertEquals("GET, HEAD, OPTIONS", AllowHeader.allowFor(paths, "/jobs/0f3a/files"));
+        // A handle's suffix may hold slashes.
+        assertEquals("PUT, OPTIONS", AllowHeader.allowFor(paths, "/api/handles/21.T1/a/b/c"));
+        assertNull(AllowHeader.allowFor(paths, "/nothing"));
+    }
+}
