@@ -1,6 +1,7 @@
 package io.ferry.it;
 
 import io.ferry.dev.DevTokens;
+import io.ferry.dev.FreePort;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceProcess;
 import org.junit.jupiter.api.AfterAll;
@@ -44,7 +45,8 @@ class SchemathesisIT {
         st = venv.resolve("bin/st");
         assertTrue(Files.isExecutable(st), "schemathesis is not installed at " + venv
                 + "; ./ferry test installs it (integration-tests/schemathesis/install.sh), then runs the tests");
-        stack = ItStacks.start("it-schemathesis", Map.of());
+        // The resolver's native Handle port on a free port of its own: ./ferry up's stack may hold the default one.
+        stack = ItStacks.start("it-schemathesis", Map.of("FERRY_RESOLVER_NATIVE_PORT", Integer.toString(FreePort.find())));
         token = stack.tokens().mint(DevTokens.Claims.of("schemathesis", "atlas", BadInputSweepIT.ALL_SCOPES).withSite("RAL-LCG2"));
     }
 

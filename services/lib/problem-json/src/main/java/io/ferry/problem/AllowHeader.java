@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.smallrye.openapi.runtime.OpenApiDocumentService;
 import io.smallrye.openapi.runtime.io.Format;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,9 +22,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Gives every 405 the {@code Allow} header RFC 9110 requires: RESTEasy Reactive answers a method a path does not take
- * with a bare 405 (only its OPTIONS handler lists a path's methods). The methods come from the service's own OpenAPI
- * document, the list of operations clients are told about, read once on the first 405.
+ * The {@code Allow} header of every 405 (RFC 9110 requires it; RESTEasy Reactive answers a method a path does not take
+ * with a bare 405) and the answer to OPTIONS. The methods come from the service's own OpenAPI document, the list of
+ * operations clients are told about, read once when first needed.
  */
 @ApplicationScoped
 public class AllowHeader {
@@ -45,9 +46,29 @@ public class AllowHeader {
 
     void install(@Observes Router router) {
         router.route().order(Integer.MIN_VALUE + 5).handler(rc -> {
+            if (rc.request().method() == HttpMethod.OPTIONS && answerOptions(rc)) {
+                return;
+            }
             rc.addHeadersEndHandler(v -> addAllow(rc));
             rc.next();
         });
+    }
+
+    /**
+     * Answers an OPTIONS request (not a CORS preflight) for a path of the document with its methods. RESTEasy
+     * Reactive's own answer lists the methods of every path its resource class shares a prefix with ({@code /groups}
+     * would claim the DELETE and PUT of {@code /groups/{name}}).
+     */
+    private boolean answerOptions(RoutingContext rc) {
+        if (rc.request().getHeader("Access-Control-Request-Method") != null) {
+            return false;
+        }
+        String allow = allowFor(rc.normalizedPath());
+        if (allow == null) {
+            return false;
+        }
+        rc.response().setStatusCode(200).putHeader("Allow", allow).putHeader("Content-Length", "0").end();
+        return true;
     }
 
     private void addAllow(RoutingContext rc) {
