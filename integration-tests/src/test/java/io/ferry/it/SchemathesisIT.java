@@ -83,7 +83,9 @@ class SchemathesisIT {
         if (withToken) {
             argv.addAll(List.of("-H", "Authorization: Bearer " + token));
         }
-        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(report.toFile());
+        // st keeps a cache of what it found in .schemathesis/ of its working directory: keep it in target/
+        ProcessBuilder pb = new ProcessBuilder(argv).directory(report.getParent().toFile())
+                .redirectErrorStream(true).redirectOutput(report.toFile());
         pb.environment().put("NO_COLOR", "1");
         pb.environment().remove("PYTHONPATH");
         Process p = pb.start();
