@@ -241,8 +241,9 @@ public class JobResource {
         if (p.isMissingNode() || p.isNull()) {
             return null;
         }
-        String text = p.asText().trim();
-        if (!(p.isIntegralNumber() || p.isTextual()) || !text.matches("[1-5]")) {
+        // JSON has no integer type: 5.0 is the number 5, as JSON Schema's integer takes it
+        String text = p.isNumber() && p.asDouble() == Math.rint(p.asDouble()) ? String.valueOf((long) p.asDouble()) : p.asText().trim();
+        if (!(p.isNumber() || p.isTextual()) || !text.matches("[1-5]")) {
             throw ProblemException.badRequest("params.priority", "a whole number from 1 to 5");
         }
         return Integer.parseInt(text);
