@@ -8,16 +8,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.ApiPatterns;
 import io.ferry.scheduler.fts3.Fts3Statuses;
 import io.ferry.scheduler.queue.Job;
 import io.ferry.scheduler.queue.JobState;
 import io.ferry.scheduler.queue.TransferFile;
+import io.ferry.scheduler.submission.Submission;
 import io.ferry.scheduler.transitions.EngineWakeups;
 import io.ferry.scheduler.transitions.JobEvents;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
@@ -30,6 +34,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
 import java.io.IOException;
@@ -106,9 +115,21 @@ public class JobResource {
                 .orElseGet(() -> Multi.createFrom().empty())));
     }
 
+    /** The part of a submission the OpenAPI document describes (Submission.parse reads the rest): its files. */
+    record SubmissionBody(@Schema(required = true, minItems = 1, maxItems = Submission.MAX_FILES) List<FileBody> files,
+                          @Schema(type = SchemaType.OBJECT, nullable = true) Map<String, Object> params) {
+
+        record FileBody(@Schema(required = true, minItems = 1) List<@NotBlank @Size(max = 4096) String> sources,
+                        @Schema(required = true, minItems = 1) List<@NotBlank @Size(max = 4096) String> destinations,
+                        @Schema(nullable = true, minimum = "0") Long filesize,
+                        @Schema(nullable = true, maxLength = 100) String activity) {
+        }
+    }
+
     @POST
     @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SubmissionBody.class)))
     public Uni<Map<String, String>> submit(JsonNode body, @HeaderParam("Authorization") String authorization) {
         // the new files are committed: this replica's prepare loop need not wait for its next tick
         return jobs.submit(body, bearer(authorization)).invoke(id -> wakeups.jobSubmitted()).map(id -> Map.of("job_id", id.toString()));
@@ -127,10 +148,15 @@ public class JobResource {
      */
     @GET
     @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
-    public Uni<List<JsonNode>> list(@QueryParam("state_in") String stateIn, @QueryParam("vo_name") String voName,
+    public Uni<List<JsonNode>> list(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.STATE_IN))
+                                    @QueryParam("state_in") String stateIn, @QueryParam("vo_name") String voName,
                                     @QueryParam("user_dn") String userDn, @QueryParam("source_se") String sourceSe,
-                                    @QueryParam("dest_se") String destSe, @QueryParam("time_window") String timeWindow,
-                                    @QueryParam("fields") String fields, @QueryParam("limit") @DefaultValue("100") int limit) {
+                                    @QueryParam("dest_se") String destSe,
+                                    @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.TIME_WINDOW))
+                                    @QueryParam("time_window") String timeWindow,
+                                    @QueryParam("fields") String fields,
+                                    @Parameter(schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "10000", defaultValue = "100"))
+                                    @QueryParam("limit") @DefaultValue("100") int limit) {
         if (limit < 1 || limit > 10_000) {
             throw ProblemException.badRequest("limit", "between 1 and 10000");
         }
@@ -187,12 +213,20 @@ public class JobResource {
     @Path("{ids}")
     @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     @Consumes(MediaType.WILDCARD)
+    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Modification.class)))
     public Uni<Response> modify(@PathParam("ids") String ids, String body) {
         Integer priority = priorityOf(body);
         return perJob(ids, "/jobs/" + ids, (uuid, j) -> (priority == null ? Uni.createFrom().item(!j.state.terminal())
                 : jobs.reprioritise(uuid, priority)).flatMap(changed -> jobs.find(uuid).map(after -> Fts3Statuses.changed(json,
                 JobViews.JobView.of(after.orElse(j)), changed ? Fts3Statuses.OK : Fts3Statuses.NOT_MODIFIED,
                 changed ? null : "The job is in a terminal state"))));
+    }
+
+    /** The body {@link #priorityOf} reads, for the OpenAPI document. */
+    record Modification(Params params) {
+
+        record Params(@Schema(minimum = "1", maximum = "5", nullable = true) Integer priority) {
+        }
     }
 
     /** {@code params.priority} of a modification body: null when absent, 400 when not a priority. */
@@ -207,8 +241,9 @@ public class JobResource {
         if (p.isMissingNode() || p.isNull()) {
             return null;
         }
-        String text = p.asText().trim();
-        if (!(p.isIntegralNumber() || p.isTextual()) || !text.matches("[1-5]")) {
+        // JSON has no integer type: 5.0 is the number 5, as JSON Schema's integer takes it
+        String text = p.isNumber() && p.asDouble() == Math.rint(p.asDouble()) ? String.valueOf((long) p.asDouble()) : p.asText().trim();
+        if (!(p.isNumber() || p.isTextual()) || !text.matches("[1-5]")) {
             throw ProblemException.badRequest("params.priority", "a whole number from 1 to 5");
         }
         return Integer.parseInt(text);
@@ -304,7 +339,8 @@ public class JobResource {
     @DELETE
     @Path("{id}/files/{fileIds}")
     @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
-    public Uni<JsonNode> cancelFiles(@PathParam("id") String id, @PathParam("fileIds") String fileIds) {
+    public Uni<JsonNode> cancelFiles(@PathParam("id") String id,
+                                    @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.FILE_IDS)) @PathParam("fileIds") String fileIds) {
         List<Long> ids = new ArrayList<>();
         for (String f : fileIds.split(",")) {
             try {

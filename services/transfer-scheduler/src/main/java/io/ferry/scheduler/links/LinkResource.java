@@ -16,6 +16,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.util.List;
 
@@ -61,6 +62,7 @@ public class LinkResource {
     @DELETE
     @Path("{source}/{destination}")
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
+    @APIResponse(responseCode = "204", description = "The link's settings are deleted: it has the defaults again")
     public Uni<Response> delete(@PathParam("source") String source, @PathParam("destination") String destination) {
         return links.delete(source, destination).replaceWith(Response.noContent().build());
     }

@@ -1,6 +1,7 @@
 package io.ferry.scheduler.links;
 
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.ApiPatterns;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -10,6 +11,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 import java.util.List;
 
@@ -43,8 +47,10 @@ public class OptimizerResource {
 
     @GET
     @Path("evolution")
-    public Uni<List<DecisionView>> evolution(@QueryParam("source_se") String sourceSe, @QueryParam("dest_se") String destSe,
-                                                @QueryParam("limit") @DefaultValue("100") int limit) {
+    public Uni<List<DecisionView>> evolution(@Parameter(required = true, schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.NOT_BLANK_PARAM)) @QueryParam("source_se") String sourceSe,
+                                             @Parameter(required = true, schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.NOT_BLANK_PARAM)) @QueryParam("dest_se") String destSe,
+                                             @Parameter(schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "10000", defaultValue = "100"))
+                                             @QueryParam("limit") @DefaultValue("100") int limit) {
         if (sourceSe == null || sourceSe.isBlank()) {
             throw ProblemException.badRequest("source_se", "required");
         }

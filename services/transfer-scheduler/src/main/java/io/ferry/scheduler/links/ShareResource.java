@@ -1,6 +1,7 @@
 package io.ferry.scheduler.links;
 
 import io.ferry.identity.model.FerryRoles;
+import io.ferry.scheduler.ApiPatterns;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -12,6 +13,11 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 
 import java.util.Map;
 
@@ -34,8 +40,22 @@ public class ShareResource {
         return shares.voShares();
     }
 
+    /** The weights ShareService.validate takes: names of 1 to 100 characters, not blank, each above 0 and at most a million. */
+    @Schema(type = SchemaType.OBJECT, additionalProperties = Weight.class, propertyNames = WeightName.class)
+    public static final class Weights {
+    }
+
+    @Schema(type = SchemaType.NUMBER, minimum = "0", exclusiveMinimum = true, maximum = "1000000")
+    public static final class Weight {
+    }
+
+    @Schema(type = SchemaType.STRING, maxLength = 100, pattern = ApiPatterns.NOT_BLANK)
+    public static final class WeightName {
+    }
+
     @PUT
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Weights.class)))
     public Uni<Map<String, Double>> putVoShares(Map<String, Double> weights) {
         return shares.putVoShares(weights);
     }
@@ -50,7 +70,8 @@ public class ShareResource {
     @PUT
     @Path("{vo}/activities")
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
-    public Uni<Map<String, Double>> putActivityShares(@PathParam("vo") String vo, Map<String, Double> weights) {
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Weights.class)))
+    public Uni<Map<String, Double>> putActivityShares(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.VO_LOWER)) @PathParam("vo") String vo, Map<String, Double> weights) {
         return shares.putActivityShares(vo, weights);
     }
 }

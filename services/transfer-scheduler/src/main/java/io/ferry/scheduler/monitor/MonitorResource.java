@@ -2,6 +2,7 @@ package io.ferry.scheduler.monitor;
 
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.ApiPatterns;
 import io.ferry.scheduler.config.MonitorConfig;
 import io.ferry.scheduler.probes.LookBack;
 import io.smallrye.mutiny.Uni;
@@ -14,6 +15,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 import java.time.Duration;
 
@@ -47,7 +51,7 @@ public class MonitorResource {
     @GET
     @Path("overview")
     @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
-    public Uni<MonitorViews.Overview> overview(@QueryParam("window") @DefaultValue("1h") String window, @QueryParam("vo") String vo) {
+    public Uni<MonitorViews.Overview> overview(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.WINDOW, defaultValue = "1h")) @QueryParam("window") @DefaultValue("1h") String window, @QueryParam("vo") String vo) {
         return monitor.overview(LookBack.parse(window), vo).map(MonitorViews.Overview::of);
     }
 
@@ -55,7 +59,8 @@ public class MonitorResource {
     @GET
     @Path("errors")
     @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
-    public Uni<MonitorViews.Errors> errors(@QueryParam("window") @DefaultValue("24h") String window, @QueryParam("vo") String vo,
+    public Uni<MonitorViews.Errors> errors(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.WINDOW, defaultValue = "24h")) @QueryParam("window") @DefaultValue("24h") String window, @QueryParam("vo") String vo,
+                                           @Parameter(schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1000", defaultValue = "200"))
                                            @QueryParam("limit") @DefaultValue("200") int limit) {
         if (limit < 1 || limit > 1000) {
             throw ProblemException.badRequest("limit", "between 1 and 1000");
@@ -68,7 +73,7 @@ public class MonitorResource {
     @GET
     @Path("probes")
     @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
-    public Uni<MonitorViews.Probes> probes(@QueryParam("window") @DefaultValue("24h") String window, @QueryParam("vo") String vo) {
+    public Uni<MonitorViews.Probes> probes(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.WINDOW, defaultValue = "24h")) @QueryParam("window") @DefaultValue("24h") String window, @QueryParam("vo") String vo) {
         return monitor.probes(LookBack.parse(window), vo).map(MonitorViews.Probes::of);
     }
 }

@@ -3,6 +3,7 @@ package io.ferry.scheduler.monitor;
 
 import io.ferry.scheduler.probes.ProbeRunView;
 import io.ferry.scheduler.probes.ProbeView;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -14,7 +15,8 @@ public final class MonitorViews {
     }
 
     public record Counts(long active, long queued, long finished, long failed, long canceled, long bytes_finished,
-                         double bytes_per_second, Double avg_file_throughput, Double success_rate) {
+                         double bytes_per_second, @Schema(nullable = true) Double avg_file_throughput,
+                         @Schema(nullable = true) Double success_rate) {
         static Counts of(MonitorService.Totals t) {
             return new Counts(t.active(), t.queued(), t.finished(), t.failed(), t.canceled(), t.bytesFinished(), t.bytesPerSecond(),
                     t.avgFileThroughput(), t.successRate());

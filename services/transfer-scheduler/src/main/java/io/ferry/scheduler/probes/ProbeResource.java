@@ -1,6 +1,7 @@
 package io.ferry.scheduler.probes;
 
 import io.ferry.identity.model.FerryRoles;
+import io.ferry.scheduler.ApiPatterns;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -18,6 +19,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.net.URI;
 import java.time.OffsetDateTime;
@@ -57,13 +64,25 @@ public class ProbeResource {
     @GET
     @Path("{id}/runs")
     @Authenticated
-    public Uni<List<ProbeRunView>> runs(@PathParam("id") long id, @QueryParam("window") @DefaultValue("24h") String window) {
+    public Uni<List<ProbeRunView>> runs(@PathParam("id") long id, @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.WINDOW, defaultValue = "24h"))
+                                         @QueryParam("window") @DefaultValue("24h") String window) {
         OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(LookBack.parse(window));
         return probes.runs(id, since).map(l -> l.stream().map(ProbeRunView::of).toList());
     }
 
+    /** A new probe's settings (ProbeService.check, its limits the default settings'), for the OpenAPI document. */
+    record NewProbe(
+            @Schema(required = true, pattern = ApiPatterns.NOT_BLANK, description = "a registered SE") String source_se,
+            @Schema(required = true, pattern = ApiPatterns.NOT_BLANK, description = "a registered SE, not source_se") String dest_se,
+            @Schema(required = true, minimum = "1", maximum = "10737418240", description = "bytes, at most ferry.scheduler.probes.max-file-size") Long file_size,
+            @Schema(required = true, minimum = "300", maximum = "31622400", description = "seconds, at least ferry.scheduler.probes.min-interval") Integer interval_seconds,
+            @Schema(nullable = true, pattern = ApiPatterns.VO) String vo,
+            @Schema(nullable = true) Boolean enabled) {
+    }
+
     @POST
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = NewProbe.class)))
     public Uni<Response> create(@NotNull ProbeInput input) {
         return probes.create(input.settings()).map(p -> Response.created(URI.create("/probes/" + p.probeId())).entity(ProbeView.of(p)).build());
     }
@@ -78,6 +97,7 @@ public class ProbeResource {
     @DELETE
     @Path("{id}")
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
+    @APIResponse(responseCode = "204", description = "The probe and its runs are deleted")
     public Uni<Response> delete(@PathParam("id") long id) {
         return probes.delete(id).replaceWith(Response.noContent().build());
     }

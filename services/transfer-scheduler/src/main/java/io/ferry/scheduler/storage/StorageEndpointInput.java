@@ -6,6 +6,8 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.Map;
 
@@ -17,8 +19,8 @@ import java.util.Map;
  * token), since Ferry's own identity is then never used toward it.
  */
 public record StorageEndpointInput(
-        @NotBlank @Size(max = 100) @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9_.-]*", message = "must be a site name such as RAL-LCG2") String site,
-        @NotEmpty @Size(max = 9) Map<@Pattern(regexp = "https|davs|http|dav|file|root|gsiftp|srm|tape", message = "must be one of https, davs, http, dav, file, root, gsiftp, srm, tape") String,
+        @Schema(pattern = "^[A-Za-z0-9][A-Za-z0-9_.-]*$") @NotBlank @Size(max = 100) @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9_.-]*", message = "must be a site name such as RAL-LCG2") String site,
+        @Schema(required = true, minProperties = 1, maxProperties = 9, propertyNames = Protocol.class) @NotEmpty @Size(max = 9) Map<@Pattern(regexp = "https|davs|http|dav|file|root|gsiftp|srm|tape", message = "must be one of https, davs, http, dav, file, root, gsiftp, srm, tape") String,
                 @NotBlank @Size(max = 500) String> baseUrls,
         StorageAccess access,
         Boolean needsPrepare,
@@ -26,6 +28,10 @@ public record StorageEndpointInput(
         @Min(1) @Max(10000) Integer inboundMaxActive,
         @Min(1) @Max(10000) Integer outboundMaxActive,
         Boolean allowServiceIdentity) {
+
+    @Schema(type = SchemaType.STRING, enumeration = {"https", "davs", "http", "dav", "file", "root", "gsiftp", "srm", "tape"})
+    static final class Protocol {
+    }
 
     StorageEndpointService.Registration registration() {
         return new StorageEndpointService.Registration(site, baseUrls, access, needsPrepare, thirdPartyCopy, inboundMaxActive, outboundMaxActive,

@@ -16,6 +16,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.util.List;
 
@@ -56,6 +57,7 @@ public class StorageEndpointResource {
     @DELETE
     @Path("{name}")
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
+    @APIResponse(responseCode = "204", description = "The storage endpoint is deleted")
     public Uni<Response> delete(@PathParam("name") String name) {
         return endpoints.delete(name).replaceWith(Response.noContent().build());
     }

@@ -118,6 +118,13 @@ class JobApiTest {
         given().auth().oauth2(atlas()).get("/jobs/" + b).then().body("priority", equalTo(5));
         given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":9}}").post("/jobs/" + b)
                 .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("params.priority"));
+        // 4.0 is the number 4 (JSON Schema's integer takes it); 4.5 is no priority
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":4.0}}").post("/jobs/" + b)
+                .then().statusCode(200).body("priority", equalTo(4));
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":4.5}}").post("/jobs/" + b)
+                .then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("params.priority"));
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":5}}").post("/jobs/" + b)
+                .then().statusCode(200).body("priority", equalTo(5));
         given().auth().oauth2(cms()).contentType(ContentType.JSON).body("{\"params\":{\"priority\":1}}").post("/jobs/" + b)
                 .then().statusCode(404);
         given().auth().oauth2(atlas()).get("/jobs/" + b).then().body("priority", equalTo(5));

@@ -2,6 +2,7 @@ package io.ferry.scheduler.fts3.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.identity.model.FerryRoles;
+import io.ferry.scheduler.ApiPatterns;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -15,6 +16,10 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.util.Map;
 
@@ -49,7 +54,8 @@ public class Fts3SeConfigResource {
 
     @DELETE
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
-    public Uni<Response> delete(@QueryParam("se") String se) {
+    @APIResponse(responseCode = "204", description = "The configuration is deleted, or there was none")
+    public Uni<Response> delete(@Parameter(required = true, schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.NOT_BLANK_PARAM)) @QueryParam("se") String se) {
         return config.delete(se).replaceWith(Response.noContent().build());
     }
 }
