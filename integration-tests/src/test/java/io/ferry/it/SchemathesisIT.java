@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * them alone and chained, and checks each answer: no 5xx, the status, content type, headers and body the document
  * declares (every 4xx a problem document), valid requests accepted and invalid ones refused, a 405 with its
  * {@code Allow}. A failure means the service or its document is wrong; st's report of it is in
- * {@code target/schemathesis/}.
+ * {@code target/schemathesis/}. Its settings, and why they differ from schemathesis's defaults:
+ * {@code integration-tests/schemathesis/schemathesis.toml}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SchemathesisIT {
@@ -77,7 +78,9 @@ class SchemathesisIT {
     private String schemathesis(ServiceProcess service, boolean withToken, String run) throws IOException, InterruptedException {
         Path report = Path.of("target", "schemathesis", run + ".txt").toAbsolutePath();
         Files.createDirectories(report.getParent());
-        List<String> argv = new ArrayList<>(List.of(st.toString(), "run", service.url() + "/q/openapi?format=json",
+        Path config = LocalStack.projectRoot().resolve("integration-tests/schemathesis/schemathesis.toml");
+        List<String> argv = new ArrayList<>(List.of(st.toString(), "--config-file", config.toString(), "run",
+                service.url() + "/q/openapi?format=json",
                 "--url", service.url(), "--max-examples", "10", "--workers", "1", "--seed", SEED,
                 "--request-timeout", "30"));
         if (withToken) {
