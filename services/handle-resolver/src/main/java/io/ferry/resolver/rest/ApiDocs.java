@@ -24,6 +24,9 @@ final class ApiDocs {
     static final String PROXY_PREFIX = "^[0-9][0-9A-Za-z]*(\\.[0-9A-Za-z]+)*$";
     static final String PROXY_HANDLE = "^[0-9][0-9A-Za-z]*(\\.[0-9A-Za-z]+)*/[^" + NO_CONTROL + "]+$";
 
+    /** RedirectTarget.checkAppend: no space, control character or backslash. */
+    static final String URL_APPEND = "^[^\\u0000-\\u0020\\u007F-\\u009F\\u2028\\u2029\\\\]*$";
+
     private ApiDocs() {
     }
 

@@ -1,6 +1,7 @@
 package io.ferry.resolver.rest;
 
 import io.ferry.resolver.api.HandleResponse;
+import io.ferry.resolver.model.RedirectTarget;
 import io.ferry.resolver.proxy.ProxyResolver;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -45,7 +46,8 @@ public class EscapedProxyResource {
     @APIResponse(responseCode = "410", ref = "HandleErrorOrPage")
     public Uni<Response> resolve(@PathParam("handle") @Parameter(description = "The whole handle, its slash escaped",
                                          schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PROXY_HANDLE)) String handle, @QueryParam("noredirect") String noRedirect,
-                                 @QueryParam("urlappend") String urlAppend, @QueryParam("locatt") String locatt,
+                                 @QueryParam("urlappend") @Parameter(schema = @Schema(type = SchemaType.STRING, maxLength = RedirectTarget.MAX_APPEND,
+                                         pattern = ApiDocs.URL_APPEND)) String urlAppend, @QueryParam("locatt") String locatt,
                                  @HeaderParam("Accept") String accept, @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
         return ProxyResource.answer(proxy, handle, noRedirect, urlAppend, locatt, accept, uri);
     }

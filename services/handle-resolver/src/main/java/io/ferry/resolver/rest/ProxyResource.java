@@ -2,6 +2,7 @@ package io.ferry.resolver.rest;
 
 import io.ferry.resolver.resolution.ProxyDecisions;
 import io.ferry.resolver.api.HandleResponse;
+import io.ferry.resolver.model.RedirectTarget;
 import io.ferry.resolver.proxy.ProxyResolver;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -47,7 +48,8 @@ public class ProxyResource {
     @APIResponse(responseCode = "410", ref = "HandleErrorOrPage")
     public Uni<Response> resolve(@PathParam("prefix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PROXY_PREFIX)) String prefix,
                                  @PathParam("suffix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.SUFFIX)) String suffix,
-                                 @QueryParam("noredirect") String noRedirect, @QueryParam("urlappend") String urlAppend,
+                                 @QueryParam("noredirect") String noRedirect, @QueryParam("urlappend") @Parameter(schema = @Schema(type = SchemaType.STRING, maxLength = RedirectTarget.MAX_APPEND,
+                                         pattern = ApiDocs.URL_APPEND)) String urlAppend,
                                  @QueryParam("locatt") String locatt, @HeaderParam("Accept") String accept,
                                  @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
         return answer(proxy, prefix + "/" + suffix, noRedirect, urlAppend, locatt, accept, uri);

@@ -79,7 +79,7 @@ public class SessionsResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SessionResponse.class)))
     @APIResponse(responseCode = "400", ref = "HandleError")
     @APIResponse(responseCode = "503", ref = "HandleError")
-    public Uni<Response> open(@HeaderParam(CacheHeaders.AUTHORIZATION) String authorization, @Context UriInfo uri, @RequestBody(ref = "SessionFields") String body) {
+    public Uni<Response> open(@HeaderParam(CacheHeaders.AUTHORIZATION) String authorization, @Context UriInfo uri, @RequestBody(ref = "NewSessionFields") String body) {
         HandleAuthorization auth = fields(authorization, uri, body);
         if (auth.sessionId() != null) {
             return Uni.createFrom().failure(new HandleException(RC_ERROR, 400, null, "A new session cannot name a session"));
