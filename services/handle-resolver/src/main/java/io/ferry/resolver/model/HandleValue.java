@@ -2,6 +2,7 @@ package io.ferry.resolver.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * One typed value of a handle, in Handle.net's JSON shape: {@code ttl} is a number (seconds, relative) or an
@@ -9,8 +10,14 @@ import com.fasterxml.jackson.databind.JsonNode;
  * is Handle.net's four value flags ({@link ValuePermissions}, {@value ValuePermissions#DEFAULT} when not given).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record HandleValue(Integer index, String type, Data data, JsonNode ttl, String timestamp, String permissions) {
+public record HandleValue(@Schema(required = true, minimum = "1", maximum = "2147483647") Integer index,
+                          @Schema(required = true, minLength = 1, maxLength = 255) String type,
+                          @Schema(required = true, ref = "ValueData") Data data,
+                          @Schema(ref = "ValueTtl") JsonNode ttl,
+                          String timestamp,
+                          @Schema(pattern = "^[01]{4}$") String permissions) {
 
+    /** As the OpenAPI document shows it: the ValueData schema of META-INF/openapi.yaml. */
     public record Data(String format, JsonNode value) {
     }
 

@@ -1,5 +1,7 @@
 package io.ferry.resolver.rest;
 
+import io.ferry.resolver.api.HandleResponse;
+import io.ferry.resolver.model.RedirectTarget;
 import io.ferry.resolver.proxy.ProxyResolver;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -11,6 +13,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * {@link ProxyResource} for a handle sent as one path segment with its slash escaped ({@code GET /10.5072%2Fx}, as
@@ -29,8 +36,18 @@ public class EscapedProxyResource {
 
     @GET
     @Produces({MediaType.TEXT_HTML, MediaType.APPLICATION_JSON})
-    public Uni<Response> resolve(@PathParam("handle") String handle, @QueryParam("noredirect") String noRedirect,
-                                 @QueryParam("urlappend") String urlAppend, @QueryParam("locatt") String locatt,
+    @APIResponse(responseCode = "200", description = "With noredirect (or no URL to redirect to): the values, as a page or as Handle.net's JSON",
+            content = {@Content(mediaType = MediaType.TEXT_HTML, schema = @Schema(type = SchemaType.STRING)),
+                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class))})
+    @APIResponse(responseCode = "301", description = "To the handle an HS_ALIAS names")
+    @APIResponse(responseCode = "302", description = "To the location chosen (10320/loc by locatt, else the first URL value)")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
+    @APIResponse(responseCode = "404", ref = "ProxyNotFound")
+    @APIResponse(responseCode = "410", ref = "HandleErrorOrPage")
+    public Uni<Response> resolve(@PathParam("handle") @Parameter(description = "The whole handle, its slash escaped",
+                                         schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PROXY_HANDLE)) String handle, @QueryParam("noredirect") String noRedirect,
+                                 @QueryParam("urlappend") @Parameter(schema = @Schema(type = SchemaType.STRING, maxLength = RedirectTarget.MAX_APPEND,
+                                         pattern = ApiDocs.URL_APPEND)) String urlAppend, @QueryParam("locatt") String locatt,
                                  @HeaderParam("Accept") String accept, @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
         return ProxyResource.answer(proxy, handle, noRedirect, urlAppend, locatt, accept, uri);
     }

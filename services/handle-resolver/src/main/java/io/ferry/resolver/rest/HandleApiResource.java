@@ -1,12 +1,16 @@
 package io.ferry.resolver.rest;
 
+import io.ferry.resolver.api.HandleValues;
+import io.ferry.resolver.api.PrefixAnswer;
 import io.ferry.resolver.api.PrefixInput;
+import io.ferry.resolver.api.PrefixList;
 import io.ferry.resolver.api.HandleListing;
 import io.ferry.problem.ProblemException;
 import io.ferry.resolver.model.HandleException;
 import io.ferry.resolver.model.HandleName;
 import io.ferry.resolver.handles.HandleService;
 import io.ferry.resolver.handles.PrefixService;
+import io.ferry.resolver.api.HandleResponse;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -22,6 +26,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.time.Instant;
 import java.util.List;
@@ -43,8 +53,15 @@ public class HandleApiResource {
 
     @GET
     @Path("handles/{prefix}/{suffix: .+}")
-    public Uni<Response> resolve(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix,
-                                 @QueryParam("type") List<String> types, @QueryParam("index") List<String> indices,
+    @APIResponse(responseCode = "200", description = "The handle's values (responseCode 1); responseCode 200 when none is of the types or at the indices asked for",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
+    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "401", ref = "HandleError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    @APIResponse(responseCode = "404", ref = "HandleError")
+    public Uni<Response> resolve(@PathParam("prefix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PREFIX)) String prefix,
+                                 @PathParam("suffix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.SUFFIX)) String suffix,
+                                 @QueryParam("type") List<String> types, @QueryParam("index") @Parameter(schema = @Schema(type = SchemaType.ARRAY, implementation = Integer.class)) List<String> indices,
                                  @QueryParam("publicOnly") String publicOnly, @QueryParam("auth") String authoritative,
                                  @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization) {
         return resolved(prefix + "/" + suffix, types, indices, publicOnly, authorization);
@@ -57,8 +74,15 @@ public class HandleApiResource {
      */
     @GET
     @Path("handles/{handle}")
-    public Uni<Response> resolveOneSegment(@PathParam("handle") String handle,
-                                           @QueryParam("type") List<String> types, @QueryParam("index") List<String> indices,
+    @APIResponse(responseCode = "200", description = "As GET /api/handles/{prefix}/{suffix}",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
+    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "401", ref = "HandleError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    @APIResponse(responseCode = "404", ref = "HandleError")
+    public Uni<Response> resolveOneSegment(@PathParam("handle") @Parameter(description = "The whole handle, its slash escaped",
+                                                   schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.HANDLE)) String handle,
+                                           @QueryParam("type") List<String> types, @QueryParam("index") @Parameter(schema = @Schema(type = SchemaType.ARRAY, implementation = Integer.class)) List<String> indices,
                                            @QueryParam("publicOnly") String publicOnly, @QueryParam("auth") String authoritative,
                                            @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization) {
         return resolved(withSlash(handle), types, indices, publicOnly, authorization);
@@ -73,8 +97,20 @@ public class HandleApiResource {
     @PUT
     @Path("handles/{prefix}/{suffix: .*}")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> put(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix, String body,
-                             @QueryParam("index") List<String> indices, @QueryParam("overwrite") @DefaultValue("true") boolean overwrite,
+    @APIResponse(responseCode = "200", description = "Written (responseCode 1, the handle written)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
+    @APIResponse(responseCode = "201", description = "Created (overwrite=false; responseCode 1, the handle written)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
+    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "401", ref = "HandleError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    @APIResponse(responseCode = "409", ref = "HandleError")
+    public Uni<Response> put(@PathParam("prefix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PREFIX)) String prefix,
+                             @PathParam("suffix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.SUFFIX)) String suffix,
+                             @RequestBody(required = true, description = "The values: {\"values\": [...]} (its \"handle\", if any, the one written), a list of values, or one value",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleValues.class))) String body,
+                             @QueryParam("index") @Parameter(description = "Only these values are added or modified; various: every value of the body",
+                                     schema = @Schema(type = SchemaType.ARRAY, implementation = ApiDocs.ValueIndex.class)) List<String> indices, @QueryParam("overwrite") @DefaultValue("true") boolean overwrite,
                              @QueryParam("mintNewSuffix") @DefaultValue("false") boolean mint) {
         return written(suffix.isEmpty() ? prefix : prefix + "/" + suffix, body, indices, overwrite, mint);
     }
@@ -91,9 +127,23 @@ public class HandleApiResource {
     @PUT
     @Path("handles/{prefix}")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> mint(@PathParam("prefix") String prefix, String body, @QueryParam("index") List<String> indices,
+    @APIResponse(responseCode = "200", description = "Written (responseCode 1, the handle written)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
+    @APIResponse(responseCode = "201", description = "Created (overwrite=false; responseCode 1, the handle written)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
+    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "401", ref = "HandleError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    @APIResponse(responseCode = "409", ref = "HandleError")
+    public Uni<Response> mint(@PathParam("prefix") @Parameter(description = "A prefix (with mintNewSuffix=true), or the whole handle, its slash escaped",
+                                      schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PREFIX_OR_HANDLE)) String prefix,
+                              @RequestBody(required = true, description = "The values: {\"values\": [...]} (its \"handle\", if any, the one written), a list of values, or one value",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleValues.class))) String body,
+                              @QueryParam("index") @Parameter(description = "Only these values are added or modified; various: every value of the body",
+                                     schema = @Schema(type = SchemaType.ARRAY, implementation = ApiDocs.ValueIndex.class)) List<String> indices,
                               @QueryParam("overwrite") @DefaultValue("true") boolean overwrite,
-                              @QueryParam("mintNewSuffix") @DefaultValue("false") boolean mint) {
+                              @QueryParam("mintNewSuffix") @DefaultValue("false") @Parameter(description = "Write under a new unique suffix; required with a prefix alone")
+                              boolean mint) {
         if (prefix.indexOf('/') >= 0) {
             // the whole handle in one segment, its slash escaped (see resolveOneSegment)
             return written(prefix, body, indices, overwrite, mint);
@@ -106,15 +156,30 @@ public class HandleApiResource {
 
     @DELETE
     @Path("handles/{prefix}/{suffix: .+}")
-    public Uni<Response> delete(@PathParam("prefix") String prefix, @PathParam("suffix") String suffix,
-                                @QueryParam("index") List<String> indices) {
+    @APIResponse(responseCode = "200", description = "Deleted (responseCode 1)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
+    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "401", ref = "HandleError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    @APIResponse(responseCode = "404", ref = "HandleError")
+    public Uni<Response> delete(@PathParam("prefix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PREFIX)) String prefix,
+                                @PathParam("suffix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.SUFFIX)) String suffix,
+                                @QueryParam("index") @Parameter(schema = @Schema(type = SchemaType.ARRAY, implementation = Integer.class)) List<String> indices) {
         return deleted(prefix + "/" + suffix, indices);
     }
 
     /** As {@link #delete}, the handle in one segment, its slash escaped (see {@link #resolveOneSegment}). */
     @DELETE
     @Path("handles/{handle}")
-    public Uni<Response> deleteOneSegment(@PathParam("handle") String handle, @QueryParam("index") List<String> indices) {
+    @APIResponse(responseCode = "200", description = "Deleted (responseCode 1)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
+    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "401", ref = "HandleError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    @APIResponse(responseCode = "404", ref = "HandleError")
+    public Uni<Response> deleteOneSegment(@PathParam("handle") @Parameter(description = "The whole handle, its slash escaped",
+                                                  schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.HANDLE)) String handle,
+                                          @QueryParam("index") @Parameter(schema = @Schema(type = SchemaType.ARRAY, implementation = Integer.class)) List<String> indices) {
         return deleted(withSlash(handle), indices);
     }
 
@@ -136,8 +201,15 @@ public class HandleApiResource {
      */
     @GET
     @Path("handles")
-    public Uni<HandleListing> list(@QueryParam("prefix") String prefix, @QueryParam("page") Integer page,
-                                   @QueryParam("pageSize") Integer pageSize) {
+    @APIResponse(responseCode = "200", description = "The prefix's handles",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleListing.class)))
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
+    @APIResponse(responseCode = "401", ref = "HandleError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    public Uni<HandleListing> list(@QueryParam("prefix") @Parameter(required = true, description = "10.5072, or 0.NA/10.5072",
+                                           schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.LISTED_PREFIX)) String prefix,
+                                   @QueryParam("page") @Parameter(schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "0")) Integer page,
+                                   @QueryParam("pageSize") @Parameter(schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "0")) Integer pageSize) {
         String bare = prefix == null ? null : prefix.regionMatches(true, 0, "0.NA/", 0, 5) ? prefix.substring(5) : prefix;
         if (bare == null || bare.isBlank() || HandleName.parse(bare + "/x") == null) {
             throw ProblemException.badRequest("prefix", "the prefix whose handles to list is required (?prefix=10.5072)");
@@ -166,22 +238,36 @@ public class HandleApiResource {
 
     @GET
     @Path("prefixes")
+    @APIResponse(responseCode = "200", description = "The prefixes homed here (responseCode 1, prefixes)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PrefixList.class)))
     public Uni<Response> prefixes() {
-        return prefixes.list().map(l -> Response.ok(java.util.Map.of("responseCode", 1, "prefixes", l)).build());
+        return prefixes.list().map(l -> Response.ok(new PrefixList(1, l)).build());
     }
 
     @POST
     @Path("prefixes/{prefix}")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> home(@PathParam("prefix") String prefix, PrefixInput input) {
+    @APIResponse(responseCode = "200", description = "Done (responseCode 1, the prefix)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PrefixAnswer.class)))
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
+    @APIResponse(responseCode = "401", ref = "HandleError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    public Uni<Response> home(@PathParam("prefix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PREFIX)) String prefix,
+                              @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                                      schema = @Schema(implementation = PrefixInput.class))) PrefixInput input) {
         return prefixes.home(prefix, input == null || input.admins() == null ? List.of() : input.admins())
-                .map(v -> Response.ok(java.util.Map.of("responseCode", 1, "prefix", prefix)).build());
+                .map(v -> Response.ok(new PrefixAnswer(1, prefix)).build());
     }
 
     @DELETE
     @Path("prefixes/{prefix}")
-    public Uni<Response> unhome(@PathParam("prefix") String prefix) {
-        return prefixes.unhome(prefix).map(v -> Response.ok(java.util.Map.of("responseCode", 1, "prefix", prefix)).build());
+    @APIResponse(responseCode = "200", description = "Done (responseCode 1, the prefix)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PrefixAnswer.class)))
+    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "401", ref = "HandleError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    public Uni<Response> unhome(@PathParam("prefix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PREFIX)) String prefix) {
+        return prefixes.unhome(prefix).map(v -> Response.ok(new PrefixAnswer(1, prefix)).build());
     }
 
     /** Caches public answers no longer than the smallest TTL of the values they carry. */

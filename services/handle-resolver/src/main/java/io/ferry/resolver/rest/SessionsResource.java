@@ -23,6 +23,13 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import io.ferry.resolver.api.SessionResponse;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.net.URI;
 import java.util.Iterator;
@@ -68,7 +75,11 @@ public class SessionsResource {
 
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> open(@HeaderParam(CacheHeaders.AUTHORIZATION) String authorization, @Context UriInfo uri, String body) {
+    @APIResponse(responseCode = "201", description = "The new session: its id and nonce (and, with credentials, whether they verified)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SessionResponse.class)))
+    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "503", ref = "HandleError")
+    public Uni<Response> open(@HeaderParam(CacheHeaders.AUTHORIZATION) String authorization, @Context UriInfo uri, @RequestBody(ref = "NewSessionFields") String body) {
         HandleAuthorization auth = fields(authorization, uri, body);
         if (auth.sessionId() != null) {
             return Uni.createFrom().failure(new HandleException(RC_ERROR, 400, null, "A new session cannot name a session"));
@@ -84,7 +95,10 @@ public class SessionsResource {
 
     @GET
     @Path("{which}")
-    public Uni<Response> show(@PathParam("which") String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
+    @APIResponse(responseCode = "200", description = "The session", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SessionResponse.class)))
+    @APIResponse(responseCode = "401", ref = "SessionError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    public Uni<Response> show(@PathParam("which") @Parameter(description = "The only session path is this", schema = @Schema(type = SchemaType.STRING, enumeration = THIS)) String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
                               @Context UriInfo uri) {
         return answer(which, authorization, uri, null);
     }
@@ -92,22 +106,32 @@ public class SessionsResource {
     @PUT
     @Path("{which}")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> prove(@PathParam("which") String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
-                               @Context UriInfo uri, String body) {
+    @APIResponse(responseCode = "200", description = "The session", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SessionResponse.class)))
+    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "401", ref = "SessionError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    public Uni<Response> prove(@PathParam("which") @Parameter(description = "The only session path is this", schema = @Schema(type = SchemaType.STRING, enumeration = THIS)) String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
+                               @Context UriInfo uri, @RequestBody(ref = "SessionFields") String body) {
         return answer(which, authorization, uri, body);
     }
 
     @POST
     @Path("{which}")
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> provePost(@PathParam("which") String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
-                                   @Context UriInfo uri, String body) {
+    @APIResponse(responseCode = "200", description = "The session", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SessionResponse.class)))
+    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "401", ref = "SessionError")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    public Uni<Response> provePost(@PathParam("which") @Parameter(description = "The only session path is this", schema = @Schema(type = SchemaType.STRING, enumeration = THIS)) String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
+                                   @Context UriInfo uri, @RequestBody(ref = "SessionFields") String body) {
         return answer(which, authorization, uri, body);
     }
 
     @DELETE
     @Path("{which}")
-    public Response close(@PathParam("which") String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
+    @APIResponse(responseCode = "204", description = "The session ended")
+    @APIResponse(responseCode = "403", ref = "HandleError")
+    public Response close(@PathParam("which") @Parameter(description = "The only session path is this", schema = @Schema(type = SchemaType.STRING, enumeration = THIS)) String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
                           @Context UriInfo uri) {
         HandleAuthorization auth = fields(authorization, uri, null);
         if (!THIS.equals(which)) {
