@@ -60,8 +60,11 @@ public class Fts3ShareConfigService {
             throw ProblemException.badRequest("body", "expected {\"source\", \"destination\", \"vo\", \"share\"}");
         }
         JsonNode shareNode = body.get("share");
-        String shareText = shareNode == null || shareNode.isNull() ? null : shareNode.asText().trim();
-        if (shareText == null || !shareText.matches("[-+]?\\d{1,9}") || (shareNode.isNumber() && !shareNode.isIntegralNumber())) {
+        // JSON has no integer type: 254.0 is the number 254 (as JSON Schema's integer takes it); 254.5 is not a share
+        boolean wholeNumber = shareNode != null && shareNode.isNumber() && shareNode.asDouble() == Math.rint(shareNode.asDouble());
+        String shareText = shareNode == null || shareNode.isNull() ? null
+                : wholeNumber && Math.abs(shareNode.asDouble()) < 1e10 ? String.valueOf((long) shareNode.asDouble()) : shareNode.asText().trim();
+        if (shareText == null || !shareText.matches("[-+]?\\d{1,9}") || (shareNode.isNumber() && !wholeNumber)) {
             throw ProblemException.badRequest("share", "Bad share value");
         }
         int share = Integer.parseInt(shareText);
