@@ -20,6 +20,9 @@ public final class ApiPatterns {
     /** A body field that must not be blank (String.isBlank false): one character that is not Java white space. */
     public static final String NOT_BLANK = "[^\\t\\n\\u000B\\f\\r\\u001C-\\u001F" + BLANK + "\\u2028\\u2029]";
 
+    /** Text PostgreSQL can store: no NUL character. */
+    public static final String STORABLE_TEXT = "^[^\\u0000]*$";
+
     /** LookBack's window: 1 to 9999 minutes, 1 to 720 hours or 1 to 30 days, spaces around it trimmed; empty takes the default. */
     public static final String WINDOW = "^$|^ *(((0{0,3}[1-9]|0{0,2}[1-9][0-9]|0?[1-9][0-9]{2}|[1-9][0-9]{3})m)"
             + "|((0{0,3}[1-9]|0{0,2}[1-9][0-9]|0?[1-6][0-9]{2}|0?7[01][0-9]|0?720)h)"

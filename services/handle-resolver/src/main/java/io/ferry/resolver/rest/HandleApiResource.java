@@ -13,6 +13,7 @@ import io.ferry.resolver.handles.PrefixService;
 import io.ferry.resolver.api.HandleResponse;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
@@ -55,7 +56,7 @@ public class HandleApiResource {
     @Path("handles/{prefix}/{suffix: .+}")
     @APIResponse(responseCode = "200", description = "The handle's values (responseCode 1); responseCode 200 when none is of the types or at the indices asked for",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
-    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "401", ref = "HandleError")
     @APIResponse(responseCode = "403", ref = "HandleError")
     @APIResponse(responseCode = "404", ref = "HandleError")
@@ -76,7 +77,7 @@ public class HandleApiResource {
     @Path("handles/{handle}")
     @APIResponse(responseCode = "200", description = "As GET /api/handles/{prefix}/{suffix}",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
-    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "401", ref = "HandleError")
     @APIResponse(responseCode = "403", ref = "HandleError")
     @APIResponse(responseCode = "404", ref = "HandleError")
@@ -101,7 +102,7 @@ public class HandleApiResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
     @APIResponse(responseCode = "201", description = "Created (overwrite=false; responseCode 1, the handle written)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
-    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "401", ref = "HandleError")
     @APIResponse(responseCode = "403", ref = "HandleError")
     @APIResponse(responseCode = "409", ref = "HandleError")
@@ -131,7 +132,7 @@ public class HandleApiResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
     @APIResponse(responseCode = "201", description = "Created (overwrite=false; responseCode 1, the handle written)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
-    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "401", ref = "HandleError")
     @APIResponse(responseCode = "403", ref = "HandleError")
     @APIResponse(responseCode = "409", ref = "HandleError")
@@ -158,7 +159,7 @@ public class HandleApiResource {
     @Path("handles/{prefix}/{suffix: .+}")
     @APIResponse(responseCode = "200", description = "Deleted (responseCode 1)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
-    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "401", ref = "HandleError")
     @APIResponse(responseCode = "403", ref = "HandleError")
     @APIResponse(responseCode = "404", ref = "HandleError")
@@ -173,7 +174,7 @@ public class HandleApiResource {
     @Path("handles/{handle}")
     @APIResponse(responseCode = "200", description = "Deleted (responseCode 1)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HandleResponse.class)))
-    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "401", ref = "HandleError")
     @APIResponse(responseCode = "403", ref = "HandleError")
     @APIResponse(responseCode = "404", ref = "HandleError")
@@ -254,7 +255,7 @@ public class HandleApiResource {
     @APIResponse(responseCode = "403", ref = "HandleError")
     public Uni<Response> home(@PathParam("prefix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PREFIX)) String prefix,
                               @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-                                      schema = @Schema(implementation = PrefixInput.class))) PrefixInput input) {
+                                      schema = @Schema(implementation = PrefixInput.class))) @Valid PrefixInput input) {
         return prefixes.home(prefix, input == null || input.admins() == null ? List.of() : input.admins())
                 .map(v -> Response.ok(new PrefixAnswer(1, prefix)).build());
     }
@@ -263,7 +264,7 @@ public class HandleApiResource {
     @Path("prefixes/{prefix}")
     @APIResponse(responseCode = "200", description = "Done (responseCode 1, the prefix)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PrefixAnswer.class)))
-    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "401", ref = "HandleError")
     @APIResponse(responseCode = "403", ref = "HandleError")
     public Uni<Response> unhome(@PathParam("prefix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PREFIX)) String prefix) {

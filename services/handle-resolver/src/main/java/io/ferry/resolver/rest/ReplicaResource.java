@@ -135,7 +135,7 @@ public class ReplicaResource {
     @Path("objects/{prefix}/{suffix: .+}/restore")
     @Consumes(MediaType.WILDCARD)
     @APIResponse(responseCode = "204", description = "Restored")
-    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "401", ref = "HandleError")
     @APIResponse(responseCode = "403", ref = "HandleError")
     @APIResponse(responseCode = "404", ref = "HandleError")

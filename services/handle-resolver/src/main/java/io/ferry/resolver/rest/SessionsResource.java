@@ -77,7 +77,7 @@ public class SessionsResource {
     @Consumes(MediaType.WILDCARD)
     @APIResponse(responseCode = "201", description = "The new session: its id and nonce (and, with credentials, whether they verified)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SessionResponse.class)))
-    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "503", ref = "HandleError")
     public Uni<Response> open(@HeaderParam(CacheHeaders.AUTHORIZATION) String authorization, @Context UriInfo uri, @RequestBody(ref = "NewSessionFields") String body) {
         HandleAuthorization auth = fields(authorization, uri, body);
@@ -107,7 +107,7 @@ public class SessionsResource {
     @Path("{which}")
     @Consumes(MediaType.WILDCARD)
     @APIResponse(responseCode = "200", description = "The session", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SessionResponse.class)))
-    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "401", ref = "SessionError")
     @APIResponse(responseCode = "403", ref = "HandleError")
     public Uni<Response> prove(@PathParam("which") @Parameter(description = "The only session path is this", schema = @Schema(type = SchemaType.STRING, enumeration = THIS)) String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,
@@ -119,7 +119,7 @@ public class SessionsResource {
     @Path("{which}")
     @Consumes(MediaType.WILDCARD)
     @APIResponse(responseCode = "200", description = "The session", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SessionResponse.class)))
-    @APIResponse(responseCode = "400", ref = "HandleError")
+    @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "401", ref = "SessionError")
     @APIResponse(responseCode = "403", ref = "HandleError")
     public Uni<Response> provePost(@PathParam("which") @Parameter(description = "The only session path is this", schema = @Schema(type = SchemaType.STRING, enumeration = THIS)) String which, @HeaderParam(CacheHeaders.AUTHORIZATION) String authorization,

@@ -3,11 +3,13 @@ package io.ferry.problem;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.parameters.Parameter;
+import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import java.util.ArrayList;
@@ -68,15 +70,46 @@ public class ControlCharacterParameters {
             return;
         }
         for (PathItem path : openAPI.getPaths().getPathItems().values()) {
-            Stream<Parameter> shared = path.getParameters() == null ? Stream.empty() : path.getParameters().stream();
-            Stream<Parameter> own = path.getOperations() == null ? Stream.empty() : path.getOperations().values().stream()
-                    .map(Operation::getParameters).filter(p -> p != null).flatMap(List::stream);
-            Stream.concat(shared, own).forEach(ControlCharacterParameters::constrain);
+            List<Parameter> shared = path.getParameters() == null ? List.of() : path.getParameters();
+            shared.forEach(ControlCharacterParameters::constrain);
+            if (path.getOperations() == null) {
+                continue;
+            }
+            for (Operation operation : path.getOperations().values()) {
+                List<Parameter> own = operation.getParameters() == null ? List.of() : operation.getParameters();
+                own.forEach(ControlCharacterParameters::constrain);
+                if (Stream.concat(shared.stream(), own.stream()).anyMatch(ControlCharacterParameters::checked)) {
+                    refusalIsAProblem(operation);
+                }
+            }
         }
     }
 
+    /**
+     * An operation that documents its own 400 (the resolver's Handle.net API answers one in Handle.net's shape) may
+     * also get this class's 400, a problem document: the 400 lists both.
+     */
+    private static void refusalIsAProblem(Operation operation) {
+        APIResponse badRequest = operation.getResponses() == null ? null : operation.getResponses().getAPIResponse("400");
+        if (badRequest == null || badRequest.getRef() != null) {
+            // a shared response of the document's own, which states its media types itself
+            return;
+        }
+        if (badRequest.getContent() == null) {
+            badRequest.setContent(OASFactory.createContent());
+        }
+        if (badRequest.getContent().getMediaType(Problem.MEDIA_TYPE) == null) {
+            badRequest.getContent().addMediaType(Problem.MEDIA_TYPE, OASFactory.createMediaType()
+                    .schema(OASFactory.createSchema().ref("#/components/schemas/" + ProblemResponses.SCHEMA)));
+        }
+    }
+
+    private static boolean checked(Parameter p) {
+        return p.getIn() == Parameter.In.PATH || p.getIn() == Parameter.In.QUERY;
+    }
+
     private static void constrain(Parameter p) {
-        if (p.getIn() != Parameter.In.PATH && p.getIn() != Parameter.In.QUERY) {
+        if (!checked(p)) {
             return;
         }
         Schema s = p.getSchema();

@@ -36,6 +36,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -196,6 +197,10 @@ public class JobResource {
      */
     @GET
     @Path("{ids}")
+    @APIResponse(responseCode = "200", description = "The job (one id), or each job's entry (several)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON))
+    @APIResponse(responseCode = "207", description = "Several ids, some not found: each job's entry with its http_status, as FTS3 answers",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY)))
     @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<Response> get(@PathParam("ids") String ids, @QueryParam("files") String fileFields) {
         List<String> fields = fileFields == null ? null
@@ -211,6 +216,10 @@ public class JobResource {
      */
     @POST
     @Path("{ids}")
+    @APIResponse(responseCode = "200", description = "The job (one id), or each job's entry (several)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON))
+    @APIResponse(responseCode = "207", description = "Several ids, some not found: each job's entry with its http_status, as FTS3 answers",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY)))
     @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     @Consumes(MediaType.WILDCARD)
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Modification.class)))
@@ -310,6 +319,10 @@ public class JobResource {
      */
     @DELETE
     @Path("{ids}")
+    @APIResponse(responseCode = "200", description = "The job (one id), or each job's entry (several)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON))
+    @APIResponse(responseCode = "207", description = "Several ids, some not found: each job's entry with its http_status, as FTS3 answers",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY)))
     @RolesAllowed({FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<Response> cancel(@PathParam("ids") String ids) {
         return perJob(ids, "/jobs/" + ids, (uuid, j) -> {

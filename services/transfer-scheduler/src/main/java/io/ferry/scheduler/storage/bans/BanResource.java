@@ -64,8 +64,8 @@ public class BanResource {
             @Schema(pattern = "^([Cc][Aa][Nn][Cc][Ee][Ll]|[Ww][Aa][Ii][Tt])$", description = "cancel (the default) or wait", nullable = true) String status,
             @Schema(description = "with status wait: the SE's new files are still taken, and wait") Boolean allow_submit,
             @Schema(minimum = "0", maximum = "999999999", description = "seconds", nullable = true) Integer timeout,
-            @Schema(nullable = true) String vo_name,
-            @Schema(nullable = true) String message) {
+            @Schema(nullable = true, pattern = ApiPatterns.STORABLE_TEXT) String vo_name,
+            @Schema(nullable = true, pattern = ApiPatterns.STORABLE_TEXT) String message) {
     }
 
     /** allow_submit true, which a cancel ban refuses. */
@@ -78,7 +78,7 @@ public class BanResource {
     }
 
     /** What {@link BanService#banDn} takes, for the OpenAPI document. */
-    record DnBanBody(@Schema(required = true, maxLength = 200, pattern = ApiPatterns.NOT_BLANK) String user_dn, @Schema(nullable = true) String message) {
+    record DnBanBody(@Schema(required = true, maxLength = 200, pattern = ApiPatterns.NOT_BLANK) String user_dn, @Schema(nullable = true, pattern = ApiPatterns.STORABLE_TEXT) String message) {
     }
 
     @POST
