@@ -1,7 +1,8 @@
 package io.ferry.profiles.api;
 
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.ferry.profiles.model.DriftCheck;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import java.time.OffsetDateTime;
 import java.util.List;
 

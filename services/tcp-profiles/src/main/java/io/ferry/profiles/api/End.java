@@ -1,6 +1,7 @@
 package io.ferry.profiles.api;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import java.util.List;
 
 /** One end of a link, named by its storage element or its host (the other is null). */

@@ -1,7 +1,7 @@
 package io.ferry.profiles.api;
 
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.OffsetDateTime;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.ferry.profiles.model;
 
+
 import java.util.regex.Pattern;
 
 /**

@@ -1,6 +1,7 @@
 package io.ferry.profiles.model;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
