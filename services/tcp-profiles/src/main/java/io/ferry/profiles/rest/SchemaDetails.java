@@ -17,13 +17,14 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * What the OpenAPI document cannot learn from the input records' annotations: a profile's settings (the keys and
- * values {@link SysctlCatalog} allows), the label keys of a host (annotated on a type argument, which it skips) and
- * the shape of a rule's selector (recursive: an object ANDs its keys, an array ORs its selectors). Taken from the
- * classes that check them, so the document follows them.
+ * What the OpenAPI document cannot learn from the records' annotations: a profile's settings (the keys and values
+ * {@link SysctlCatalog} allows), the label keys of a host (annotated on a type argument, which it skips), the shape of
+ * a rule's selector (recursive: an object ANDs its keys, an array ORs its selectors) and a version's diff (from and to
+ * per setting, null where it was or is unset). Taken from the classes that check or write them, so the document
+ * follows them.
  */
 @OpenApiFilter(OpenApiFilter.RunStage.BUILD)
-public class InputSchemas implements OASFilter {
+public class SchemaDetails implements OASFilter {
 
     static final String SELECTOR = "Selector";
 
@@ -42,6 +43,13 @@ public class InputSchemas implements OASFilter {
         Schema host = schemas.get("HostInput");
         if (host != null && host.getProperties() != null && host.getProperties().get("labels") != null) {
             host.getProperties().get("labels").propertyNames(string().pattern(HostInput.LABEL_KEY));
+        }
+        Schema view = schemas.get("ProfileView");
+        if (view != null && view.getProperties() != null) {
+            Schema value = OASFactory.createSchema().addType(SchemaType.STRING).addType(SchemaType.NULL);
+            Schema change = OASFactory.createSchema().addType(SchemaType.OBJECT)
+                    .addProperty("from", value).addProperty("to", value).required(List.of("from", "to"));
+            view.addProperty("diff", OASFactory.createSchema().addType(SchemaType.OBJECT).additionalPropertiesSchema(change));
         }
         Schema rule = schemas.get("RuleInput");
         if (rule != null && rule.getProperties() != null) {
