@@ -20,8 +20,9 @@ import java.util.Optional;
 /**
  * What the OpenAPI document cannot learn from the input records' annotations: the site names of a group; what
  * MeasurementService asks of a measurement beyond its Bean Validation (no unknown field, a time from 1970 to now, at
- * least one of throughput, RTT and loss) and of a batch (1 to 20,000 measurements); what RecordValidator asks of a
- * transfer record (no unknown field, at least one timestamp) and of a batch (at most 20,000).
+ * least one of throughput, RTT and loss) and of a batch (up to 20,000 measurements, one of them valid); what
+ * RecordValidator asks of a transfer record (no unknown field, at least one timestamp) and of a batch (up to 20,000
+ * records, none or one of them valid).
  */
 @OpenApiFilter(OpenApiFilter.RunStage.BUILD)
 public class InputSchemas implements OASFilter {
@@ -49,10 +50,14 @@ public class InputSchemas implements OASFilter {
             record.additionalPropertiesBoolean(false);
             record.anyOf(TIMESTAMPS.stream().map(InputSchemas::present).toList());
         }
+        // A batch is refused only when none of its items is valid; the others are rejected one by one (207).
         batch(openAPI, "/measurements").ifPresent(b -> b.getOneOf().stream()
                 .filter(s -> s.getType() != null && s.getType().contains(SchemaType.ARRAY))
-                .forEach(a -> a.minItems(1).maxItems(RecordIngest.MAX_ITEMS)));
-        batch(openAPI, "/records").ifPresent(b -> b.maxItems(RecordIngest.MAX_ITEMS));
+                .forEach(a -> a.contains(a.getItems()).items(null).maxItems(RecordIngest.MAX_ITEMS)
+                        .description("at least one valid measurement; each invalid one is rejected on its own")));
+        batch(openAPI, "/records").ifPresent(b -> b.anyOf(List.of(OASFactory.createSchema().maxItems(0),
+                        OASFactory.createSchema().contains(b.getItems()))).items(null).maxItems(RecordIngest.MAX_ITEMS)
+                .description("no record, or at least one valid one; each invalid one is rejected on its own"));
     }
 
     static final List<String> TIMESTAMPS = List.of("submitted_at", "prepare_started_at", "prepare_ended_at",
