@@ -53,7 +53,7 @@ public class MeasurementResource {
 
     @GET
     public Uni<List<io.ferry.rates.api.StoredMeasurement>> list(@QueryParam("source") String source, @QueryParam("destination") String destination,
-                                                     @QueryParam("limit") @Parameter(
+                                                     @QueryParam("limit") @Parameter(allowEmptyValue = true,
                                                              schema = @Schema(type = SchemaType.INTEGER,
                                                              format = "int32", minimum = "1", maximum = "10000")) Integer limit) {
         int n = limit == null ? 100 : limit;

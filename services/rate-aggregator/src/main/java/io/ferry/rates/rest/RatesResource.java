@@ -112,9 +112,9 @@ public class RatesResource {
             @QueryParam("by") @Parameter(
                     schema = @Schema(type = SchemaType.STRING, enumeration = {"link", "site", "vo"}))
             String by,
-            @QueryParam("top") @Parameter(schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "0",
+            @QueryParam("top") @Parameter(allowEmptyValue = true, schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "0",
                     maximum = "100")) Integer top,
-            @QueryParam("k") @Parameter(description = "spike factor", schema = @Schema(type = SchemaType.NUMBER,
+            @QueryParam("k") @Parameter(allowEmptyValue = true, description = "spike factor", schema = @Schema(type = SchemaType.NUMBER,
                     format = "double", minimum = "1", exclusiveMinimum = true)) Double k) {
         return series.series(by, source, destination, window, bin, top, k);
     }

@@ -138,7 +138,8 @@ public class HostResource {
     @GET
     @Path("{name}/observed")
     @Authenticated
-    public Uni<List<ObservationView>> observations(@PathParam("name") String name, @QueryParam("limit") Integer limit) {
+    public Uni<List<ObservationView>> observations(@PathParam("name") String name,
+                                                   @QueryParam("limit") @Parameter(allowEmptyValue = true) Integer limit) {
         int n = limit == null ? 20 : Math.max(1, Math.min(limit, 500));
         return drift.history(name.toLowerCase(), n).map(l -> l.stream().map(WireViews::observation).toList());
     }
@@ -159,7 +160,7 @@ public class HostResource {
     public Uni<io.ferry.profiles.api.HostRecommendation> recommendation(
             @PathParam("name") String name,
             @QueryParam("peers") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = Syntax.PEERS)) String peers,
-            @QueryParam("streams") @Parameter(schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1",
+            @QueryParam("streams") @Parameter(allowEmptyValue = true, schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1",
                     maximum = "64")) Integer streams) {
         if (streams != null && (streams < 1 || streams > 64)) {
             throw ProblemException.badRequest("streams", "must be between 1 and 64");

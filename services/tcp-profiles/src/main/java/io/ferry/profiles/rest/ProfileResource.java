@@ -90,7 +90,8 @@ public class ProfileResource {
     /** Settings after include resolution (child wins), of the current or a given version. */
     @GET
     @Path("{name}/effective")
-    public Uni<Effective> effective(@PathParam("name") String name, @QueryParam("version") Integer version) {
+    public Uni<Effective> effective(@PathParam("name") String name,
+                                    @QueryParam("version") @Parameter(allowEmptyValue = true) Integer version) {
         return profiles.effective(name, version).map(WireViews::effective);
     }
 

@@ -34,9 +34,9 @@ public class RecommendationResource {
             String nic,
             @QueryParam("rtt") @Parameter(required = true, schema = @Schema(type = SchemaType.STRING, pattern = Syntax.RTT))
             String rtt,
-            @QueryParam("streams") @Parameter(schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1",
+            @QueryParam("streams") @Parameter(allowEmptyValue = true, schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1",
                     maximum = "64")) Integer streams,
-            @QueryParam("mtu") @Parameter(schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "576",
+            @QueryParam("mtu") @Parameter(allowEmptyValue = true, schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "576",
                     maximum = "9216")) Integer mtu,
             @QueryParam("congestion") @Parameter(schema = @Schema(type = SchemaType.STRING,
                     enumeration = {"htcp", "bbr", "cubic"})) String congestion,
