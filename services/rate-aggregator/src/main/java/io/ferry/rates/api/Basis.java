@@ -1,4 +1,6 @@
 package io.ferry.rates.api;
 
-public record Basis(String source, long samples, String window, String note) {
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+public record Basis(String source, long samples, String window, @Schema(nullable = true) String note) {
 }

@@ -3,6 +3,7 @@ package io.ferry.rates.rest;
 import io.ferry.rates.api.GroupInput;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.rates.api.SiteGroup;
+import io.ferry.rates.api.Syntax;
 import io.ferry.rates.service.SiteGroups;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -17,6 +18,10 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.util.List;
 
@@ -41,14 +46,18 @@ public class GroupResource {
     @Path("{name}")
     @RolesAllowed(FerryRoles.RATES_WRITE)
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<SiteGroup> put(@PathParam("name") String name, @NotNull GroupInput input) {
+    public Uni<SiteGroup> put(@PathParam("name") @Parameter(
+            schema = @Schema(type = SchemaType.STRING, pattern = Syntax.GROUP)) String name,
+                              @NotNull GroupInput input) {
         return groups.put(name, input.sites());
     }
 
     @DELETE
     @Path("{name}")
     @RolesAllowed(FerryRoles.RATES_WRITE)
-    public Uni<Response> delete(@PathParam("name") String name) {
+    @APIResponse(responseCode = "204", description = "Deleted")
+    public Uni<Response> delete(@PathParam("name") @Parameter(
+            schema = @Schema(type = SchemaType.STRING, pattern = Syntax.GROUP)) String name) {
         return groups.delete(name).replaceWith(Response.noContent().build());
     }
 }

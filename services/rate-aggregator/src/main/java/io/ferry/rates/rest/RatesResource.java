@@ -6,6 +6,7 @@ import io.ferry.rates.api.Matrix;
 import io.ferry.rates.api.RateSeriesView;
 import io.ferry.rates.api.Regression;
 import io.ferry.rates.api.SiteTable;
+import io.ferry.rates.api.Syntax;
 import io.ferry.rates.service.CostMatrix;
 import io.ferry.rates.service.LinkQueries;
 import io.ferry.rates.service.RateSeries;
@@ -17,6 +18,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 /** Public monitoring reads: link tables, time series, the cost matrix, regressions and comparisons. */
 @Path("/")
@@ -50,15 +54,22 @@ public class RatesResource {
     /** {@code GET /probes?source=SE&destination=SE&window=7d}: the link's probe runs (at most 30 days), each with its 12-hour average. */
     @GET
     @Path("probes")
-    public Uni<io.ferry.rates.api.ProbeSeriesView> probes(@QueryParam("source") String source, @QueryParam("destination") String destination,
-                                                                 @QueryParam("window") String window) {
+    public Uni<io.ferry.rates.api.ProbeSeriesView> probes(
+            @QueryParam("source") @Parameter(required = true,
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.NOT_BLANK)) String source,
+            @QueryParam("destination") @Parameter(required = true,
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.NOT_BLANK)) String destination,
+            @QueryParam("window") @Parameter(
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.PROBE_WINDOW)) String window) {
         return probes.series(source, destination, window);
     }
 
     /** {@code GET /probes/links?window=7d}: the links with probe runs in the window, with their counts and mean throughput. */
     @GET
     @Path("probes/links")
-    public Uni<java.util.List<io.ferry.rates.api.ProbedLink>> probedLinks(@QueryParam("window") String window) {
+    public Uni<java.util.List<io.ferry.rates.api.ProbedLink>> probedLinks(
+            @QueryParam("window") @Parameter(
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.PROBE_WINDOW)) String window) {
         return probes.links(window);
     }
 
@@ -72,38 +83,66 @@ public class RatesResource {
     /** {@code GET /links?window=24h&by=link|site|group|vo}: one row per link with its figures. */
     @GET
     @Path("links")
-    public Uni<LinkTable> links(@QueryParam("window") String window, @QueryParam("by") String by) {
+    public Uni<LinkTable> links(
+            @QueryParam("window") @Parameter(
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.WINDOW)) String window,
+            @QueryParam("by") @Parameter(
+                    schema = @Schema(type = SchemaType.STRING, enumeration = {"link", "site", "group", "vo"}))
+            String by) {
         return links.links(by, window);
     }
 
     /** {@code GET /sites?window=7d}: files and bytes into and out of each site. */
     @GET
     @Path("sites")
-    public Uni<SiteTable> sites(@QueryParam("window") String window) {
+    public Uni<SiteTable> sites(@QueryParam("window") @Parameter(
+            schema = @Schema(type = SchemaType.STRING, pattern = Syntax.WINDOW)) String window) {
         return links.sites(window);
     }
 
     /** {@code GET /rates?source=&destination=&window=6mo&bin=12h[&by=][&top=5][&k=3]}. */
     @GET
     @Path("rates")
-    public Uni<RateSeriesView> rates(@QueryParam("source") String source, @QueryParam("destination") String destination,
-                                        @QueryParam("window") String window, @QueryParam("bin") String bin,
-                                        @QueryParam("by") String by, @QueryParam("top") Integer top, @QueryParam("k") Double k) {
+    public Uni<RateSeriesView> rates(
+            @QueryParam("source") String source, @QueryParam("destination") String destination,
+            @QueryParam("window") @Parameter(
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.WINDOW)) String window,
+            @QueryParam("bin") @Parameter(description = "at most 20,000 bins per window", schema = @Schema(
+                    type = SchemaType.STRING, pattern = Syntax.BIN)) String bin,
+            @QueryParam("by") @Parameter(
+                    schema = @Schema(type = SchemaType.STRING, enumeration = {"link", "site", "vo"}))
+            String by,
+            @QueryParam("top") @Parameter(allowEmptyValue = true, schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "0",
+                    maximum = "100")) Integer top,
+            @QueryParam("k") @Parameter(allowEmptyValue = true, description = "spike factor", schema = @Schema(type = SchemaType.NUMBER,
+                    format = "double", minimum = "1", exclusiveMinimum = true)) Double k) {
         return series.series(by, source, destination, window, bin, top, k);
     }
 
     /** {@code GET /cost?from=SE1,SE2&to=SE3,SE4&filesize=11MB}: expected seconds per file, each cell with its basis. */
     @GET
     @Path("cost")
-    public Uni<Matrix> cost(@QueryParam("from") String from, @QueryParam("to") String to,
-                                       @QueryParam("filesize") String filesize) {
+    public Uni<Matrix> cost(
+            @QueryParam("from") @Parameter(required = true,
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.NAMES)) String from,
+            @QueryParam("to") @Parameter(required = true,
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.NAMES)) String to,
+            @QueryParam("filesize") @Parameter(
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.SIZE)) String filesize) {
         return cost.cost(from, to, filesize);
     }
 
     @GET
     @Path("regression")
-    public Uni<Regression> regression(@QueryParam("source") String source, @QueryParam("destination") String destination,
-                                                     @QueryParam("from") String from, @QueryParam("to") String to) {
+    public Uni<Regression> regression(
+            @QueryParam("source") @Parameter(required = true,
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.NOT_BLANK)) String source,
+            @QueryParam("destination") @Parameter(required = true,
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.NOT_BLANK)) String destination,
+            @QueryParam("from") @Parameter(required = true,
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.TIME)) String from,
+            @QueryParam("to") @Parameter(required = true, description = "after from, by at most 366 days",
+                    schema = @Schema(type = SchemaType.STRING, pattern = Syntax.TIME)) String to) {
         return analysis.regression(source, destination, from, to);
     }
 
@@ -112,7 +151,10 @@ public class RatesResource {
     @Path("compare")
     public Uni<Comparison> compare(@QueryParam("source") String source, @QueryParam("destination") String destination,
                                                   @QueryParam("se") String se, @QueryParam("site") String site,
-                                                  @QueryParam("at") String at, @QueryParam("window") String window) {
+                                                  @QueryParam("at") @Parameter(required = true,
+                                                          schema = @Schema(type = SchemaType.STRING, pattern = Syntax.TIME)) String at,
+                                                  @QueryParam("window") @Parameter(
+                                                          schema = @Schema(type = SchemaType.STRING, pattern = Syntax.WINDOW)) String window) {
         return analysis.compare(source, destination, se, site, at, window);
     }
 }

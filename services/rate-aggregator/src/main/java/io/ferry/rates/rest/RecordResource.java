@@ -1,6 +1,9 @@
 package io.ferry.rates.rest;
 
 import io.ferry.identity.model.FerryRoles;
+import io.ferry.rates.api.Syntax;
+import io.ferry.rates.api.IngestResult;
+import io.ferry.rates.api.TransferRecord;
 import io.ferry.rates.service.RecordIngest;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -13,6 +16,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /** {@code POST /records}: transfer records from transfer-scheduler's outbox or a site's own tools. */
 @Path("/records")
@@ -36,7 +45,13 @@ public class RecordResource {
     @RolesAllowed(FerryRoles.RATES_WRITE)
     @Consumes({"text/csv", MediaType.TEXT_PLAIN})
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> importCsv(String body, @jakarta.ws.rs.QueryParam("vo") String vo,
+    @APIResponse(responseCode = "200", description = "every item taken",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = IngestResult.class)))
+    @APIResponse(responseCode = "207", description = "some items rejected, each listed with its errors",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = IngestResult.class)))
+    public Uni<Response> importCsv(String body,
+                                   @jakarta.ws.rs.QueryParam("vo") @Parameter(required = true,
+                                           schema = @Schema(type = SchemaType.STRING, pattern = Syntax.VO)) String vo,
                                    @jakarta.ws.rs.QueryParam("activity") String activity) {
         return csv.importCsv(body, vo, activity).map(r -> Response.status(r.rejected().isEmpty() ? 200 : 207).entity(r).build());
     }
@@ -46,7 +61,14 @@ public class RecordResource {
     @RolesAllowed(FerryRoles.RATES_WRITE)
     @Consumes({MediaType.APPLICATION_JSON, NDJSON})
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> ingest(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType) {
+    @APIResponse(responseCode = "200", description = "every item taken",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = IngestResult.class)))
+    @APIResponse(responseCode = "207", description = "some items rejected, each listed with its errors",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = IngestResult.class)))
+    public Uni<Response> ingest(@RequestBody(required = true, content = {
+            @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = TransferRecord[].class)),
+            @Content(mediaType = NDJSON, schema = @Schema(type = SchemaType.STRING,
+                    description = "one transfer record (a JSON object) per line"))}) byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType) {
         boolean ndjson = contentType != null && contentType.startsWith(NDJSON);
         return ingest.ingest(body, ndjson)
                 .map(r -> Response.status(r.rejected().isEmpty() ? 200 : 207).entity(r).build());

@@ -1,8 +1,12 @@
 package io.ferry.profiles.api;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import java.time.OffsetDateTime;
 import java.util.List;
 
-public record Impact(String host, String site, String change, OffsetDateTime at, String window, boolean available,
-                     String message, List<LinkImpact> links) {
+/** A change's impact on the links of a host or a site (the other is null); message says why none is known. */
+public record Impact(@Schema(nullable = true) String host, @Schema(nullable = true) String site, String change,
+                     OffsetDateTime at, String window, boolean available, @Schema(nullable = true) String message,
+                     List<LinkImpact> links) {
 }

@@ -1,4 +1,6 @@
 package io.ferry.profiles.api;
 
-public record PeerRtt(String peer, double rttMs, Integer peerNicMbps) {
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+public record PeerRtt(String peer, double rttMs, @Schema(nullable = true) Integer peerNicMbps) {
 }

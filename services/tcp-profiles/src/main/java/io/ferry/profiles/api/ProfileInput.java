@@ -14,7 +14,7 @@ import java.util.Map;
  */
 public record ProfileInput(
         @Size(max = 500) @Pattern(regexp = ConfigText.SINGLE_LINE, message = ConfigText.SINGLE_LINE_MESSAGE) String summary,
-        @Pattern(regexp = "[a-z0-9][a-z0-9._-]{0,99}", message = "must name a profile") String include,
+        @Pattern(regexp = Syntax.NAME, message = "must name a profile") String include,
         @Size(max = 100) @Pattern(regexp = HostInput.SITE_OR_EMPTY, message = "must be a site name such as RAL-LCG2") String site,
         @Size(max = 100) Map<String, String> sysctls,
         @JsonProperty("interface") @Size(max = 10) Map<String, Integer> interfaceSettings,

@@ -1,5 +1,6 @@
 package io.ferry.profiles.model;
 
+
 import java.util.regex.Pattern;
 
 /**
@@ -10,8 +11,11 @@ import java.util.regex.Pattern;
  */
 public final class ConfigText {
 
-    /** A single line: no C0 or C1 control character (CR, LF, NUL, tab, NEL, ...), no Unicode line or paragraph separator. */
-    public static final String SINGLE_LINE = "[^\\x00-\\x1F\\x7F-\\x9F\\u2028\\u2029]*";
+    /**
+     * A single line: no C0 or C1 control character (CR, LF, NUL, tab, NEL, ...), no Unicode line or paragraph
+     * separator. Anchored, as the OpenAPI document's patterns otherwise match anywhere in a value.
+     */
+    public static final String SINGLE_LINE = "^[^\\x00-\\x1F\\x7F-\\x9F\\u2028\\u2029]*$";
     public static final String SINGLE_LINE_MESSAGE = "must be a single line without control characters";
 
     private static final Pattern PLAIN_YAML = Pattern.compile("[A-Za-z][A-Za-z0-9._/-]*");

@@ -1,5 +1,7 @@
 package io.ferry.profiles.model;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +10,8 @@ import java.util.Map;
 public final class DriftCheck {
 
     /** One setting that differs; {@code observed} is null when the host did not report it. */
-    public record Difference(String setting, String expected, String observed, String interfaceName) {
+    public record Difference(String setting, String expected, @Schema(nullable = true) String observed,
+                             @Schema(nullable = true) String interfaceName) {
     }
 
     private DriftCheck() {

@@ -48,11 +48,12 @@ public record ObservedHost(Map<String, String> sysctls, Map<String, Map<String, 
             }
             Map<String, Integer> attrs = new TreeMap<>();
             String rest = m.group(3);
-            var mtu = java.util.regex.Pattern.compile("\\bmtu (\\d+)").matcher(rest);
+            // An int's worth of digits: a longer number is no MTU or queue length, and is left out like any other noise.
+            var mtu = java.util.regex.Pattern.compile("\\bmtu (\\d{1,9})\\b").matcher(rest);
             if (mtu.find()) {
                 attrs.put("mtu", Integer.parseInt(mtu.group(1)));
             }
-            var qlen = java.util.regex.Pattern.compile("\\bqlen (\\d+)").matcher(rest);
+            var qlen = java.util.regex.Pattern.compile("\\bqlen (\\d{1,9})\\b").matcher(rest);
             if (qlen.find()) {
                 attrs.put("txqueuelen", Integer.parseInt(qlen.group(1)));
             }

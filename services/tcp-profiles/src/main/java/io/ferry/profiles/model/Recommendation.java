@@ -1,5 +1,7 @@
 package io.ferry.profiles.model;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import java.util.List;
 import java.util.Map;
 
@@ -12,7 +14,8 @@ import java.util.Map;
 public record Recommendation(Inputs inputs, long bdpBytes, long perStreamBytes, ProfileSettings settings,
                              Map<String, String> reasons, List<Warning> warnings) {
 
-    public record Inputs(int nicMbps, double rttMs, int streams, boolean streamsGiven, Integer mtu, String congestionControl) {
+    public record Inputs(int nicMbps, double rttMs, int streams, boolean streamsGiven, @Schema(nullable = true) Integer mtu,
+                         @Schema(nullable = true) String congestionControl) {
     }
 
     public record Warning(String code, String message) {

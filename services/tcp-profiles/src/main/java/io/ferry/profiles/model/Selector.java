@@ -32,13 +32,15 @@ public final class Selector {
     }
 
     /** Kubernetes label keys (the Tuned CR matches node labels by them); site, storage_element and name fit too. */
-    static final Pattern KEY = Pattern.compile("([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?");
+    public static final String KEY_SYNTAX = "^([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?$";
+    static final Pattern KEY = Pattern.compile(KEY_SYNTAX);
 
     /**
      * Label values, site, SE and host names, each optionally ending in '*' (a prefix), or '*' alone: nothing that
      * could break out of the rendered Tuned CR.
      */
-    static final Pattern VALUE = Pattern.compile("[A-Za-z0-9_.:-]{0,253}\\*?");
+    public static final String VALUE_SYNTAX = "^[A-Za-z0-9_.:-]{0,253}\\*?$";
+    static final Pattern VALUE = Pattern.compile(VALUE_SYNTAX);
     static final String VALUE_RULE = "must be a label value, site, SE or host name (letters, digits, '_', '.', ':', '-'), "
             + "optionally ending in '*'";
 

@@ -51,7 +51,37 @@ public final class SysctlCatalog {
     public static final Set<String> QDISCS = Set.of("fq", "fq_codel", "pfifo_fast", "cake", "sfq", "codel", "mq");
     public static final Set<String> INTERFACE_KEYS = Set.of("txqueuelen", "mtu");
 
+    /** 0 to 2147483647, written without leading zeros. */
+    private static final String INT31 = "(0|[1-9][0-9]{0,8}|1[0-9]{9}|20[0-9]{8}|21[0-3][0-9]{7}|214[0-6][0-9]{6}"
+            + "|2147[0-3][0-9]{5}|21474[0-7][0-9]{4}|214748[0-2][0-9]{3}|2147483[0-5][0-9]{2}|21474836[0-3][0-9]|214748364[0-7])";
+
     private SysctlCatalog() {
+    }
+
+    /**
+     * The values {@link #problem} takes for {@code key}, as an anchored regular expression for the OpenAPI document,
+     * or null where the values are a fixed set ({@link #choices}). A triple's order (min <= default <= max) and a
+     * default's bound by its maximum are beyond a regular expression.
+     */
+    public static String syntax(String key) {
+        String n = "[0-9]{1,18}";
+        return switch (KEYS.get(key)) {
+            case BUFFER, COUNT -> "^ *" + INT31 + " *$";
+            case BOOLEAN -> "^ *[01] *$";
+            case MTU_PROBING -> "^ *[012] *$";
+            case BUFFER_TRIPLE -> "^ *" + INT31 + "[ \\t]+" + INT31 + "[ \\t]+" + INT31 + " *$";
+            case PAGES_TRIPLE -> "^ *" + n + "[ \\t]+" + n + "[ \\t]+" + n + " *$";
+            case CONGESTION, QDISC -> null;
+        };
+    }
+
+    /** The values {@code key} takes when they are a fixed set, else null. */
+    public static Set<String> choices(String key) {
+        return switch (KEYS.get(key)) {
+            case CONGESTION -> CONGESTION_CONTROLS;
+            case QDISC -> QDISCS;
+            default -> null;
+        };
     }
 
     public static Set<String> knownKeys() {

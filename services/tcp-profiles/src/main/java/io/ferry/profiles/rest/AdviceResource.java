@@ -1,6 +1,7 @@
 package io.ferry.profiles.rest;
 
 import io.ferry.profiles.api.Advice;
+import io.ferry.profiles.api.Syntax;
 import io.ferry.profiles.service.StreamAdvisor;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -9,6 +10,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 /**
  * {@code GET /advice/streams?source_se=|source_host=&destination_se=|destination_host=[&rtt=]}: TCP streams per
@@ -29,7 +33,8 @@ public class AdviceResource {
     @Path("streams")
     public Uni<Advice> streams(@QueryParam("source_se") String sourceSe, @QueryParam("source_host") String sourceHost,
                                              @QueryParam("destination_se") String destinationSe,
-                                             @QueryParam("destination_host") String destinationHost, @QueryParam("rtt") String rtt) {
+                                             @QueryParam("destination_host") String destinationHost, 
+                                @QueryParam("rtt") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = Syntax.RTT)) String rtt) {
         return advisor.advise(sourceSe, sourceHost, destinationSe, destinationHost, rtt);
     }
 }

@@ -5,6 +5,7 @@ import io.ferry.profiles.api.ObservationView;
 import io.ferry.profiles.api.ObservationInput;
 import io.ferry.profiles.api.HostView;
 import io.ferry.profiles.api.HostInput;
+import io.ferry.profiles.api.Syntax;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.profiles.service.HostService;
 import io.ferry.profiles.service.SiteAdmin;
@@ -29,6 +30,11 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.Context;
 import io.ferry.problem.ProblemException;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.util.List;
 import java.util.Map;
@@ -62,7 +68,9 @@ public class HostResource {
 
     @GET
     @Authenticated
-    public Uni<List<HostView>> list(@QueryParam("site") String site, @QueryParam("label") List<String> labels) {
+    public Uni<List<HostView>> list(@QueryParam("site") String site,
+                                    @QueryParam("label") @Parameter(schema = @Schema(type = SchemaType.ARRAY,
+                                            implementation = LabelSelector.class)) List<String> labels) {
         return hosts.list(site, parseLabels(labels)).map(l -> l.stream().map(WireViews::host).toList());
     }
 
@@ -75,6 +83,8 @@ public class HostResource {
 
     @POST
     @RolesAllowed(FerryRoles.PROFILES_WRITE)
+    @APIResponse(responseCode = "201", description = "Created",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = HostView.class)))
     public Uni<Response> create(@Valid @NotNull HostInput input, @Context UriInfo uri) {
         return hosts.create(input).map(h -> Response.created(uri.getAbsolutePathBuilder().path(h.name).build())
                 .entity(WireViews.host(h)).build());
@@ -90,6 +100,7 @@ public class HostResource {
     @DELETE
     @Path("{name}")
     @RolesAllowed(FerryRoles.PROFILES_WRITE)
+    @APIResponse(responseCode = "204", description = "Deleted")
     public Uni<Response> delete(@PathParam("name") String name) {
         return hosts.delete(name.toLowerCase()).replaceWith(Response.noContent().build());
     }
@@ -110,7 +121,8 @@ public class HostResource {
     @Path("{name}/profile")
     @Authenticated
     @Produces({MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, "application/yaml"})
-    public Uni<Response> profile(@PathParam("name") String name, @QueryParam("format") String format) {
+    public Uni<Response> profile(@PathParam("name") String name, @QueryParam("format") @Parameter(schema = @Schema(
+            type = SchemaType.STRING, enumeration = {"json", "sysctl", "tuned", "tuned-cr"})) String format) {
         return renderer.render(name.toLowerCase(), format)
                 .map(r -> Response.ok(r.body()).type(r.mediaType()).build());
     }
@@ -126,7 +138,8 @@ public class HostResource {
     @GET
     @Path("{name}/observed")
     @Authenticated
-    public Uni<List<ObservationView>> observations(@PathParam("name") String name, @QueryParam("limit") Integer limit) {
+    public Uni<List<ObservationView>> observations(@PathParam("name") String name,
+                                                   @QueryParam("limit") @Parameter(allowEmptyValue = true) Integer limit) {
         int n = limit == null ? 20 : Math.max(1, Math.min(limit, 500));
         return drift.history(name.toLowerCase(), n).map(l -> l.stream().map(WireViews::observation).toList());
     }
@@ -145,11 +158,19 @@ public class HostResource {
     @GET
     @Path("{name}/recommendation")
     public Uni<io.ferry.profiles.api.HostRecommendation> recommendation(
-            @PathParam("name") String name, @QueryParam("peers") String peers, @QueryParam("streams") Integer streams) {
+            @PathParam("name") String name,
+            @QueryParam("peers") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = Syntax.PEERS)) String peers,
+            @QueryParam("streams") @Parameter(allowEmptyValue = true, schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1",
+                    maximum = "64")) Integer streams) {
         if (streams != null && (streams < 1 || streams > 64)) {
             throw ProblemException.badRequest("streams", "must be between 1 and 64");
         }
         return recommender.recommend(name.toLowerCase(), peers, streams);
+    }
+
+    /** A host label selector {@code key=value}, as the document shows the items of {@code label}. */
+    @Schema(type = SchemaType.STRING, pattern = Syntax.LABEL_SELECTOR)
+    record LabelSelector() {
     }
 
     private static Map<String, String> parseLabels(List<String> labels) {

@@ -3,6 +3,7 @@ package io.ferry.profiles.rest;
 import io.ferry.profiles.api.Effective;
 import io.ferry.profiles.api.ProfileView;
 import io.ferry.profiles.api.ProfileInput;
+import io.ferry.profiles.api.Syntax;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.profiles.service.ProfileService;
 import io.ferry.profiles.service.SiteAdmin;
@@ -24,6 +25,10 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.util.List;
 import java.util.Map;
@@ -57,13 +62,15 @@ public class ProfileResource {
     @PUT
     @Path("{name}")
     @RolesAllowed(FerryRoles.PROFILES_WRITE)
-    public Uni<ProfileView> put(@PathParam("name") String name, @Valid @NotNull ProfileInput input) {
+    public Uni<ProfileView> put(@PathParam("name") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = Syntax.NAME)) String name,
+                                 @Valid @NotNull ProfileInput input) {
         return profiles.put(name, input);
     }
 
     @DELETE
     @Path("{name}")
     @RolesAllowed(FerryRoles.PROFILES_WRITE)
+    @APIResponse(responseCode = "204", description = "Deleted")
     public Uni<Response> delete(@PathParam("name") String name) {
         return profiles.delete(name).replaceWith(Response.noContent().build());
     }
@@ -83,7 +90,8 @@ public class ProfileResource {
     /** Settings after include resolution (child wins), of the current or a given version. */
     @GET
     @Path("{name}/effective")
-    public Uni<Effective> effective(@PathParam("name") String name, @QueryParam("version") Integer version) {
+    public Uni<Effective> effective(@PathParam("name") String name,
+                                    @QueryParam("version") @Parameter(allowEmptyValue = true) Integer version) {
         return profiles.effective(name, version).map(WireViews::effective);
     }
 

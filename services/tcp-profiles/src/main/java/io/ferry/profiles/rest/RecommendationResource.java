@@ -1,5 +1,6 @@
 package io.ferry.profiles.rest;
 
+import io.ferry.profiles.api.Syntax;
 import io.ferry.profiles.model.HostWarnings;
 import io.ferry.problem.ProblemException;
 import io.ferry.profiles.model.BdpRecommender;
@@ -12,6 +13,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,10 +29,20 @@ import java.util.List;
 public class RecommendationResource {
 
     @GET
-    public Recommendation recommend(@QueryParam("nic") String nic, @QueryParam("rtt") String rtt,
-                                    @QueryParam("streams") Integer streams, @QueryParam("mtu") Integer mtu,
-                                    @QueryParam("congestion") String congestion, @QueryParam("pool") String pool,
-                                    @QueryParam("receiver_nic") String receiverNic) {
+    public Recommendation recommend(
+            @QueryParam("nic") @Parameter(required = true, schema = @Schema(type = SchemaType.STRING, pattern = Syntax.NIC_SPEED))
+            String nic,
+            @QueryParam("rtt") @Parameter(required = true, schema = @Schema(type = SchemaType.STRING, pattern = Syntax.RTT))
+            String rtt,
+            @QueryParam("streams") @Parameter(allowEmptyValue = true, schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1",
+                    maximum = "64")) Integer streams,
+            @QueryParam("mtu") @Parameter(allowEmptyValue = true, schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "576",
+                    maximum = "9216")) Integer mtu,
+            @QueryParam("congestion") @Parameter(schema = @Schema(type = SchemaType.STRING,
+                    enumeration = {"htcp", "bbr", "cubic"})) String congestion,
+            @QueryParam("pool") String pool,
+            @QueryParam("receiver_nic") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = Syntax.NIC_SPEED))
+            String receiverNic) {
         if (nic == null) {
             throw ProblemException.badRequest("nic", "the NIC speed is required, e.g. nic=10G");
         }

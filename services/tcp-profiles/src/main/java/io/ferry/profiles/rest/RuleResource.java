@@ -2,6 +2,7 @@ package io.ferry.profiles.rest;
 
 import io.ferry.profiles.api.RuleView;
 import io.ferry.profiles.api.RuleInput;
+import io.ferry.profiles.api.Syntax;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.profiles.service.AssignmentService;
 import io.ferry.profiles.service.SiteAdmin;
@@ -20,6 +21,10 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.util.List;
 
@@ -45,13 +50,15 @@ public class RuleResource {
     @PUT
     @Path("{name}")
     @RolesAllowed(FerryRoles.PROFILES_WRITE)
-    public Uni<RuleView> put(@PathParam("name") String name, @Valid @NotNull RuleInput input) {
+    public Uni<RuleView> put(@PathParam("name") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = Syntax.NAME)) String name,
+                              @Valid @NotNull RuleInput input) {
         return assignments.put(name, input).map(WireViews::rule);
     }
 
     @DELETE
     @Path("{name}")
     @RolesAllowed(FerryRoles.PROFILES_WRITE)
+    @APIResponse(responseCode = "204", description = "Deleted")
     public Uni<Response> delete(@PathParam("name") String name) {
         return assignments.delete(name).replaceWith(Response.noContent().build());
     }

@@ -33,6 +33,16 @@ class ObservedHostTest {
     }
 
     @Test
+    void numbersBeyondAnIntAreLeftOutNotAFailure() {
+        Map<String, Map<String, Integer>> links = ObservedHost.parseIpLink(
+                "2: eth0: <BROADCAST,UP> mtu 99999999999 qdisc fq state UP qlen 12345678901\n3: eth1: <UP> mtu 9000 qlen 10000");
+        assertFalse(links.get("eth0").containsKey("mtu"));
+        assertFalse(links.get("eth0").containsKey("txqueuelen"));
+        assertEquals(9000, links.get("eth1").get("mtu"));
+        assertEquals(10000, links.get("eth1").get("txqueuelen"));
+    }
+
+    @Test
     void driftAgainstAFasterdataProfileListsEachDifference() throws IOException {
         ObservedHost host = new ObservedHost(ObservedHost.parseSysctl(resource("sysctl-a.txt")),
                 ObservedHost.parseIpLink(resource("ip-link.txt")));
