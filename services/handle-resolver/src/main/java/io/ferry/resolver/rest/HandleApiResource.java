@@ -253,7 +253,7 @@ public class HandleApiResource {
     @APIResponse(responseCode = "400", ref = "HandleErrorOrProblem")
     @APIResponse(responseCode = "401", ref = "HandleError")
     @APIResponse(responseCode = "403", ref = "HandleError")
-    public Uni<Response> home(@PathParam("prefix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PREFIX)) String prefix,
+    public Uni<Response> home(@PathParam("prefix") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiDocs.PREFIX, maxLength = 100)) String prefix,
                               @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON,
                                       schema = @Schema(implementation = PrefixInput.class))) @Valid PrefixInput input) {
         return prefixes.home(prefix, input == null || input.admins() == null ? List.of() : input.admins())

@@ -41,7 +41,7 @@ public class AllowHeader {
     }
 
     /** A path template of the document, matched one segment per parameter, or (when none matched) any number. */
-    record PathMethods(Pattern segment, Pattern anyDepth, String allow) {
+    record PathMethods(Pattern segment, Pattern anyDepth, int segments, Set<String> methods) {
     }
 
     void install(@Observes Router router) {
@@ -90,17 +90,38 @@ public class AllowHeader {
         return allowFor(known, path);
     }
 
+    /**
+     * The union of the methods of every template matching {@code path} one segment per parameter (two templates can
+     * name the same path: {@code /api/handles/{handle}} and {@code /api/handles/{prefix}}), else of those matching
+     * with parameters spanning segments (of those, the templates with the most segments); null when none matches.
+     */
     static String allowFor(List<PathMethods> known, String path) {
-        String found = null;
+        Set<String> exact = new LinkedHashSet<>();
+        Set<String> spanning = new LinkedHashSet<>();
+        int spanningSegments = 0;
         for (PathMethods p : known) {
             if (p.segment().matcher(path).matches()) {
-                return p.allow();
-            }
-            if (found == null && p.anyDepth().matcher(path).matches()) {
-                found = p.allow();
+                exact.addAll(p.methods());
+            } else if (exact.isEmpty() && p.anyDepth().matcher(path).matches() && p.segments() >= spanningSegments) {
+                // the template with the most segments is the closest: /a/{prefix}/{suffix} rather than /a/{handle}
+                if (p.segments() > spanningSegments) {
+                    spanning.clear();
+                    spanningSegments = p.segments();
+                }
+                spanning.addAll(p.methods());
             }
         }
-        return found;
+        Set<String> methods = exact.isEmpty() ? spanning : exact;
+        if (methods.isEmpty()) {
+            return null;
+        }
+        List<String> ordered = new ArrayList<>();
+        for (String m : METHODS) {
+            if (methods.contains(m.toUpperCase(Locale.ROOT))) {
+                ordered.add(m.toUpperCase(Locale.ROOT));
+            }
+        }
+        return String.join(", ", ordered);
     }
 
     private List<PathMethods> load() {
@@ -131,7 +152,7 @@ public class AllowHeader {
                 methods.add("HEAD");
             }
             methods.add("OPTIONS");
-            out.add(new PathMethods(regex(template, "[^/]+"), regex(template, ".+"), String.join(", ", methods)));
+            out.add(new PathMethods(regex(template, "[^/]+"), regex(template, ".+"), template.split("/").length, methods));
         }
         return out;
     }

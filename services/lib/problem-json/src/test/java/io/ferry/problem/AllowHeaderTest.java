@@ -16,19 +16,23 @@ class AllowHeaderTest {
               "/jobs/{id}":{"get":{},"delete":{}},
               "/jobs/{id}/files":{"get":{}},
               "/api/handles/{prefix}/{suffix}":{"put":{}},
+              "/api/handles/{handle}":{"get":{}},
+              "/api/handles/{prefix}":{"put":{}},
               "/whoami":{"get":{}}}}""";
 
     @Test
     void aPathGetsTheMethodsOfItsTemplateWithHeadAndOptions() throws Exception {
         List<AllowHeader.PathMethods> paths = AllowHeader.parse(DOCUMENT.getBytes(StandardCharsets.UTF_8));
 
-        assertEquals("GET, POST, HEAD, OPTIONS", AllowHeader.allowFor(paths, "/jobs"));
-        assertEquals("GET, POST, HEAD, OPTIONS", AllowHeader.allowFor(paths, "//jobs/"));
-        assertEquals("GET, DELETE, HEAD, OPTIONS", AllowHeader.allowFor(paths, "/jobs/0f3a"));
+        assertEquals("GET, POST, OPTIONS, HEAD", AllowHeader.allowFor(paths, "/jobs"));
+        assertEquals("GET, POST, OPTIONS, HEAD", AllowHeader.allowFor(paths, "//jobs/"));
+        assertEquals("GET, DELETE, OPTIONS, HEAD", AllowHeader.allowFor(paths, "/jobs/0f3a"));
         // The one-segment template wins over a parameter that could span segments.
-        assertEquals("GET, HEAD, OPTIONS", AllowHeader.allowFor(paths, "/jobs/0f3a/files"));
+        assertEquals("GET, OPTIONS, HEAD", AllowHeader.allowFor(paths, "/jobs/0f3a/files"));
         // A handle's suffix may hold slashes.
         assertEquals("PUT, OPTIONS", AllowHeader.allowFor(paths, "/api/handles/21.T1/a/b/c"));
+        // Two templates naming the same path: the methods of both.
+        assertEquals("GET, PUT, OPTIONS, HEAD", AllowHeader.allowFor(paths, "/api/handles/21.T1"));
         assertNull(AllowHeader.allowFor(paths, "/nothing"));
     }
 }

@@ -18,7 +18,7 @@ public final class Syntax {
     public static final String TEXT = "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F\\u2028\\u2029]*$";
 
     /** A value that is not blank. */
-    public static final String NOT_BLANK = "^[" + NO_CONTROL + "]*[^\\s" + NO_CONTROL + "][^" + NO_CONTROL + "]*$";
+    public static final String NOT_BLANK = "^[^" + NO_CONTROL + "]*[^\\s" + NO_CONTROL + "][^" + NO_CONTROL + "]*$";
 
     /** An SE or site name ({@link io.ferry.rates.model.Names#isName}). */
     public static final String NAME = "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$";

@@ -4,6 +4,7 @@ import io.ferry.profiles.model.ConfigText;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -23,7 +24,7 @@ public record HostInput(
         @Min(576) @Max(65535) Integer mtu,
         @Size(max = 200) @Pattern(regexp = ConfigText.SINGLE_LINE, message = ConfigText.SINGLE_LINE_MESSAGE) String kernel,
         @Size(max = 64) Map<@Pattern(regexp = HostInput.LABEL_KEY, message = "must be a label key") String,
-                @Pattern(regexp = "^([A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?)?$", message = "must be a label value") String> labels) {
+                @NotNull @Pattern(regexp = "^([A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?)?$", message = "must be a label value") String> labels) {
 
     /** Kubernetes label keys. */
     public static final String LABEL_KEY = "^([a-z0-9.-]+/)?[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?$";

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.ferry.profiles.model.ConfigText;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.Map;
 
@@ -13,9 +14,9 @@ import java.util.Map;
  * comment are single lines: the summary is written into sysctl files and TuneD profiles.
  */
 public record ProfileInput(
-        @Size(max = 500) @Pattern(regexp = ConfigText.SINGLE_LINE, message = ConfigText.SINGLE_LINE_MESSAGE) String summary,
-        @Pattern(regexp = Syntax.NAME, message = "must name a profile") String include,
-        @Size(max = 100) @Pattern(regexp = HostInput.SITE_OR_EMPTY, message = "must be a site name such as RAL-LCG2") String site,
+        @Schema(nullable = true) @Size(max = 500) @Pattern(regexp = ConfigText.SINGLE_LINE, message = ConfigText.SINGLE_LINE_MESSAGE) String summary,
+        @Schema(nullable = true) @Pattern(regexp = Syntax.NAME, message = "must name a profile") String include,
+        @Schema(nullable = true) @Size(max = 100) @Pattern(regexp = HostInput.SITE_OR_EMPTY, message = "must be a site name such as RAL-LCG2") String site,
         @Size(max = 100) Map<String, String> sysctls,
         @JsonProperty("interface") @Size(max = 10) Map<String, Integer> interfaceSettings,
         @Size(max = 1000) @Pattern(regexp = ConfigText.SINGLE_LINE, message = ConfigText.SINGLE_LINE_MESSAGE) String comment) {

@@ -15,7 +15,7 @@ public final class Syntax {
     public static final String NAME = "^[a-z0-9][a-z0-9._-]{0,99}$";
 
     /** A value that is not blank. */
-    public static final String NOT_BLANK = "^[" + NO_CONTROL + "]*[^\\s" + NO_CONTROL + "][^" + NO_CONTROL + "]*$";
+    public static final String NOT_BLANK = "^[^" + NO_CONTROL + "]*[^\\s" + NO_CONTROL + "][^" + NO_CONTROL + "]*$";
 
     /** 1 Mbit/s to 1.6 Tbit/s: 10G, 25GbE, 0.1G, 1000M, 1000 (Mbit/s). */
     public static final String NIC_SPEED = "^(([1-9][0-9]{0,5}|1[0-5][0-9]{5}|1600000) ?(M|m|Mbit/s|Mbps)?"
