@@ -41,7 +41,7 @@ public class AllowHeader {
     }
 
     /** A path template of the document, matched one segment per parameter, or (when none matched) any number. */
-    record PathMethods(Pattern segment, Pattern anyDepth, int segments, Set<String> methods) {
+    record PathMethods(Pattern segment, Pattern anyDepth, int segments, int literals, Set<String> methods) {
     }
 
     void install(@Observes Router router) {
@@ -91,17 +91,25 @@ public class AllowHeader {
     }
 
     /**
-     * The union of the methods of every template matching {@code path} one segment per parameter (two templates can
-     * name the same path: {@code /api/handles/{handle}} and {@code /api/handles/{prefix}}), else of those matching
+     * The union of the methods of the templates matching {@code path} one segment per parameter with the most literal
+     * segments (two can name the same path: {@code /api/handles/{handle}} and {@code /api/handles/{prefix}}), else of those matching
      * with parameters spanning segments (of those, the templates with the most segments); null when none matches.
      */
     static String allowFor(List<PathMethods> known, String path) {
         Set<String> exact = new LinkedHashSet<>();
         Set<String> spanning = new LinkedHashSet<>();
         int spanningSegments = 0;
+        int exactLiterals = -1;
         for (PathMethods p : known) {
             if (p.segment().matcher(path).matches()) {
-                exact.addAll(p.methods());
+                // a literal segment wins over a parameter, as in JAX-RS: /hosts/import rather than /hosts/{name}
+                if (p.literals() > exactLiterals) {
+                    exact.clear();
+                    exactLiterals = p.literals();
+                }
+                if (p.literals() == exactLiterals) {
+                    exact.addAll(p.methods());
+                }
             } else if (exact.isEmpty() && p.anyDepth().matcher(path).matches() && p.segments() >= spanningSegments) {
                 // the template with the most segments is the closest: /a/{prefix}/{suffix} rather than /a/{handle}
                 if (p.segments() > spanningSegments) {
@@ -152,7 +160,9 @@ public class AllowHeader {
                 methods.add("HEAD");
             }
             methods.add("OPTIONS");
-            out.add(new PathMethods(regex(template, "[^/]+"), regex(template, ".+"), template.split("/").length, methods));
+            String[] segments = template.split("/");
+            int literals = (int) java.util.Arrays.stream(segments).filter(seg -> !seg.isEmpty() && !seg.contains("{")).count();
+            out.add(new PathMethods(regex(template, "[^/]+"), regex(template, ".+"), segments.length, literals, methods));
         }
         return out;
     }

@@ -18,7 +18,10 @@ class AllowHeaderTest {
               "/api/handles/{prefix}/{suffix}":{"put":{}},
               "/api/handles/{handle}":{"get":{}},
               "/api/handles/{prefix}":{"put":{}},
-              "/whoami":{"get":{}}}}""";
+              "/whoami":{"get":{}},
+              "/hosts/import":{"post":{}},
+              "/hosts/{name}":{"get":{},"put":{}},
+              "/{prefix}/{suffix}":{"get":{}}}}""";
 
     @Test
     void aPathGetsTheMethodsOfItsTemplateWithHeadAndOptions() throws Exception {
@@ -33,6 +36,10 @@ class AllowHeaderTest {
         assertEquals("PUT, OPTIONS", AllowHeader.allowFor(paths, "/api/handles/21.T1/a/b/c"));
         // Two templates naming the same path: the methods of both.
         assertEquals("GET, PUT, OPTIONS, HEAD", AllowHeader.allowFor(paths, "/api/handles/21.T1"));
+        // A literal segment wins over a parameter.
+        assertEquals("POST, OPTIONS", AllowHeader.allowFor(paths, "/hosts/import"));
+        assertEquals("GET, PUT, OPTIONS, HEAD", AllowHeader.allowFor(paths, "/hosts/h1"));
+        assertEquals("GET, OPTIONS, HEAD", AllowHeader.allowFor(paths, "/21.T1/abc"));
         assertNull(AllowHeader.allowFor(paths, "/nothing"));
     }
 }

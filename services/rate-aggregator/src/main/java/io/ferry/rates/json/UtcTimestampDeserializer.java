@@ -23,13 +23,12 @@ public final class UtcTimestampDeserializer extends JsonDeserializer<OffsetDateT
 
     @Override
     public OffsetDateTime deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-        if (p.currentToken() == JsonToken.VALUE_STRING) {
-            OffsetDateTime fast = parse(p.getText());
-            if (fast != null) {
-                return fast;
-            }
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
+            // Jackson's own would read a number as seconds since 1970: the API takes ISO-8601 text only
+            return (OffsetDateTime) ctxt.handleUnexpectedToken(OffsetDateTime.class, p);
         }
-        return STANDARD.deserialize(p, ctxt);
+        OffsetDateTime fast = parse(p.getText());
+        return fast != null ? fast : STANDARD.deserialize(p, ctxt);
     }
 
     /** The timestamp in UTC, or null when the text is not one of the common shapes (or not a valid date). */

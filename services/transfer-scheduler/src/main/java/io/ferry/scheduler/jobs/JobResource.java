@@ -156,7 +156,7 @@ public class JobResource {
                                     @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.TIME_WINDOW))
                                     @QueryParam("time_window") String timeWindow,
                                     @QueryParam("fields") String fields,
-                                    @Parameter(schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "10000", defaultValue = "100"))
+                                    @Parameter(allowEmptyValue = true, schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "10000", defaultValue = "100"))
                                     @QueryParam("limit") @DefaultValue("100") int limit) {
         if (limit < 1 || limit > 10_000) {
             throw ProblemException.badRequest("limit", "between 1 and 10000");

@@ -49,7 +49,7 @@ public class OptimizerResource {
     @Path("evolution")
     public Uni<List<DecisionView>> evolution(@Parameter(required = true, schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.NOT_BLANK_PARAM)) @QueryParam("source_se") String sourceSe,
                                              @Parameter(required = true, schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.NOT_BLANK_PARAM)) @QueryParam("dest_se") String destSe,
-                                             @Parameter(schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "10000", defaultValue = "100"))
+                                             @Parameter(allowEmptyValue = true, schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "10000", defaultValue = "100"))
                                              @QueryParam("limit") @DefaultValue("100") int limit) {
         if (sourceSe == null || sourceSe.isBlank()) {
             throw ProblemException.badRequest("source_se", "required");

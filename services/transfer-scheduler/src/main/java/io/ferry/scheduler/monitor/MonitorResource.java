@@ -60,7 +60,7 @@ public class MonitorResource {
     @Path("errors")
     @RolesAllowed({FerryRoles.TRANSFER_READ, FerryRoles.TRANSFER_SUBMIT, FerryRoles.TRANSFER_ADMIN})
     public Uni<MonitorViews.Errors> errors(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.WINDOW, defaultValue = "24h")) @QueryParam("window") @DefaultValue("24h") String window, @QueryParam("vo") String vo,
-                                           @Parameter(schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1000", defaultValue = "200"))
+                                           @Parameter(allowEmptyValue = true, schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1000", defaultValue = "200"))
                                            @QueryParam("limit") @DefaultValue("200") int limit) {
         if (limit < 1 || limit > 1000) {
             throw ProblemException.badRequest("limit", "between 1 and 1000");
