@@ -1,6 +1,7 @@
 package io.ferry.rates.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.problem.Problem;
@@ -73,7 +74,9 @@ public class MeasurementService {
                 continue;
             }
             try {
-                Measurement m = mapper.treeToValue(items.get(i), Measurement.class);
+                // an unknown field is refused, as in a transfer record: a misspelt one would be lost silently
+                Measurement m = mapper.reader().with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                        .treeToValue(items.get(i), Measurement.class);
                 List<Problem.FieldError> errors = validator.validate(m).stream()
                         .map(v -> new Problem.FieldError(v.getPropertyPath().toString(), v.getMessage())).toList();
                 if (errors.isEmpty() && (m.time().getYear() < 1970 || m.time().isAfter(latest))) {

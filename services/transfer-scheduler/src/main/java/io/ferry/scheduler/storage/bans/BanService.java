@@ -87,7 +87,10 @@ public class BanService {
             if (allowSubmit && status.equals("CANCEL")) {
                 throw ProblemException.badRequest("allow_submit", "allow_submit and status = CANCEL can not be combined");
             }
-            String timeoutText = text(body.get("timeout"));
+            JsonNode timeoutNode = body.get("timeout");
+            // JSON has no integer type: 1224.0 is the number 1224, as JSON Schema's integer takes it
+            String timeoutText = timeoutNode != null && timeoutNode.isNumber() && timeoutNode.asDouble() == Math.rint(timeoutNode.asDouble())
+                    && Math.abs(timeoutNode.asDouble()) < 1e10 ? String.valueOf((long) timeoutNode.asDouble()) : text(timeoutNode);
             int timeout = 0;
             if (timeoutText != null && !timeoutText.isBlank()) {
                 if (!timeoutText.matches("\\d{1,9}")) {
