@@ -6,9 +6,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VENV="${RUCIO_VENV:-$root/.ferry/rucio-venv}"
 pins=(rucio==41.5.1 rucio-clients==41.5.1 gunicorn==27.0.1)
-"$VENV/bin/python" -c 'import sys, importlib.metadata as m
-sys.exit(any(m.version(n) != v for n, v in (a.split("==") for a in sys.argv[1:])))' "${pins[@]}" >/dev/null 2>&1 && exit 0
-echo "installing ${pins[*]} (rucio with its postgresql extra) from PyPI in $VENV"
-mkdir -p "$(dirname "$VENV")"
-"$VENV/bin/python" -c '' >/dev/null 2>&1 || /usr/bin/python3 -m venv --clear "$VENV"
-"$VENV/bin/pip" install -q --disable-pip-version-check "${pins[@]/#rucio==/rucio[postgresql]==}" </dev/null
+. "$root/integration-tests/pinned-venv.sh"
+# the server package with its PostgreSQL driver (an extra of the same pin)
+pinned_venv "$VENV" "${pins[@]}" -- "${pins[@]/#rucio==/rucio[postgresql]==}"
