@@ -14,8 +14,9 @@ import java.time.ZoneOffset;
 /**
  * Reads ISO-8601 timestamps as UTC {@link OffsetDateTime}s. The common shapes ({@code 2026-11-30T02:16:05Z},
  * fractional seconds, a {@code ±hh:mm} offset) are read by hand: every record carries up to seven timestamps,
- * and {@code DateTimeFormatter} parsing was a third of the ingest CPU. Anything else (and every malformed
- * value, so that errors read as before) goes to Jackson's own deserializer, which gives the same result.
+ * and {@code DateTimeFormatter} parsing was a third of the ingest CPU. Any other text (and every malformed
+ * value, so that errors read as before) goes to Jackson's own deserializer, which gives the same result; a value that
+ * is not text is refused.
  */
 public final class UtcTimestampDeserializer extends JsonDeserializer<OffsetDateTime> {
 

@@ -2,6 +2,7 @@ package io.ferry.rates.json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,13 @@ class UtcTimestampDeserializerTest {
         }
         assertEquals(OffsetDateTime.of(2024, 2, 29, 21, 59, 59, 500_000_000, ZoneOffset.UTC),
                 fast.readValue("\"2024-02-29T23:59:59.5+02:00\"", OffsetDateTime.class));
-        assertEquals(standard.readValue("1700000000", OffsetDateTime.class), fast.readValue("1700000000", OffsetDateTime.class));
+    }
+
+    @Test
+    void aNumberIsNotATimestamp() {
+        // Jackson's own would read it as seconds since 1970; the API documents ISO-8601 text, and says so in a 400
+        assertThrows(MismatchedInputException.class, () -> fast.readValue("1700000000", OffsetDateTime.class));
+        assertThrows(MismatchedInputException.class, () -> fast.readValue("true", OffsetDateTime.class));
     }
 
     @Test
