@@ -9,6 +9,7 @@ import io.ferry.identity.model.FerryRoles;
 import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.ApiPatterns;
+import io.ferry.scheduler.fts3.Fts3Numbers;
 import io.ferry.scheduler.fts3.Fts3Statuses;
 import io.ferry.scheduler.queue.Job;
 import io.ferry.scheduler.queue.JobState;
@@ -250,8 +251,8 @@ public class JobResource {
         if (p.isMissingNode() || p.isNull()) {
             return null;
         }
-        // JSON has no integer type: 5.0 is the number 5, as JSON Schema's integer takes it
-        String text = p.isNumber() && p.asDouble() == Math.rint(p.asDouble()) ? String.valueOf((long) p.asDouble()) : p.asText().trim();
+        String whole = Fts3Numbers.wholeNumberText(p);
+        String text = whole != null ? whole : p.asText().trim();
         if (!(p.isNumber() || p.isTextual()) || !text.matches("[1-5]")) {
             throw ProblemException.badRequest("params.priority", "a whole number from 1 to 5");
         }

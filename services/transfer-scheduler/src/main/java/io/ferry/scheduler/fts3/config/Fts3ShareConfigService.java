@@ -2,6 +2,7 @@ package io.ferry.scheduler.fts3.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.fts3.Fts3Numbers;
 import io.ferry.scheduler.links.ShareService;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
@@ -60,11 +61,9 @@ public class Fts3ShareConfigService {
             throw ProblemException.badRequest("body", "expected {\"source\", \"destination\", \"vo\", \"share\"}");
         }
         JsonNode shareNode = body.get("share");
-        // JSON has no integer type: 254.0 is the number 254 (as JSON Schema's integer takes it); 254.5 is not a share
-        boolean wholeNumber = shareNode != null && shareNode.isNumber() && shareNode.asDouble() == Math.rint(shareNode.asDouble());
-        String shareText = shareNode == null || shareNode.isNull() ? null
-                : wholeNumber && Math.abs(shareNode.asDouble()) < 1e10 ? String.valueOf((long) shareNode.asDouble()) : shareNode.asText().trim();
-        if (shareText == null || !shareText.matches("[-+]?\\d{1,9}") || (shareNode.isNumber() && !wholeNumber)) {
+        String whole = Fts3Numbers.wholeNumberText(shareNode);
+        String shareText = shareNode == null || shareNode.isNull() ? null : whole != null ? whole : shareNode.asText().trim();
+        if (shareText == null || !shareText.matches("[-+]?\\d{1,9}") || (shareNode.isNumber() && whole == null)) {
             throw ProblemException.badRequest("share", "Bad share value");
         }
         int share = Integer.parseInt(shareText);

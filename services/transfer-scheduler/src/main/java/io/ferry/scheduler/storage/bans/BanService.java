@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.db.Db;
+import io.ferry.scheduler.fts3.Fts3Numbers;
 import io.ferry.scheduler.queue.FileState;
 import io.ferry.scheduler.queue.JobState;
 import io.ferry.scheduler.storage.StorageEndpoint;
@@ -87,10 +88,8 @@ public class BanService {
             if (allowSubmit && status.equals("CANCEL")) {
                 throw ProblemException.badRequest("allow_submit", "allow_submit and status = CANCEL can not be combined");
             }
-            JsonNode timeoutNode = body.get("timeout");
-            // JSON has no integer type: 1224.0 is the number 1224, as JSON Schema's integer takes it
-            String timeoutText = timeoutNode != null && timeoutNode.isNumber() && timeoutNode.asDouble() == Math.rint(timeoutNode.asDouble())
-                    && Math.abs(timeoutNode.asDouble()) < 1e10 ? String.valueOf((long) timeoutNode.asDouble()) : text(timeoutNode);
+            String whole = Fts3Numbers.wholeNumberText(body.get("timeout"));
+            String timeoutText = whole != null ? whole : text(body.get("timeout"));
             int timeout = 0;
             if (timeoutText != null && !timeoutText.isBlank()) {
                 if (!timeoutText.matches("\\d{1,9}")) {
