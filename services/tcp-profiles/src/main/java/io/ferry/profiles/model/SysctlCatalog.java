@@ -50,6 +50,10 @@ public final class SysctlCatalog {
             "hybla", "illinois", "scalable", "vegas", "westwood", "dctcp", "highspeed");
     public static final Set<String> QDISCS = Set.of("fq", "fq_codel", "pfifo_fast", "cake", "sfq", "codel", "mq");
     public static final Set<String> INTERFACE_KEYS = Set.of("txqueuelen", "mtu");
+    /** The interface settings' ranges: an Ethernet MTU (IPv4's minimum to jumbo frames), a transmit queue length. */
+    public static final int MTU_MIN = 576;
+    public static final int MTU_MAX = 9216;
+    public static final int TXQUEUELEN_MAX = 1_000_000;
 
     /** 0 to 2147483647, written without leading zeros. */
     private static final String INT31 = "(0|[1-9][0-9]{0,8}|1[0-9]{9}|20[0-9]{8}|21[0-3][0-9]{7}|214[0-6][0-9]{6}"
@@ -109,10 +113,10 @@ public final class SysctlCatalog {
                 errors.add(new Problem.FieldError(field, "unknown interface setting; known: txqueuelen, mtu"));
             } else if (value == null) {
                 errors.add(new Problem.FieldError(field, "needs a number"));
-            } else if (key.equals("mtu") && (value < 576 || value > 9216)) {
-                errors.add(new Problem.FieldError(field, "MTU must be between 576 and 9216"));
-            } else if (key.equals("txqueuelen") && (value < 0 || value > 1_000_000)) {
-                errors.add(new Problem.FieldError(field, "txqueuelen must be between 0 and 1000000"));
+            } else if (key.equals("mtu") && (value < MTU_MIN || value > MTU_MAX)) {
+                errors.add(new Problem.FieldError(field, "MTU must be between " + MTU_MIN + " and " + MTU_MAX));
+            } else if (key.equals("txqueuelen") && (value < 0 || value > TXQUEUELEN_MAX)) {
+                errors.add(new Problem.FieldError(field, "txqueuelen must be between 0 and " + TXQUEUELEN_MAX));
             }
         });
         checkDefaultAgainstMax(settings, "net.core.rmem_default", "net.core.rmem_max", errors);

@@ -80,8 +80,8 @@ public class SchemaDetails implements OASFilter {
 
     private static Schema interfaceSettings(Schema annotated) {
         Schema out = OASFactory.createSchema().addType(SchemaType.OBJECT).additionalPropertiesBoolean(false)
-                .addProperty("txqueuelen", integer(0, 1_000_000))
-                .addProperty("mtu", integer(576, 9216));
+                .addProperty("txqueuelen", integer(0, SysctlCatalog.TXQUEUELEN_MAX))
+                .addProperty("mtu", integer(SysctlCatalog.MTU_MIN, SysctlCatalog.MTU_MAX));
         if (annotated != null) {
             out.maxProperties(annotated.getMaxProperties());
         }
