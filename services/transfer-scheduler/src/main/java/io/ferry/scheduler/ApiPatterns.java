@@ -1,5 +1,7 @@
 package io.ferry.scheduler;
 
+import io.ferry.problem.ControlCharacterParameters;
+
 /**
  * Patterns the OpenAPI document gives parameters and fields, so that it accepts exactly what the resources do. A
  * parameter's own pattern replaces the global one that refuses control characters, so each parameter pattern here
@@ -10,7 +12,7 @@ public final class ApiPatterns {
     /** What String.isBlank counts as white space, minus the control characters that parameters cannot hold anyway. */
     private static final String BLANK = " \\u1680\\u2000-\\u2006\\u2008-\\u200A\\u205F\\u3000";
 
-    private static final String CONTROL = "\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029";
+    private static final String CONTROL = ControlCharacterParameters.CHARACTERS;
 
     private static final String JOB_STATE = "([Ff][Ii][Nn][Ii][Ss][Hh][Ee][Dd][Dd][Ii][Rr][Tt][Yy]|[Ss][Uu][Bb][Mm][Ii][Tt][Tt][Ee][Dd]|[Ff][Ii][Nn][Ii][Ss][Hh][Ee][Dd]|[Cc][Aa][Nn][Cc][Ee][Ll][Ee][Dd]|[Ss][Tt][Aa][Gg][Ii][Nn][Gg]|[Aa][Cc][Tt][Ii][Vv][Ee]|[Ff][Aa][Ii][Ll][Ee][Dd])";
 

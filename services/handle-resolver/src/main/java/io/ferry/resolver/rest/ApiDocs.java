@@ -1,5 +1,6 @@
 package io.ferry.resolver.rest;
 
+import io.ferry.problem.ControlCharacterParameters;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -10,7 +11,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 final class ApiDocs {
 
-    static final String NO_CONTROL = "\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029";
+    static final String NO_CONTROL = ControlCharacterParameters.CHARACTERS;
     /** A handle prefix: dot-separated letters and digits. */
     static final String PREFIX = "^[0-9A-Za-z]+(\\.[0-9A-Za-z]+)*$";
     static final String SUFFIX = "^[^" + NO_CONTROL + "]+$";

@@ -25,8 +25,14 @@ import java.util.stream.Stream;
  */
 public class ControlCharacterParameters {
 
+    /**
+     * The characters refused, as the body of a regular expression's character class (the same in Java's and in
+     * ECMA-262's syntax): services build their own documented patterns from it.
+     */
+    public static final String CHARACTERS = "\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029";
+
     /** What every string path and query parameter matches, as an OpenAPI (ECMA-262) pattern. */
-    public static final String PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029]*$";
+    public static final String PATTERN = "^[^" + CHARACTERS + "]*$";
 
     @ServerRequestFilter
     public Response refuse(UriInfo uri) {

@@ -1,5 +1,7 @@
 package io.ferry.rates.api;
 
+import io.ferry.problem.ControlCharacterParameters;
+
 /**
  * The texts the API takes, as anchored regular expressions for its OpenAPI document (JSON Schema searches a
  * {@code pattern} anywhere in a value unless it is anchored). Where a parser is more lenient (upper case, leading
@@ -9,7 +11,7 @@ package io.ferry.rates.api;
 public final class Syntax {
 
     /** No C0 or C1 control character, no Unicode line or paragraph separator: refused in every path and query value. */
-    static final String NO_CONTROL = "\\x00-\\x1F\\x7F-\\x9F\\u2028\\u2029";
+    static final String NO_CONTROL = ControlCharacterParameters.CHARACTERS;
 
     /** A single line: no control character. */
     public static final String SINGLE_LINE = "^[^" + NO_CONTROL + "]*$";

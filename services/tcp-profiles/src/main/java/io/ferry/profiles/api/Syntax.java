@@ -1,5 +1,7 @@
 package io.ferry.profiles.api;
 
+import io.ferry.problem.ControlCharacterParameters;
+
 /**
  * The texts the API takes, as anchored regular expressions for its OpenAPI document (JSON Schema searches a
  * {@code pattern} anywhere in a value unless it is anchored). Where the service's parser is more lenient (other
@@ -9,7 +11,7 @@ package io.ferry.profiles.api;
 public final class Syntax {
 
     /** No C0 or C1 control character, no Unicode line or paragraph separator: refused in every path and query value. */
-    public static final String NO_CONTROL = "\\x00-\\x1F\\x7F-\\x9F\\u2028\\u2029";
+    public static final String NO_CONTROL = ControlCharacterParameters.CHARACTERS;
 
     /** Profile and rule names. */
     public static final String NAME = "^[a-z0-9][a-z0-9._-]{0,99}$";
