@@ -92,8 +92,9 @@ public class AllowHeader {
 
     /**
      * The union of the methods of the templates matching {@code path} one segment per parameter with the most literal
-     * segments (two can name the same path: {@code /api/handles/{handle}} and {@code /api/handles/{prefix}}), else of those matching
-     * with parameters spanning segments (of those, the templates with the most segments); null when none matches.
+     * segments (two can name the same path: {@code /api/handles/{handle}} and {@code /api/handles/{prefix}}), else of
+     * those matching with parameters spanning segments (of those, the templates with the most segments); null when none
+     * matches.
      */
     static String allowFor(List<PathMethods> known, String path) {
         Set<String> exact = new LinkedHashSet<>();
