@@ -32,6 +32,7 @@ public final class HttpMover implements Mover {
     private final DirectBuffers buffers;
     private final KnownCollections collections = new KnownCollections();
     private final Duration timeout;
+    private final WebDavAccess webDav;
     private final ExecutorService readers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "mover-read-ahead");
         t.setDaemon(true);
@@ -59,6 +60,20 @@ public final class HttpMover implements Mover {
         this.wire = new HttpWire(Duration.ofSeconds(10), timeout, tls);
         this.buffers = new DirectBuffers(copyMemory);
         this.timeout = timeout;
+        this.webDav = new WebDavAccess(wire, collections, readers);
+    }
+
+    /** WebDAV as one side of a copy streamed between protocols, over this mover's kept connections. */
+    public StorageAccess webDav() {
+        return webDav;
+    }
+
+    /**
+     * A mover that streams from {@code source} to {@code destination} (two protocols, or one with no third party to copy),
+     * within this mover's copy memory: the replica has one budget, whichever protocols its copies speak.
+     */
+    public RelayMover relay(StorageAccess source, StorageAccess destination) {
+        return new RelayMover(source, destination, buffers, readers, timeout);
     }
 
     /** The copies' shared direct memory (tests look at what is left). */
