@@ -279,8 +279,8 @@ public final class StorageUrl {
     /** The scheme's well-known port, folded away in the canonical form; -1 where there is none. */
     public static int defaultPort(String scheme) {
         return switch (scheme) {
-            case "http", "dav" -> 80;
-            case "https", "davs" -> 443;
+            case "http", "dav", "s3" -> 80;
+            case "https", "davs", "s3s" -> 443;
             case "root", "roots" -> 1094;
             case "gsiftp" -> 2811;
             default -> -1;

@@ -20,7 +20,7 @@ import java.util.Map;
  */
 public record StorageEndpointInput(
         @Schema(pattern = "^[A-Za-z0-9][A-Za-z0-9_.-]*$") @NotBlank @Size(max = 100) @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9_.-]*", message = "must be a site name such as RAL-LCG2") String site,
-        @Schema(required = true, minProperties = 1, maxProperties = 9, propertyNames = Protocol.class) @NotEmpty @Size(max = 9) Map<@Pattern(regexp = "https|davs|http|dav|file|root|gsiftp|srm|tape", message = "must be one of https, davs, http, dav, file, root, gsiftp, srm, tape") String,
+        @Schema(required = true, minProperties = 1, maxProperties = 12, propertyNames = Protocol.class) @NotEmpty @Size(max = 12) Map<@Pattern(regexp = "https|davs|http|dav|file|root|roots|s3|s3s|gsiftp|srm|tape", message = "must be one of https, davs, http, dav, file, root, roots, s3, s3s, gsiftp, srm, tape") String,
                 @NotBlank @Size(max = 500) String> baseUrls,
         StorageAccess access,
         Boolean needsPrepare,
@@ -29,7 +29,7 @@ public record StorageEndpointInput(
         @Min(1) @Max(10000) Integer outboundMaxActive,
         Boolean allowServiceIdentity) {
 
-    @Schema(type = SchemaType.STRING, enumeration = {"https", "davs", "http", "dav", "file", "root", "gsiftp", "srm", "tape"})
+    @Schema(type = SchemaType.STRING, enumeration = {"https", "davs", "http", "dav", "file", "root", "roots", "s3", "s3s", "gsiftp", "srm", "tape"})
     static final class Protocol {
     }
 

@@ -13,6 +13,7 @@ import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.storage.SchedulingInputs;
 import io.ferry.scheduler.storage.SiteDirectory;
+import io.ferry.scheduler.storage.s3.S3Accounts;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -27,7 +28,8 @@ import java.util.List;
  * to touch (its current source, its destination), opened just before use; else the job's token for that SE and side
  * obtained from the submitter's token ({@link SubmitterTokens}; an issuer that does not answer defers the file); else, for an https:// side of a job
  * submitted with a certificate, the owner's delegated proxy ({@link JobCredentials}); else Ferry's own storage
- * identity, where the SE allows it ({@code allowServiceIdentity}). A file whose SE refuses Ferry's identity and that brought no
+ * identity, where the SE allows it ({@code allowServiceIdentity}); an s3:// side signs with the S3 account configured for its SE
+ * and the job's VO ({@link S3Accounts}). A file whose SE refuses Ferry's identity and that brought no
  * credential for it, or whose token expired or does not open, fails for good with the reason, before any request.
  */
 @ApplicationScoped
@@ -38,9 +40,11 @@ public class FileCredentials {
     private final SiteDirectory sites;
     private final JobCredentials delegated;
     private final SubmitterTokens submitterTokens;
+    private final S3Accounts s3;
 
     @Inject
-    FileCredentials(Pool pool, TokenSeal seal, SiteDirectory sites, JobCredentials delegated, SubmitterTokens submitterTokens) {
+    FileCredentials(Pool pool, TokenSeal seal, SiteDirectory sites, JobCredentials delegated, SubmitterTokens submitterTokens, S3Accounts s3) {
+        this.s3 = s3;
         this.pool = pool;
         this.seal = seal;
         this.sites = sites;
@@ -74,6 +78,13 @@ public class FileCredentials {
             StorageCredentials proxy = delegated.forCopy(f, sourceUrl, destinationUrl, phase);
             source = source != null ? source : proxy.source();
             destination = destination != null ? destination : proxy.destination();
+        }
+        // S3 signs every request with an account's keys: the SE's (or its VO's) from configuration, whatever the file brought
+        if (S3Accounts.speaksS3(sourceUrl)) {
+            source = s3.forCopy(f.sourceSe(), f.vo()).orElse(null);
+        }
+        if (S3Accounts.speaksS3(destinationUrl)) {
+            destination = s3.forCopy(f.destSe(), f.vo()).orElse(null);
         }
         requireOwnWhereServiceRefused(source, sites.se(f.sourceSe()), "source", phase);
         requireOwnWhereServiceRefused(destination, sites.se(f.destSe()), "destination", phase);

@@ -4,6 +4,7 @@ import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.movers.FileMover;
 import io.ferry.movers.HttpMover;
 import io.ferry.movers.Mover;
+import io.ferry.movers.StorageAccess;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.StorageTls;
 import io.ferry.movers.TlsSockets;
@@ -16,10 +17,17 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Locale;
 
-/** Picks the mover for a source and destination URL: both file://, or both WebDAV (http, https, dav, davs in any mix). */
+/**
+ * Picks the mover for a source and destination URL: both file:// (the file mover), both WebDAV (http, https, dav, davs
+ * in any mix: the HTTP mover with its parallel streams and third-party copy), else a mover that streams between the two
+ * protocols' {@link StorageAccess} (root, roots, s3, s3s and WebDAV in any mix), one per pair of protocols.
+ */
 @ApplicationScoped
 public class MoverChoice {
 
@@ -32,6 +40,9 @@ public class MoverChoice {
 
     private HttpMover http;
     private FileMover file;
+    /** By URL scheme: the protocols a streamed copy can read from and write to. */
+    private final Map<String, StorageAccess> accesses = new HashMap<>();
+    private final Map<String, Mover> relays = new ConcurrentHashMap<>();
 
     @PostConstruct
     void init() {
@@ -45,6 +56,9 @@ public class MoverChoice {
         }
         http = new HttpMover(config.engine().ioTimeout(), config.engine().copyMemory().asLongValue(), sockets);
         file = new FileMover(config.engine().fileRoots().orElse(List.of()).stream().map(Path::of).toList());
+        for (StorageAccess access : List.of(http.webDav())) {
+            access.schemes().forEach(scheme -> accesses.put(scheme, access));
+        }
     }
 
     public Mover forUrls(URI source, URI destination) throws MoverException {
@@ -56,14 +70,20 @@ public class MoverChoice {
         if (s.equals("http") && d.equals("http")) {
             return http;
         }
+        StorageAccess from = accesses.get(scheme(source));
+        StorageAccess to = accesses.get(scheme(destination));
+        if (from != null && to != null) {
+            return relays.computeIfAbsent(scheme(source) + ">" + scheme(destination), k -> http.relay(from, to));
+        }
         throw new MoverException(MoverException.Code.UNSUPPORTED_URL, "prepare",
                 "no mover copies " + source.getScheme() + ":// to " + destination.getScheme() + "://");
     }
 
     private static String family(URI u) {
-        if (WebDavSchemes.transport(u) != null) {
-            return "http";
-        }
+        return WebDavSchemes.transport(u) != null ? "http" : scheme(u);
+    }
+
+    private static String scheme(URI u) {
         return u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
     }
 }
