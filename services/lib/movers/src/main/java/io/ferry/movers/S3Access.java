@@ -73,7 +73,7 @@ public final class S3Access implements StorageAccess {
 
     @Override
     public SourceStat stat(URI url, ChecksumAlgorithm algorithm, StorageCredential credential, String phase) throws MoverException {
-        S3ObjectUrl object = S3ObjectUrl.parse(url, phase);
+        S3ObjectUrl object = object(url, credential, phase);
         try (HttpWire.Response head = requests.send("HEAD", object, Map.of(), Map.of(), credential)) {
             S3Errors.check(head, phase, "object " + object);
             return new SourceStat(head.contentLength(), true, algorithm == null ? null : checksum(head, algorithm));
@@ -94,7 +94,7 @@ public final class S3Access implements StorageAccess {
 
     @Override
     public boolean exists(URI url, StorageCredential credential, String phase) throws MoverException {
-        S3ObjectUrl object = S3ObjectUrl.parse(url, phase);
+        S3ObjectUrl object = object(url, credential, phase);
         try (HttpWire.Response head = requests.send("HEAD", object, Map.of(), Map.of(), credential)) {
             if (head.status == 404) {
                 head.discard();
@@ -110,7 +110,7 @@ public final class S3Access implements StorageAccess {
 
     @Override
     public ReadableByteChannel read(URI url, StorageCredential credential, String phase) throws MoverException {
-        S3ObjectUrl object = S3ObjectUrl.parse(url, phase);
+        S3ObjectUrl object = object(url, credential, phase);
         try {
             HttpWire.Response get = requests.send("GET", object, Map.of(), Map.of(), credential);
             S3Errors.check(get, phase, "object " + object);
@@ -151,7 +151,14 @@ public final class S3Access implements StorageAccess {
 
     @Override
     public Upload write(URI url, long size, StorageCredential credential, String phase) throws MoverException {
-        return new S3Upload(requests, S3ObjectUrl.parse(url, phase), credential, size, partSize, partsInFlight, parts, phase);
+        return new S3Upload(requests, object(url, credential, phase), credential, size, partSize, partsInFlight, parts, phase);
+    }
+
+    /** The object {@code url} names, refused before any request when it or the credential cannot be used. */
+    private static S3ObjectUrl object(URI url, StorageCredential credential, String phase) throws MoverException {
+        S3ObjectUrl object = S3ObjectUrl.parse(url, phase);
+        S3Requests.checkCredential(credential, object, phase);
+        return object;
     }
 
     /** S3 has no directories: an object's key is the whole path. */
@@ -162,7 +169,7 @@ public final class S3Access implements StorageAccess {
 
     @Override
     public void delete(URI url, StorageCredential credential, String phase) throws MoverException {
-        S3ObjectUrl object = S3ObjectUrl.parse(url, phase);
+        S3ObjectUrl object = object(url, credential, phase);
         try (HttpWire.Response r = requests.send("DELETE", object, Map.of(), Map.of(), credential)) {
             if (r.status == 404) {
                 r.discard();

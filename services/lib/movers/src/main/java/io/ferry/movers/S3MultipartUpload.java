@@ -194,7 +194,7 @@ final class S3MultipartUpload {
         awaitParts();
         try (HttpWire.Response r = requests.send("DELETE", url, Map.of("uploadId", uploadId), Map.of(), credential)) {
             r.discard();
-        } catch (IOException | MoverException e) {
+        } catch (IOException e) {
             // the store drops the parts itself after its abandoned-upload lifetime; nothing else to do here
         }
     }

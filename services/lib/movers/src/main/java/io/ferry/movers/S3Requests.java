@@ -23,17 +23,27 @@ final class S3Requests {
         this.clock = clock;
     }
 
+    /**
+     * Refuses a credential an S3 store cannot take (a bearer token: S3 would ignore it and answer as to anyone);
+     * S3 keys, a client certificate (presented in TLS) and none at all (anonymous) pass.
+     */
+    static void checkCredential(StorageCredential credential, S3ObjectUrl url, String phase) throws MoverException {
+        if (credential instanceof BearerToken) {
+            throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, "an S3 store takes S3 keys, not a bearer token (" + url + ")");
+        }
+    }
+
     /** A request without a body. */
     HttpWire.Response send(String method, S3ObjectUrl url, Map<String, String> query, Map<String, String> headers, StorageCredential credential)
-            throws IOException, MoverException {
-        Signed s = sign(method, url, query, headers, credential, S3Signer.EMPTY_SHA256, "prepare");
+            throws IOException {
+        Signed s = sign(method, url, query, headers, credential, S3Signer.EMPTY_SHA256);
         return wire.presenting(credential).send(method, s.uri, s.headers);
     }
 
     /** A request whose body of {@code length} bytes writes itself. */
     HttpWire.Response send(String method, S3ObjectUrl url, Map<String, String> query, Map<String, String> headers, StorageCredential credential,
-                           HttpWire.Body body, long length) throws IOException, MoverException {
-        Signed s = sign(method, url, query, headers, credential, S3Signer.UNSIGNED_PAYLOAD, "transfer");
+                           HttpWire.Body body, long length) throws IOException {
+        Signed s = sign(method, url, query, headers, credential, S3Signer.UNSIGNED_PAYLOAD);
         return wire.presenting(credential).send(method, s.uri, s.headers, body, length);
     }
 
@@ -42,10 +52,7 @@ final class S3Requests {
     }
 
     private Signed sign(String method, S3ObjectUrl url, Map<String, String> query, Map<String, String> headers, StorageCredential credential,
-                        String payloadHash, String phase) throws MoverException {
-        if (credential instanceof BearerToken) {
-            throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, "an S3 store takes S3 keys, not a bearer token (" + url + ")");
-        }
+                        String payloadHash) {
         S3Keys keys = credential instanceof S3Keys k ? k : null;
         boolean virtualHost = keys != null && keys.virtualHostStyle();
         URI uri = url.http(virtualHost, S3Signer.canonicalQuery(query));

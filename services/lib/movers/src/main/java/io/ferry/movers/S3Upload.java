@@ -152,7 +152,7 @@ final class S3Upload implements StorageAccess.Upload {
     private void removeQuietly() {
         try (HttpWire.Response r = requests.send("DELETE", url, Map.of(), Map.of(), credential)) {
             r.discard();
-        } catch (IOException | MoverException e) {
+        } catch (IOException e) {
             // the object stays; the next attempt replaces it
         }
     }

@@ -220,6 +220,16 @@ class S3AccessTest {
     }
 
     @Test
+    void anonymousRequestsAndBearerTokensAreNotLetIn() throws Exception {
+        URI url = url("private.dat");
+        write(url, random(100, 13), 100, 100);
+        MoverException anonymous = assertThrows(MoverException.class, () -> access.stat(url, ChecksumAlgorithm.MD5, null, "prepare"));
+        assertEquals(MoverException.Code.PERMISSION_DENIED, anonymous.code(), anonymous.getMessage());
+        MoverException bearer = assertThrows(MoverException.class, () -> access.read(url, new BearerToken("abc.def.ghi"), "transfer"));
+        assertEquals(MoverException.Code.PERMISSION_DENIED, bearer.code(), bearer.getMessage());
+    }
+
+    @Test
     void aMissingObjectOrBucketIsSourceNotFound() {
         MoverException stat = assertThrows(MoverException.class, () -> access.stat(url("no/such.dat"), null, KEYS, "prepare"));
         assertEquals(MoverException.Code.SOURCE_NOT_FOUND, stat.code());
