@@ -114,7 +114,7 @@ final class S3MultipartUpload {
         }
         byte[] md5 = md5(data, length);
         HttpWire.Body body = sink -> sink.write(ByteBuffer.wrap(data, 0, length));
-        HttpWire.Response r = requests.send("PUT", url, Map.of("partNumber", Integer.toString(number), "uploadId", uploadId),
+        HttpWire.Response r = requests.sendReplayable("PUT", url, Map.of("partNumber", Integer.toString(number), "uploadId", uploadId),
                 Map.of("Content-MD5", Base64.getEncoder().encodeToString(md5)), credential, body, length);
         S3Errors.check(r, phase, "part " + number + " of " + url);
         String etag = S3Access.unquote(r.header("etag"));

@@ -1,6 +1,7 @@
 package io.ferry.movers;
 
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
@@ -45,6 +46,22 @@ final class S3Requests {
                            HttpWire.Body body, long length) throws IOException {
         Signed s = sign(method, url, query, headers, credential, S3Signer.UNSIGNED_PAYLOAD);
         return wire.presenting(credential).send(method, s.uri, s.headers, body, length);
+    }
+
+    /**
+     * A request whose body is held in memory (a part, a small object) and can therefore be written again: sent once
+     * more, newly signed, when the connection fails before an answer (a kept connection the store had just closed).
+     * Not after a timeout, which would only double the wait for a store that does not answer.
+     */
+    HttpWire.Response sendReplayable(String method, S3ObjectUrl url, Map<String, String> query, Map<String, String> headers,
+                                     StorageCredential credential, HttpWire.Body body, long length) throws IOException {
+        try {
+            return send(method, url, query, headers, credential, body, length);
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            return send(method, url, query, headers, credential, body, length);
+        }
     }
 
     /** The URI and the headers to send (Authorization, x-amz-date and x-amz-content-sha256 added when signed). */

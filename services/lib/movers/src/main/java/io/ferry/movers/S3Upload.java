@@ -134,7 +134,8 @@ final class S3Upload implements StorageAccess.Upload {
         byte[] data = buffer;
         int length = filled;
         try {
-            HttpWire.Response r = requests.send("PUT", url, Map.of(), headers, credential, sink -> sink.write(ByteBuffer.wrap(data, 0, length)), length);
+            HttpWire.Response r = requests.sendReplayable("PUT", url, Map.of(), headers, credential,
+                    sink -> sink.write(ByteBuffer.wrap(data, 0, length)), length);
             S3Errors.check(r, phase, "destination " + url);
             String etag = S3Access.unquote(r.header("etag"));
             r.discard();

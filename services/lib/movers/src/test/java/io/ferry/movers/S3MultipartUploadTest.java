@@ -50,6 +50,8 @@ class S3MultipartUploadTest {
     private final List<String> partMd5s = new CopyOnWriteArrayList<>();
     private final List<String> calls = new CopyOnWriteArrayList<>();
     private volatile boolean wrongAssembly;
+    /** Part numbers whose first arrival is dropped: the connection closed with no answer. */
+    private final java.util.Set<Integer> dropOnce = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @BeforeEach
     void start() throws IOException {
@@ -77,6 +79,10 @@ class S3MultipartUploadTest {
             answer(x, 200, "<InitiateMultipartUploadResult><UploadId>up-1</UploadId></InitiateMultipartUploadResult>");
         } else if (method.equals("PUT") && query.contains("partNumber=")) {
             int number = Integer.parseInt(query.replaceAll(".*partNumber=(\\d+).*", "$1"));
+            if (dropOnce.remove(number)) {
+                x.close();  // before any answer: the client sees the connection end
+                return;
+            }
             peak.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
             try {
                 String md5 = md5(body);
@@ -155,6 +161,18 @@ class S3MultipartUploadTest {
         assertEquals(IN_FLIGHT, peak.get(), "never more than " + IN_FLIGHT + " parts at once");
         assertEquals(6, partMd5s.size());
         assertFalse(calls.stream().anyMatch(c -> c.startsWith("DELETE")), String.valueOf(calls));
+    }
+
+    @Test
+    void aPartWhoseConnectionDropsIsSentAgain() throws Exception {
+        dropOnce.add(2);
+        byte[] data = data();
+        try (StorageAccess.Upload up = access().write(url(), data.length, KEYS, "transfer")) {
+            up.write(ByteBuffer.wrap(data));
+            up.commit();
+        }
+        assertEquals(2, calls.stream().filter(c -> c.startsWith("PUT partNumber=2&")).count(), String.valueOf(calls));
+        assertEquals(6, partMd5s.size());
     }
 
     @Test
