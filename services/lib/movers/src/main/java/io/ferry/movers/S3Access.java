@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 
 /**
  * S3 object stores (Ceph RadosGW, cloud buckets, s3proxy) as {@code s3://} (plain HTTP) and {@code s3s://} (HTTPS)
@@ -29,19 +30,16 @@ public final class S3Access implements StorageAccess {
     public static final int MIN_PART_SIZE = 5 << 20;
     public static final int DEFAULT_PART_SIZE = 8 << 20;
     public static final int DEFAULT_PARTS_IN_FLIGHT = 4;
+    /** Part buffers all uploads together may hold beyond the one each fills: 512 MiB. */
+    public static final long DEFAULT_PART_MEMORY = 512L << 20;
 
     private final S3Requests requests;
-    private final int partSize;
-    private final int partsInFlight;
-    private final ExecutorService parts = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "s3-part-upload");
-        t.setDaemon(true);
-        return t;
-    });
+    private final S3Parts parts;
 
-    /** Parts of {@link #DEFAULT_PART_SIZE}, {@link #DEFAULT_PARTS_IN_FLIGHT} at once, the JDK's TLS trust. */
+    /** Parts of {@link #DEFAULT_PART_SIZE}, {@link #DEFAULT_PARTS_IN_FLIGHT} at once, {@link #DEFAULT_PART_MEMORY}, the JDK's TLS trust. */
     public S3Access(Duration ioTimeout) {
-        this(ioTimeout, StorageTls.of((SSLSocketFactory) SSLSocketFactory.getDefault()), DEFAULT_PART_SIZE, DEFAULT_PARTS_IN_FLIGHT);
+        this(ioTimeout, StorageTls.of((SSLSocketFactory) SSLSocketFactory.getDefault()), DEFAULT_PART_SIZE, DEFAULT_PARTS_IN_FLIGHT,
+                DEFAULT_PART_MEMORY);
     }
 
     /**
@@ -49,12 +47,14 @@ public final class S3Access implements StorageAccess {
      * @param tls           how s3s:// connections are made (whom they trust)
      * @param partSize      bytes per multipart part, at least {@link #MIN_PART_SIZE}; objects up to it go in one PUT
      * @param partsInFlight parts sent at once by one upload, each on its own connection
+     * @param partMemory    heap all uploads together may hold for parts beyond the one part each fills; an upload that
+     *                      finds none free sends its parts one at a time
      */
-    public S3Access(Duration ioTimeout, StorageTls tls, int partSize, int partsInFlight) {
-        this(new HttpWire(Duration.ofSeconds(10), ioTimeout, tls), Clock.systemUTC(), partSize, partsInFlight);
+    public S3Access(Duration ioTimeout, StorageTls tls, int partSize, int partsInFlight, long partMemory) {
+        this(new HttpWire(Duration.ofSeconds(10), ioTimeout, tls), Clock.systemUTC(), partSize, partsInFlight, partMemory);
     }
 
-    S3Access(HttpWire wire, Clock clock, int partSize, int partsInFlight) {
+    S3Access(HttpWire wire, Clock clock, int partSize, int partsInFlight, long partMemory) {
         if (partSize < MIN_PART_SIZE) {
             throw new IllegalArgumentException("S3 parts are at least 5 MiB, not " + partSize);
         }
@@ -62,8 +62,17 @@ public final class S3Access implements StorageAccess {
             throw new IllegalArgumentException("at least one part in flight");
         }
         this.requests = new S3Requests(wire, clock);
-        this.partSize = partSize;
-        this.partsInFlight = partsInFlight;
+        ExecutorService pool = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "s3-part-upload");
+            t.setDaemon(true);
+            return t;
+        });
+        this.parts = new S3Parts(partSize, partsInFlight, pool, new Semaphore((int) Math.min(Integer.MAX_VALUE, Math.max(0, partMemory) / partSize)));
+    }
+
+    /** Spare part buffers no upload holds now (tests see that uploads give theirs back). */
+    int freePartBuffers() {
+        return parts.spareBuffers().availablePermits();
     }
 
     @Override
@@ -151,7 +160,7 @@ public final class S3Access implements StorageAccess {
 
     @Override
     public Upload write(URI url, long size, StorageCredential credential, String phase) throws MoverException {
-        return new S3Upload(requests, object(url, credential, phase), credential, size, partSize, partsInFlight, parts, phase);
+        return new S3Upload(requests, object(url, credential, phase), credential, size, parts, phase);
     }
 
     /** The object {@code url} names, refused before any request when it or the credential cannot be used. */

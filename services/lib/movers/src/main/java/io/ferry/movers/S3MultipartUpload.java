@@ -108,6 +108,27 @@ final class S3MultipartUpload {
         }
     }
 
+    /** Sends part {@code number} on the calling thread (no spare buffer to send it from while the next one fills). */
+    void sendHere(int number, byte[] data, int length) throws MoverException {
+        if (number > MAX_PARTS) {
+            throw new MoverException(MoverException.Code.HTTP_ERROR, phase, url + ": more than " + MAX_PARTS + " parts (raise the part size)");
+        }
+        MoverException earlier = failed;
+        if (earlier != null) {
+            throw earlier;
+        }
+        try {
+            sendPart(number, data, length);
+        } catch (MoverException e) {
+            fail(e);
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            MoverException m = HttpMover.ioFailure(e, phase);
+            fail(m);
+            throw m;
+        }
+    }
+
     private void sendPart(int number, byte[] data, int length) throws IOException, MoverException {
         if (failed != null) {
             return;

@@ -10,16 +10,15 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutorService;
 
 /**
  * An object being written to S3. Bytes gather in a part-sized buffer: an object that fits in one part is sent with a
  * single PUT at commit, its MD5 known beforehand, so it goes with {@code Content-MD5} (the store refuses a body that
  * differs) and with its ADLER32 as user metadata ({@code x-amz-meta-adler32}, what a later stat reports); its ETag
  * is then checked against the MD5. A larger object becomes a {@link S3MultipartUpload}: each full buffer is sent as
- * a part on a pool thread while the next one fills. An upload closed without commit, or failed, leaves no object and
- * no pending multipart upload behind. Part buffers are heap arrays held by this upload only: at most
- * {@code inFlight + 1} of them, {@code partSize} each.
+ * a part on a pool thread while the next one fills, in a spare buffer from the access's shared budget ({@link S3Parts});
+ * without one, the part is sent from the buffer it was filled in before the next one fills. An upload closed without
+ * commit, or failed, leaves no object and no pending multipart upload behind.
  */
 final class S3Upload implements StorageAccess.Upload {
 
@@ -27,13 +26,14 @@ final class S3Upload implements StorageAccess.Upload {
     private final S3ObjectUrl url;
     private final StorageCredential credential;
     private final long size;
+    private final S3Parts policy;
     private final int partSize;
-    private final int inFlight;
-    private final ExecutorService pool;
     private final String phase;
     private final ChecksumAlgorithm.Sum adler32 = ChecksumAlgorithm.ADLER32.start();
     /** Full-size part buffers the parts sent gave back. */
     private final BlockingQueue<byte[]> free;
+    /** Spare buffers this upload holds (in flight or free), taken from the shared budget and given back at close. */
+    private int spares;
     private byte[] buffer;
     private int filled;
     private long written;
@@ -42,19 +42,17 @@ final class S3Upload implements StorageAccess.Upload {
     private boolean open = true;
     private boolean committed;
 
-    S3Upload(S3Requests requests, S3ObjectUrl url, StorageCredential credential, long size, int partSize, int inFlight, ExecutorService pool,
-             String phase) {
+    S3Upload(S3Requests requests, S3ObjectUrl url, StorageCredential credential, long size, S3Parts policy, String phase) {
         this.requests = requests;
         this.url = url;
         this.credential = credential;
         this.size = size;
-        // a known size never needs more than S3's 10000 parts
-        this.partSize = size > (long) partSize * S3MultipartUpload.MAX_PARTS
-                ? (int) Math.min(Integer.MAX_VALUE - 8, (size + S3MultipartUpload.MAX_PARTS - 1) / S3MultipartUpload.MAX_PARTS) : partSize;
-        this.inFlight = inFlight;
-        this.pool = pool;
+        this.policy = policy;
+        // a known size never needs more than S3's 10000 parts (the budget counts buffers: such an object's are larger)
+        this.partSize = size > (long) policy.size() * S3MultipartUpload.MAX_PARTS
+                ? (int) Math.min(Integer.MAX_VALUE - 8, (size + S3MultipartUpload.MAX_PARTS - 1) / S3MultipartUpload.MAX_PARTS) : policy.size();
         this.phase = phase;
-        this.free = new ArrayBlockingQueue<>(inFlight + 1);
+        this.free = new ArrayBlockingQueue<>(policy.inFlight() + 1);
         // a small object's buffer is its size; one of unknown size starts small and grows up to a part
         this.buffer = new byte[(int) Math.min(this.partSize, size >= 0 ? size : 256 << 10)];
     }
@@ -82,19 +80,44 @@ final class S3Upload implements StorageAccess.Upload {
         return n;
     }
 
-    /** The full buffer as the next part (the multipart upload started with the first), a free buffer to fill next. */
+    /**
+     * The full buffer as the next part (the multipart upload started with the first): sent on a pool thread while a
+     * spare buffer fills, or, with no spare buffer to be had, sent here before the same buffer fills again.
+     */
     private void sendPart() throws IOException {
         try {
             if (multipart == null) {
-                multipart = S3MultipartUpload.start(requests, url, credential, Map.of(), pool, inFlight, phase);
+                multipart = S3MultipartUpload.start(requests, url, credential, Map.of(), policy.pool(), policy.inFlight(), phase);
             }
-            multipart.send(++parts, buffer, filled, free::offer);
+            byte[] next = spareBuffer();
+            if (next == null) {
+                multipart.sendHere(++parts, buffer, filled);
+            } else {
+                multipart.send(++parts, buffer, filled, free::offer);
+                buffer = next;
+            }
         } catch (MoverException e) {
             throw new IOException(e.getMessage(), e);
         }
-        byte[] next = free.poll();
-        buffer = next != null ? next : new byte[partSize];
         filled = 0;
+    }
+
+    /** A buffer to fill while the full one is sent: one this upload's parts gave back, a new one the budget allows, or null. */
+    private byte[] spareBuffer() throws MoverException {
+        byte[] next = free.poll();
+        if (next == null && spares < policy.inFlight() && policy.spareBuffers().tryAcquire()) {
+            spares++;
+            next = new byte[partSize];
+        }
+        if (next == null && spares > 0) {
+            try {
+                next = free.take();  // one of this upload's parts gives its buffer back when it has been sent (or failed)
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new MoverException(MoverException.Code.CONNECTION_RESET, phase, "interrupted while a part of " + url + " was sent");
+            }
+        }
+        return next;
     }
 
     @Override
@@ -175,5 +198,7 @@ final class S3Upload implements StorageAccess.Upload {
         }
         buffer = null;
         free.clear();
+        policy.spareBuffers().release(spares);  // no part is on its way any more: complete and abort wait for them
+        spares = 0;
     }
 }

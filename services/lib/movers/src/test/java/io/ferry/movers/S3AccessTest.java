@@ -42,12 +42,16 @@ class S3AccessTest {
     private static final String BUCKET = "ferry-bucket";
     private static final int PART = S3Access.MIN_PART_SIZE;
     private static final int IN_FLIGHT = 3;
+    private static final long PART_MEMORY = 64L << 20;
+    private static final int SPARE_BUFFERS = (int) (PART_MEMORY / PART);
 
     @TempDir
     static Path pkiDir;
     private static TestCertificates pki;
     private static S3Server server;
     private static S3Access access;
+    /** An access with no spare part memory: its uploads send their parts one at a time. */
+    private static S3Access sequential;
     private static S3Requests requests;
     private static final S3Keys KEYS = new S3Keys(S3Server.IDENTITY, S3Server.CREDENTIAL);
 
@@ -57,7 +61,8 @@ class S3AccessTest {
         server = new S3Server(pki, BUCKET);
         StorageTls tls = TlsSockets.storageTls(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty());
         HttpWire wire = new HttpWire(Duration.ofSeconds(5), Duration.ofSeconds(30), tls);
-        access = new S3Access(wire, Clock.systemUTC(), PART, IN_FLIGHT);
+        access = new S3Access(wire, Clock.systemUTC(), PART, IN_FLIGHT, PART_MEMORY);
+        sequential = new S3Access(wire, Clock.systemUTC(), PART, IN_FLIGHT, 0);
         requests = new S3Requests(wire, Clock.systemUTC());
     }
 
@@ -154,7 +159,22 @@ class S3AccessTest {
             assertTrue(etag.endsWith("-5"), "five parts: " + etag);
         }
         assertNull(access.stat(url, ChecksumAlgorithm.MD5, KEYS, "prepare").checksum(), "a multipart ETag is no MD5 of the object");
+        assertEquals(SPARE_BUFFERS, access.freePartBuffers(), "the upload gave its spare part buffers back");
         assertEquals(data.length, access.stat(url, null, KEYS, "prepare").size());
+        assertNoPendingUploads();
+    }
+
+    @Test
+    void withoutSparePartMemoryPartsAreSentOneAfterTheOther() throws Exception {
+        URI url = url("multi/sequential.dat");
+        byte[] data = random(3 * PART + 5, 14);
+        try (StorageAccess.Upload up = sequential.write(url, -1, KEYS, "transfer")) {
+            for (int at = 0; at < data.length; at += 1 << 20) {
+                up.write(ByteBuffer.wrap(data, at, Math.min(1 << 20, data.length - at)));
+            }
+            up.commit();
+        }
+        assertArrayEquals(data, read(url, KEYS));
         assertNoPendingUploads();
     }
 
@@ -174,6 +194,7 @@ class S3AccessTest {
         up.write(ByteBuffer.wrap(data));  // two full parts sent, the third one buffered
         up.close();
         assertFalse(up.isOpen());
+        assertEquals(SPARE_BUFFERS, access.freePartBuffers(), "the upload gave its spare part buffers back");
         assertFalse(access.exists(url, KEYS, "prepare"));
         assertNoPendingUploads();
     }

@@ -66,7 +66,7 @@ class S3BenchmarkTest {
             upload(access, keys, sources.resolve("big"), URI.create(server.url("/ferry/big")));
             report.add(rate("ferry file->s3 256 MiB (multipart, 8 MiB parts, 4 in flight)", 256L << 20, t));
             S3Access onePut = new S3Access(new HttpWire(Duration.ofSeconds(10), Duration.ofSeconds(60), StorageTls.of(null)),
-                    java.time.Clock.systemUTC(), 256 << 20, 1);
+                    java.time.Clock.systemUTC(), 256 << 20, 1, 0);
             t = System.nanoTime();
             upload(onePut, keys, sources.resolve("big"), URI.create(server.url("/ferry/big-single")));
             report.add(rate("ferry file->s3 256 MiB (one PUT: part size 256 MiB)", 256L << 20, t));

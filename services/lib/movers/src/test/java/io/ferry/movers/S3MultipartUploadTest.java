@@ -136,8 +136,12 @@ class S3MultipartUploadTest {
     }
 
     private S3Access access() {
+        return access(64L << 20);
+    }
+
+    private static S3Access access(long partMemory) {
         HttpWire wire = new HttpWire(Duration.ofSeconds(5), Duration.ofSeconds(30), StorageTls.of(null));
-        return new S3Access(wire, Clock.systemUTC(), PART, IN_FLIGHT);
+        return new S3Access(wire, Clock.systemUTC(), PART, IN_FLIGHT, partMemory);
     }
 
     private URI url() {
@@ -161,6 +165,20 @@ class S3MultipartUploadTest {
         assertEquals(IN_FLIGHT, peak.get(), "never more than " + IN_FLIGHT + " parts at once");
         assertEquals(6, partMd5s.size());
         assertFalse(calls.stream().anyMatch(c -> c.startsWith("DELETE")), String.valueOf(calls));
+    }
+
+    @Test
+    void withoutSparePartMemoryOnePartTravelsAtATime() throws Exception {
+        firstParts.countDown();
+        firstParts.countDown();
+        firstParts.countDown();  // nobody waits for parts to meet: they cannot
+        byte[] data = data();
+        try (StorageAccess.Upload up = access(PART - 1).write(url(), data.length, KEYS, "transfer")) {
+            up.write(ByteBuffer.wrap(data));
+            up.commit();
+        }
+        assertEquals(1, peak.get());
+        assertEquals(6, partMd5s.size());
     }
 
     @Test
