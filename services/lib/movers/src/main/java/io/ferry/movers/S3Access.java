@@ -4,6 +4,7 @@ import javax.net.ssl.SSLSocketFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.time.Clock;
 import java.time.Duration;
@@ -129,10 +130,13 @@ public final class S3Access implements StorageAccess {
         }
     }
 
-    /** A GET's body; closing it before its end drops the connection rather than reading the rest. */
+    /**
+     * A GET's body. Closing it before its end drops the connection rather than reading the rest, which also fails a
+     * read blocked on it in another thread (a stopped copy).
+     */
     private static final class ObjectChannel implements ReadableByteChannel {
         private final HttpWire.Response get;
-        private boolean open = true;
+        private volatile boolean open = true;
 
         ObjectChannel(HttpWire.Response get) {
             this.get = get;
@@ -140,10 +144,10 @@ public final class S3Access implements StorageAccess {
 
         @Override
         public int read(ByteBuffer dst) throws IOException {
-            if (!dst.hasRemaining()) {
-                return 0;
+            if (!open) {
+                throw new ClosedChannelException();
             }
-            return get.read(dst);
+            return dst.hasRemaining() ? get.read(dst) : 0;
         }
 
         @Override
@@ -153,8 +157,10 @@ public final class S3Access implements StorageAccess {
 
         @Override
         public void close() throws IOException {
-            open = false;
-            get.close();
+            if (open) {
+                open = false;
+                get.close();
+            }
         }
     }
 
