@@ -19,6 +19,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -47,7 +48,7 @@ class S3MultipartUploadTest {
     private final AtomicBoolean partsMetInFlight = new AtomicBoolean(true);
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger peak = new AtomicInteger();
-    private final List<String> partMd5s = new CopyOnWriteArrayList<>();
+    private final ConcurrentSkipListMap<Integer, String> partMd5s = new ConcurrentSkipListMap<>();
     private final List<String> calls = new CopyOnWriteArrayList<>();
     private volatile boolean wrongAssembly;
     /** Part numbers whose first arrival is dropped: the connection closed with no answer. */
@@ -83,33 +84,32 @@ class S3MultipartUploadTest {
                 x.close();  // before any answer: the client sees the connection end
                 return;
             }
+            // counted from the request's arrival until before its answer leaves: the client may send the next part
+            // as soon as it has the answer, before this thread would get further
             peak.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
-            try {
-                String md5 = md5(body);
-                if (!Base64.getEncoder().encodeToString(HexFormat.of().parseHex(md5)).equals(x.getRequestHeaders().getFirst("Content-MD5"))) {
-                    answer(x, 400, "<Error><Code>BadDigest</Code><Message>Content-MD5 differs</Message></Error>");
-                    return;
-                }
-                if (number <= IN_FLIGHT) {
-                    firstParts.countDown();
+            String md5 = md5(body);
+            if (!Base64.getEncoder().encodeToString(HexFormat.of().parseHex(md5)).equals(x.getRequestHeaders().getFirst("Content-MD5"))) {
+                inFlight.decrementAndGet();
+                answer(x, 400, "<Error><Code>BadDigest</Code><Message>Content-MD5 differs</Message></Error>");
+                return;
+            }
+            if (number <= IN_FLIGHT) {
+                firstParts.countDown();
+                try {
                     if (!firstParts.await(10, TimeUnit.SECONDS)) {
                         partsMetInFlight.set(false);
                     }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
-                while (partMd5s.size() < number) {
-                    partMd5s.add(null);
-                }
-                partMd5s.set(number - 1, md5);
-                x.getResponseHeaders().add("ETag", "\"" + md5 + "\"");
-                answer(x, 200, "");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                inFlight.decrementAndGet();
             }
+            partMd5s.put(number, md5);
+            x.getResponseHeaders().add("ETag", "\"" + md5 + "\"");
+            inFlight.decrementAndGet();
+            answer(x, 200, "");
         } else if (method.equals("POST") && query.equals("uploadId=up-1")) {
             MessageDigest ofParts = S3MultipartUpload.md5();
-            partMd5s.forEach(m -> ofParts.update(HexFormat.of().parseHex(m)));
+            partMd5s.values().forEach(m -> ofParts.update(HexFormat.of().parseHex(m)));
             String etag = HexFormat.of().formatHex(ofParts.digest()) + "-" + partMd5s.size();
             if (wrongAssembly) {
                 etag = "00000000000000000000000000000000-" + partMd5s.size();
