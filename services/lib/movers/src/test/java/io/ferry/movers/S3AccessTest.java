@@ -179,6 +179,18 @@ class S3AccessTest {
     }
 
     @Test
+    void writesAnEmptyObject() throws Exception {
+        for (long announced : new long[] {0, -1}) {
+            URI url = url("empty-" + announced + ".dat");
+            write(url, new byte[0], announced, 1);
+            SourceStat stat = access.stat(url, ChecksumAlgorithm.ADLER32, KEYS, "prepare");
+            assertEquals(0, stat.size());
+            assertEquals("00000001", stat.checksum());
+            assertArrayEquals(new byte[0], read(url, KEYS));
+        }
+    }
+
+    @Test
     void anObjectOfExactlyOnePartIsASinglePut() throws Exception {
         URI url = url("one-part.dat");
         byte[] data = random(PART, 5);
