@@ -163,7 +163,9 @@ final class S3Upload implements StorageAccess.Upload {
             String etag = S3Access.unquote(r.header("etag"));
             r.discard();
             String hex = HexFormat.of().formatHex(md5);
-            // a store that encrypts with its own keys (SSE-KMS) gives another ETag; Content-MD5 had it check the body already
+            // an ETag that is no 32 hex digits (some gateways) says nothing about the bytes and is not compared: Content-MD5
+            // had the store check them already. AWS's SSE-KMS and SSE-C ETags are 32 hex digits but no MD5: such
+            // buckets would refuse every upload here.
             if (etag != null && ChecksumAlgorithm.isHex(etag, 32, 32) && !etag.equalsIgnoreCase(hex)) {
                 removeQuietly();
                 throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, phase, url + " was stored with ETag " + etag + ", its MD5 is " + hex);
