@@ -55,6 +55,7 @@ final class S3MultipartUpload {
     static S3MultipartUpload start(S3Requests requests, S3ObjectUrl url, StorageCredential credential, Map<String, String> headers,
                                    ExecutorService pool, int inFlight, String phase) throws MoverException {
         try {
+            // sent as an upload of no bytes: never repeated on a fresh connection, which could start a second upload
             HttpWire.Response r = requests.send("POST", url, Map.of("uploads", ""), headers, credential, sink -> { }, 0);
             S3Errors.check(r, phase, "creating the multipart upload of " + url);
             String body = S3Errors.text(r);
@@ -66,10 +67,6 @@ final class S3MultipartUpload {
         } catch (IOException e) {
             throw HttpMover.ioFailure(e, phase);
         }
-    }
-
-    String uploadId() {
-        return uploadId;
     }
 
     /**
