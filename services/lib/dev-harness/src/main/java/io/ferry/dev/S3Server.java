@@ -27,6 +27,8 @@ public final class S3Server implements AutoCloseable {
     /** The HTTPS port, or -1 without TLS. */
     public final int tlsPort;
     private final Process process;
+    /** Stops the server with a test JVM that ends without closing it: a JVM left running would hold its heap for good. */
+    private final Thread stopAtExit;
 
     /** Plain HTTP serving {@code buckets} (made empty). */
     public S3Server(String... buckets) throws Exception {
@@ -68,6 +70,8 @@ public final class S3Server implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar, "--properties", properties.toString()));
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("s3proxy.log").toFile()).start();
+        stopAtExit = new Thread(process::destroyForcibly, "s3proxy-stop");
+        Runtime.getRuntime().addShutdownHook(stopAtExit);
         try {
             FreePort.awaitListening(process, port, 60_000, () -> "s3proxy did not start: " + log());
             if (tlsPort > 0) {
@@ -112,6 +116,13 @@ public final class S3Server implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        if (stopAtExit != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopAtExit);
+            } catch (IllegalStateException exiting) {
+                // the JVM is ending: the hook stops the server itself
+            }
+        }
         if (process != null) {
             process.destroy();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
