@@ -104,6 +104,21 @@ public interface SchedulerConfig {
         @WithDefault("128M")
         MemorySize copyMemory();
 
+        /** S3 uploads: objects larger than one part go as a multipart upload of parts this size (at least 5M, S3's minimum). */
+        @WithDefault("8M")
+        MemorySize s3PartSize();
+
+        /** Parts of one S3 upload sent at once, each on its own connection. */
+        @WithDefault("4")
+        int s3PartsInFlight();
+
+        /**
+         * Heap all S3 uploads of this replica may hold for parts in flight besides the one each is filling (a part's
+         * MD5 must be known before it is sent); an upload that finds none free sends its parts one at a time.
+         */
+        @WithDefault("64M")
+        MemorySize s3PartMemory();
+
         /** Links without a configuration: their active bounds. */
         @WithDefault("2")
         int defaultMinActive();

@@ -4,6 +4,7 @@ import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.movers.FileMover;
 import io.ferry.movers.HttpMover;
 import io.ferry.movers.Mover;
+import io.ferry.movers.S3Access;
 import io.ferry.movers.StorageAccess;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.StorageTls;
@@ -56,7 +57,10 @@ public class MoverChoice {
         }
         http = new HttpMover(config.engine().ioTimeout(), config.engine().copyMemory().asLongValue(), sockets);
         file = new FileMover(config.engine().fileRoots().orElse(List.of()).stream().map(Path::of).toList());
-        for (StorageAccess access : List.of(http.webDav())) {
+        SchedulerConfig.Engine engine = config.engine();
+        S3Access s3 = new S3Access(engine.ioTimeout(), sockets, (int) Math.max(S3Access.MIN_PART_SIZE, engine.s3PartSize().asLongValue()),
+                Math.max(1, engine.s3PartsInFlight()), engine.s3PartMemory().asLongValue());
+        for (StorageAccess access : List.of(http.webDav(), s3)) {
             access.schemes().forEach(scheme -> accesses.put(scheme, access));
         }
     }

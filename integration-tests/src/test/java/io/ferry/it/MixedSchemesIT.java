@@ -1,0 +1,185 @@
+package io.ferry.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.dev.DevTokens;
+import io.ferry.dev.NginxWebDav;
+import io.ferry.dev.S3Server;
+import io.ferry.stack.LocalStack;
+import io.ferry.stack.ServiceSpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.Adler32;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * One job mixing storage protocols, submitted and watched with the {@code ferry} command against the packaged stack:
+ * an S3 store (s3proxy, signed with the account the scheduler's configuration gives its SE), WebDAV (nginx) and XRootD,
+ * every file byte-identical at its destination with its ADLER32 checked end to end, and a VO without rights on the S3
+ * SE refused before anything moves.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MixedSchemesIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern JOB_ID = Pattern.compile("^([0-9a-f-]{36})\\s", Pattern.MULTILINE);
+
+    private LocalStack stack;
+    private NginxWebDav nginx;
+    private S3Server s3;
+    private Path work;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    @BeforeAll
+    void start() throws Exception {
+        work = Files.createDirectories(Path.of("target", "it-mixed-work").toAbsolutePath());
+        nginx = new NginxWebDav();
+        s3 = new S3Server("mix");
+        // the S3 account as an operator gives it: a properties file (a mounted Secret) named by QUARKUS_CONFIG_LOCATIONS
+        Path accounts = Files.writeString(work.resolve("s3-accounts.properties"),
+                "ferry.scheduler.s3.\"MIX-S3\".access-key=" + S3Server.IDENTITY + "\n"
+                        + "ferry.scheduler.s3.\"MIX-S3\".secret-key=" + S3Server.CREDENTIAL + "\n");
+        stack = ItStacks.start("it-mixed", Map.of("QUARKUS_CONFIG_LOCATIONS", accounts.toUri().toString()));
+        registerSe("MIX-DAV", "dav", nginx.url("/mix-dav").replaceFirst("^http:", "dav:"));
+        registerSe("MIX-S3", "s3", s3.url("/mix"));
+        Files.createDirectories(nginx.file("/mix-dav"));
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (AutoCloseable c : new AutoCloseable[] {stack, nginx, s3}) {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
+    @Test
+    void aJobMixingProtocolsMovesEveryFileByteIdentical() throws Exception {
+        String dav = nginx.url("/mix-dav").replaceFirst("^http:", "dav:");
+        Map<String, byte[]> sources = new LinkedHashMap<>();
+        StringBuilder list = new StringBuilder();
+        // WebDAV → S3: a small object (one PUT) and one of several parts (multipart, parts in parallel)
+        int[] sizes = {1_000_000, 21_000_000};
+        for (int i = 0; i < sizes.length; i++) {
+            byte[] data = random(sizes[i], i);
+            Path file = nginx.file("/mix-dav/in/f" + i);
+            Files.createDirectories(file.getParent());
+            Files.write(file, data);
+            list.append(dav).append("/in/f").append(i).append(' ').append(s3.url("/mix/from-dav/f" + i)).append(' ')
+                    .append(data.length).append(' ').append("adler32:").append(adler32(data)).append('\n');
+            sources.put("s3:/from-dav/f" + i, data);
+        }
+        // S3 → WebDAV: objects put there by someone else
+        for (int i = 0; i < 2; i++) {
+            byte[] data = random(3_000_000 + i, 10 + i);
+            Files.createDirectories(s3.bucket("mix").resolve("data"));
+            Files.write(s3.bucket("mix").resolve("data/o" + i), data);
+            list.append(s3.url("/mix/data/o" + i)).append(' ').append(dav).append("/from-s3/o").append(i).append(' ')
+                    .append(data.length).append(' ').append("adler32:").append(adler32(data)).append('\n');
+            sources.put("dav:/from-s3/o" + i, data);
+        }
+        Path listFile = Files.writeString(work.resolve("mixed.txt"), list);
+        Run submitted = ferry(token("atlas"), "submit", "-f", listFile.toString(), "-K", "both", "--retry", "0");
+        assertEquals(0, submitted.exit(), submitted.out() + submitted.err());
+        Matcher m = JOB_ID.matcher(submitted.out());
+        assertTrue(m.find(), submitted.out());
+        Run watched = ferry(token("atlas"), "watch", m.group(1));
+        assertEquals(0, watched.exit(), "every file FINISHED:\n" + watched.out() + watched.err() + ferry(token("atlas"), "status", m.group(1), "-o", "json").out());
+        for (Map.Entry<String, byte[]> e : sources.entrySet()) {
+            String where = e.getKey();
+            Path copied = where.startsWith("s3:") ? s3.bucket("mix").resolve(where.substring(4)) : nginx.file("/mix-dav" + where.substring(4));
+            assertArrayEquals(e.getValue(), Files.readAllBytes(copied), where);
+        }
+    }
+
+    @Test
+    void aVoWithoutRightsOnTheS3StoreIsRefusedAtSubmission() throws Exception {
+        Run refused = ferry(token("cms"), "submit", s3.url("/mix/data/anything"), nginx.url("/mix-dav/cms/x").replaceFirst("^http:", "dav:"));
+        assertEquals(1, refused.exit(), refused.out() + refused.err());
+        assertTrue(refused.err().contains("403") || refused.err().toLowerCase().contains("may not"), refused.err());
+    }
+
+    private static byte[] random(int size, long seed) {
+        byte[] data = new byte[size];
+        new Random(seed).nextBytes(data);
+        return data;
+    }
+
+    private static String adler32(byte[] data) {
+        Adler32 a = new Adler32();
+        a.update(data);
+        return String.format("%08x", a.getValue());
+    }
+
+    private String token(String vo) {
+        return stack.tokens().mint(DevTokens.Claims.of("it-mixed-" + vo, vo, "transfer:submit transfer:read"));
+    }
+
+    private void registerSe(String name, String protocol, String base) throws Exception {
+        String se = "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"" + protocol + "\":\"" + base
+                + "\"},\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}";
+        Run put = ferry(stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin")), "se", "put", name, "--json", se);
+        assertEquals(0, put.exit(), put.err());
+    }
+
+    private Run ferry(String token, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", cliJar().toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().keySet().removeIf(k -> k.startsWith("BEARER_TOKEN") || k.startsWith("X509_") || k.startsWith("FERRY_"));
+        Map<String, String> env = new HashMap<>();
+        env.put("BEARER_TOKEN", token);
+        env.put("FERRY_SCHEDULER_URL", stack.service(ServiceSpec.SCHEDULER).url());
+        env.put("FERRY_CONFIG", work.resolve("no-config.toml").toString());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+        if (!p.waitFor(240, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("ferry " + String.join(" ", args) + " did not end within 240 s");
+        }
+        return new Run(p.exitValue(), out.get(), err.get());
+    }
+
+    private static Path cliJar() throws IOException {
+        try (Stream<Path> jars = Files.list(LocalStack.projectRoot().resolve("services/cli/target"))) {
+            return jars.filter(j -> j.getFileName().toString().matches("ferry-cli-.*\\.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("services/cli is not packaged"));
+        }
+    }
+
+    private static String read(java.io.InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
