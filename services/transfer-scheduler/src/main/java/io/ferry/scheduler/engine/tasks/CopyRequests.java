@@ -2,7 +2,6 @@ package io.ferry.scheduler.engine.tasks;
 
 import io.ferry.movers.CopyRequest;
 import io.ferry.movers.StorageCredentials;
-import io.ferry.movers.WebDavSchemes;
 import io.ferry.scheduler.queue.ClaimedFile;
 import io.ferry.scheduler.storage.SchedulingInputs;
 import io.ferry.scheduler.storage.StorageBoundary;
@@ -24,13 +23,18 @@ final class CopyRequests {
         URI dest = allowed.destination().toUri();
         // A file an earlier attempt of ours may have written is ours to replace.
         boolean overwrite = f.overwrite() || f.destOurs();
-        // pull mode: a destination SE that does third-party copy fetches an http(s) source itself
-        boolean thirdParty = destSe != null && destSe.thirdPartyCopy() && isHttp(source) && isHttp(dest);
+        // pull mode: a destination SE that does third-party copy fetches the source itself, where it speaks the source's
+        // protocol: WebDAV from WebDAV or from S3 (a pre-signed URL), XRootD from XRootD
+        boolean thirdParty = destSe != null && destSe.thirdPartyCopy() && pulls(MoverChoice.family(source), MoverChoice.family(dest));
         return new CopyRequest(source, dest, f.filesize(), f.expectedChecksum(), f.verify(), overwrite, streams, allowed.destinationBase().toUri(),
                 thirdParty, allowed.sourceBase().toUri(), credentials, f.checksumAlgorithm(), f.scitag(), f.archiveMetadata());
     }
 
-    private static boolean isHttp(URI u) {
-        return WebDavSchemes.transport(u) != null;
+    private static boolean pulls(String source, String destination) {
+        return switch (destination) {
+            case "http" -> source.equals("http") || source.equals("s3");
+            case "root" -> source.equals("root");
+            default -> false;
+        };
     }
 }

@@ -5,6 +5,7 @@ import io.ferry.movers.FileMover;
 import io.ferry.movers.HttpMover;
 import io.ferry.movers.Mover;
 import io.ferry.movers.S3Access;
+import io.ferry.movers.S3ToWebDavMover;
 import io.ferry.movers.StorageAccess;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.StorageTls;
@@ -44,6 +45,7 @@ public class MoverChoice {
     /** By URL scheme: the protocols a streamed copy can read from and write to. */
     private final Map<String, StorageAccess> accesses = new HashMap<>();
     private final Map<String, Mover> relays = new ConcurrentHashMap<>();
+    private S3ToWebDavMover s3ToWebDav;
 
     @PostConstruct
     void init() {
@@ -60,6 +62,7 @@ public class MoverChoice {
         SchedulerConfig.Engine engine = config.engine();
         S3Access s3 = new S3Access(engine.ioTimeout(), sockets, (int) Math.max(S3Access.MIN_PART_SIZE, engine.s3PartSize().asLongValue()),
                 Math.max(1, engine.s3PartsInFlight()), engine.s3PartMemory().asLongValue());
+        s3ToWebDav = new S3ToWebDavMover(s3, http);
         for (StorageAccess access : List.of(http.webDav(), s3)) {
             access.schemes().forEach(scheme -> accesses.put(scheme, access));
         }
@@ -74,6 +77,9 @@ public class MoverChoice {
         if (s.equals("http") && d.equals("http")) {
             return http;
         }
+        if (s.equals("s3") && d.equals("http")) {
+            return s3ToWebDav;
+        }
         StorageAccess from = accesses.get(scheme(source));
         StorageAccess to = accesses.get(scheme(destination));
         if (from != null && to != null) {
@@ -83,8 +89,17 @@ public class MoverChoice {
                 "no mover copies " + source.getScheme() + ":// to " + destination.getScheme() + "://");
     }
 
-    private static String family(URI u) {
-        return WebDavSchemes.transport(u) != null ? "http" : scheme(u);
+    /** http for every WebDAV scheme, s3 for s3 and s3s, root for root and roots, else the scheme. */
+    static String family(URI u) {
+        if (WebDavSchemes.transport(u) != null) {
+            return "http";
+        }
+        String scheme = scheme(u);
+        return switch (scheme) {
+            case "s3s" -> "s3";
+            case "roots" -> "root";
+            default -> scheme;
+        };
     }
 
     private static String scheme(URI u) {
