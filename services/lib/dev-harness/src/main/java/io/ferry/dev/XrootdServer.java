@@ -21,7 +21,39 @@ public final class XrootdServer implements AutoCloseable {
     public final Path dir;
     public final Path data;
     public final int port;
+    /** The root:// (XRootD protocol) port; it offers TLS (kXR_ableTLS, roots://) with the same certificate. */
+    public final int rootPort;
     private final Process process;
+
+    /**
+     * What the server does besides serving files: {@code tpc} lets its root:// port pull files from another XRootD
+     * server ({@code ofs.tpc}, the copy run by xrdcp); {@code extraConfig} lines are appended to the configuration
+     * (security and authorization directives of a test); {@code environment} is given to the server process.
+     */
+    public record Options(boolean tpc, String extraConfig, Map<String, String> environment) {
+        public Options {
+            extraConfig = extraConfig == null ? "" : extraConfig;
+            environment = Map.copyOf(environment);
+        }
+
+        public static Options plain() {
+            return new Options(false, "", Map.of());
+        }
+
+        public Options withTpc() {
+            return new Options(true, extraConfig, environment);
+        }
+
+        public Options withConfig(String lines) {
+            return new Options(tpc, extraConfig + lines + (lines.endsWith("\n") ? "" : "\n"), environment);
+        }
+
+        public Options withEnvironment(String name, String value) {
+            Map<String, String> env = new java.util.HashMap<>(environment);
+            env.put(name, value);
+            return new Options(tpc, extraConfig, env);
+        }
+    }
 
     /** Serves a new temporary directory; the server is given {@code pki}'s directory (it reads its key from there). */
     public XrootdServer(TestCertificates pki) throws Exception {
@@ -34,11 +66,17 @@ public final class XrootdServer implements AutoCloseable {
      * nginx's OpenSSL 3 refuses), may read and write; anyone else, without a certificate included, gets 403.
      */
     public XrootdServer(TestCertificates pki, Map<String, String> users) throws Exception {
+        this(pki, users, Options.plain());
+    }
+
+    /** As {@link #XrootdServer(TestCertificates, Map)}, with {@code options}. */
+    public XrootdServer(TestCertificates pki, Map<String, String> users, Options options) throws Exception {
         this.dir = Files.createTempDirectory("ferry-xrootd");
         this.data = Files.createDirectories(dir.resolve("data"));
         Files.createDirectories(dir.resolve("admin"));
         this.port = FreePort.find();
-        int xrootPort = FreePort.find();
+        this.rootPort = FreePort.find();
+        int xrootPort = rootPort;
         String config = "all.export /\n"
                 + "oss.localroot " + data + "\n"
                 + "all.adminpath " + dir.resolve("admin") + "\n"
@@ -50,6 +88,8 @@ public final class XrootdServer implements AutoCloseable {
                 + "http.exthandler xrdtpc libXrdHttpTPC.so\n"
                 + "xrootd.chksum adler32\n"
                 + "tpc.trace info\n"
+                + (options.tpc() ? "ofs.tpc logok pgm /usr/bin/xrdcp --server\n" : "")
+                + options.extraConfig()
                 + (users.isEmpty() ? "" : "http.gridmap " + dir.resolve("grid-mapfile") + "\nofs.authorize\n"
                 + "acc.authdb " + dir.resolve("authdb") + "\nacc.audit deny grant\n");
         StringBuilder gridmap = new StringBuilder();
@@ -78,14 +118,22 @@ public final class XrootdServer implements AutoCloseable {
             command.addAll(List.of("-R", "xrootd"));
         }
         command.addAll(List.of("-c", file.toString(), "-l", dir.resolve("xrootd.log").toString(), "-n", "ferry"));
-        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(options.environment());
+        process = builder.redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
         FreePort.awaitListening(process, port, 20_000, () -> "xrootd did not start (Debian's xrootd-server and xrootd-server-plugins "
                 + "are needed): " + Files.readString(dir.resolve("stdout.log")) + log());
+        FreePort.awaitListening(process, rootPort, 20_000, () -> "xrootd's root:// port did not open: " + log());
     }
 
     /** HTTPS, by name, as its certificate names it. */
     public String url(String path) {
         return "https://localhost:" + port + path;
+    }
+
+    /** root:// (or roots://) of {@code path} (absolute), by name, as its certificate names it. */
+    public String rootUrl(String scheme, String path) {
+        return scheme + "://localhost:" + rootPort + "/" + path;
     }
 
     /** The same port answers plain HTTP too (and pulls when asked over it). */

@@ -1,0 +1,223 @@
+package io.ferry.movers.xrootd;
+
+import io.ferry.dev.DirectoryTrees;
+import io.ferry.dev.TestCertificates;
+import io.ferry.dev.XrootdServer;
+import io.ferry.movers.ChecksumAlgorithm;
+import io.ferry.movers.MoverException;
+import io.ferry.movers.SourceStat;
+import io.ferry.movers.StorageAccess;
+import io.ferry.movers.TlsSockets;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Random;
+import java.util.zip.Adler32;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Ferry's XRootD client against Debian's xrootd 5.5.3: the single-file operations, reuse of sessions, error codes. */
+class XrootdAccessTest {
+
+    static Path dir;
+    static TestCertificates pki;
+    static XrootdServer server;
+    static XrootdAccess access;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("ferry-xrootd-pki");
+        pki = TestCertificates.create(dir);
+        server = new XrootdServer(pki, java.util.Map.of(), XrootdServer.Options.plain());
+        access = new XrootdAccess(Duration.ofSeconds(30), TlsSockets.storageTls(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty()));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (access != null) {
+            access.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        DirectoryTrees.delete(dir);
+    }
+
+    static URI root(String path) {
+        return URI.create(server.rootUrl("root", path));
+    }
+
+    /** Random bytes of {@code size} written at {@code file}; returns their adler32. */
+    static String write(Path file, long size, long seed) throws Exception {
+        Files.createDirectories(file.getParent());
+        Adler32 adler = new Adler32();
+        byte[] block = new byte[1 << 20];
+        Random rnd = new Random(seed);
+        try (OutputStream out = Files.newOutputStream(file)) {
+            for (long left = size; left > 0; ) {
+                rnd.nextBytes(block);
+                int n = (int) Math.min(block.length, left);
+                out.write(block, 0, n);
+                adler.update(block, 0, n);
+                left -= n;
+            }
+        }
+        return String.format("%08x", adler.getValue());
+    }
+
+    /** Reads the whole channel; returns size and adler32. */
+    static String[] drain(ReadableByteChannel in) throws Exception {
+        Adler32 adler = new Adler32();
+        ByteBuffer b = ByteBuffer.allocate(1 << 20);
+        long n = 0;
+        try (in) {
+            int r;
+            while ((r = in.read(b)) >= 0) {
+                b.flip();
+                adler.update(b);
+                b.clear();
+                n += r;
+            }
+        }
+        return new String[] {Long.toString(n), String.format("%08x", adler.getValue())};
+    }
+
+    @Test
+    void statGivesSizeAndTheServersAdler32AndNoMd5WhenNotConfigured() throws Exception {
+        String adler = write(server.file("/stat/a"), 123_457, 1);
+        SourceStat s = access.stat(root("/stat/a"), ChecksumAlgorithm.ADLER32, null, "prepare");
+        assertEquals(123_457, s.size());
+        assertEquals(adler, s.checksum());
+        SourceStat md5 = access.stat(root("/stat/a"), ChecksumAlgorithm.MD5, null, "prepare");
+        assertEquals(123_457, md5.size());
+        assertNull(md5.checksum(), "the server has only adler32 configured");
+        assertTrue(access.exists(root("/stat/a"), null, "prepare"));
+        assertFalse(access.exists(root("/stat/none"), null, "prepare"));
+    }
+
+    @Test
+    void bothUrlFormsNameTheAbsolutePath() throws Exception {
+        write(server.file("/forms/f"), 10, 2);
+        assertEquals(10, access.stat(URI.create("root://localhost:" + server.rootPort + "//forms/f"), null, null, "p").size());
+        assertEquals(10, access.stat(URI.create("root://localhost:" + server.rootPort + "/forms/f"), null, null, "p").size());
+    }
+
+    @Test
+    void oneMebibyteAndALargerFileReadByteIdentical() throws Exception {
+        for (long size : new long[] {1 << 20, (70L << 20) + 13, 0}) {
+            String adler = write(server.file("/read/f" + size), size, size);
+            String[] got = drain(access.read(root("/read/f" + size), null, "transfer"));
+            assertEquals(Long.toString(size), got[0]);
+            assertEquals(adler, got[1]);
+        }
+    }
+
+    @Test
+    void writeCommitsAFileTheServerChecksumsTheSame() throws Exception {
+        long size = (33L << 20) + 7;
+        Path src = dir.resolve("up-src");
+        String adler = write(src, size, 5);
+        URI dst = root("/up/sub/dir/file");
+        access.makeParents(root("/"), dst, null, "transfer");
+        try (StorageAccess.Upload up = access.write(dst, size, null, "transfer"); var in = Files.newByteChannel(src)) {
+            ByteBuffer b = ByteBuffer.allocateDirect(256 << 10);
+            while (in.read(b) >= 0) {
+                b.flip();
+                up.write(b);
+                b.clear();
+            }
+            up.commit();
+        }
+        assertEquals(-1, Files.mismatch(src, server.file("/up/sub/dir/file")));
+        assertEquals(adler, access.stat(dst, ChecksumAlgorithm.ADLER32, null, "transfer").checksum());
+        // replacing is allowed by write
+        try (StorageAccess.Upload up = access.write(dst, 3, null, "transfer")) {
+            up.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+            up.commit();
+        }
+        assertEquals(3, Files.size(server.file("/up/sub/dir/file")));
+        access.delete(dst, null, "transfer");
+        assertFalse(Files.exists(server.file("/up/sub/dir/file")));
+        access.delete(dst, null, "transfer");  // already gone: no failure
+    }
+
+    @Test
+    void anAbandonedUploadLeavesNoFile() throws Exception {
+        URI dst = root("/abandon/f");
+        try (StorageAccess.Upload up = access.write(dst, 1000, null, "transfer")) {
+            up.write(ByteBuffer.wrap(new byte[500]));
+        }
+        assertFalse(Files.exists(server.file("/abandon/f")));
+        assertFalse(access.exists(dst, null, "transfer"));
+    }
+
+    @Test
+    void aShortUploadIsASizeMismatch() throws Exception {
+        URI dst = root("/short/f");
+        try (StorageAccess.Upload up = access.write(dst, 1000, null, "transfer")) {
+            up.write(ByteBuffer.wrap(new byte[10]));
+            MoverException e = assertThrows(MoverException.class, up::commit);
+            assertEquals(MoverException.Code.SIZE_MISMATCH, e.code());
+        }
+        assertFalse(Files.exists(server.file("/short/f")));
+    }
+
+    @Test
+    void errorsMapToFerrysCodes() throws Exception {
+        MoverException missing = assertThrows(MoverException.class, () -> access.stat(root("/nope/x"), null, null, "prepare"));
+        assertEquals(MoverException.Code.SOURCE_NOT_FOUND, missing.code());
+        assertTrue(missing.getMessage().contains("kXR_NotFound"), missing.getMessage());
+        MoverException missingRead = assertThrows(MoverException.class, () -> access.read(root("/nope/y"), null, "transfer"));
+        assertEquals(MoverException.Code.SOURCE_NOT_FOUND, missingRead.code());
+
+        write(server.file("/exists/f"), 5, 3);
+        MoverException exists = assertThrows(MoverException.class, () -> access.create(root("/exists/f"), 5, null, "transfer"));
+        assertEquals(MoverException.Code.DEST_EXISTS, exists.code());
+        assertTrue(exists.getMessage().startsWith("Destination file exists and overwrite is not enabled"), exists.getMessage());
+        assertEquals(5, Files.size(server.file("/exists/f")), "the existing file is untouched");
+    }
+
+    @Test
+    void manySmallFilesShareAFewSessions() throws Exception {
+        server.mkdirs("/many");
+        long before = access.connectionsOpened();
+        for (int i = 0; i < 50; i++) {
+            String adler = write(server.file("/many/f" + i), 4096 + i, 100 + i);
+            URI u = root("/many/f" + i);
+            assertEquals(adler, access.stat(u, ChecksumAlgorithm.ADLER32, null, "prepare").checksum());
+            assertEquals(adler, drain(access.read(u, null, "transfer"))[1]);
+            URI copy = root("/many/copy" + i);
+            try (StorageAccess.Upload up = access.write(copy, 10, null, "transfer")) {
+                up.write(ByteBuffer.wrap(new byte[10]));
+                up.commit();
+            }
+        }
+        long opened = access.connectionsOpened() - before;
+        assertTrue(opened <= 1, "150 files' operations one after the other need one session, opened " + opened);
+        assertTrue(access.idleConnections() >= 1);
+    }
+
+    @Test
+    void pathsThatWouldChangeMeaningAreRefusedBeforeAnyIo() {
+        long before = access.connectionsOpened();
+        for (String bad : new String[] {"/a/../etc/passwd", "/a/%2e%2e/etc/passwd", "/a/%2E%2E/b", "/a/x%3Fcks.type=md5",
+                "/a/x?tpc.src=evil", "/a/%00b", "/a/%0ab", "/a/./b"}) {
+            MoverException e = assertThrows(MoverException.class, () -> access.stat(URI.create("root://localhost:" + server.rootPort + bad), null, null, "prepare"), bad);
+            assertEquals(MoverException.Code.UNSUPPORTED_URL, e.code(), bad);
+        }
+        assertEquals(before, access.connectionsOpened(), "no connection for refused URLs");
+    }
+}
