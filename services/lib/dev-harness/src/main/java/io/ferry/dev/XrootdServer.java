@@ -117,6 +117,11 @@ public final class XrootdServer implements AutoCloseable {
         if (root) {
             command.addAll(List.of("-R", "xrootd"));
         }
+        if (options.tpc()) {
+            // A TPC source admits the puller by the name its address resolves to; IPv4-mapped IPv6 addresses of
+            // 127.0.0.1 resolve to no name, so the rendezvous would never match.
+            command.addAll(List.of("-I", "v4"));
+        }
         command.addAll(List.of("-c", file.toString(), "-l", dir.resolve("xrootd.log").toString(), "-n", "ferry"));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(options.environment());

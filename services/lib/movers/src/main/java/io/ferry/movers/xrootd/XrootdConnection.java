@@ -192,6 +192,19 @@ final class XrootdConnection implements Closeable {
         }
     }
 
+    /** {@link #call}, each answer allowed to take up to {@code patience} (a third-party copy's kXR_sync). */
+    XrootdResponse callWithin(Duration patience, int requestId, byte[] body16, byte[] data) throws IOException, XrootdError {
+        int before = socket.getSoTimeout();
+        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(patience.toMillis(), before)));
+        try {
+            return call(requestId, body16, data);
+        } finally {
+            if (!socket.isClosed()) {
+                socket.setSoTimeout(before);
+            }
+        }
+    }
+
     /** Writes a request; returns its stream id. */
     int send(int requestId, byte[] body16, byte[] data, int off, int len, boolean flush) throws IOException {
         int id = nextStreamId;

@@ -1,0 +1,144 @@
+package io.ferry.movers.xrootd;
+
+import io.ferry.movers.ChecksumAlgorithm;
+import io.ferry.movers.MoverException;
+import io.ferry.movers.SourceStat;
+import io.ferry.movers.StorageCredential;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+
+import static io.ferry.movers.xrootd.XrootdProtocol.*;
+
+/**
+ * root → root third-party copy as xrdcp's {@code --tpc only} does it (XrdClThirdPartyCopyJob): the destination server
+ * pulls the file from the source server itself, the bytes never pass through Ferry. The destination is opened with
+ * the rendezvous key and where to pull from ({@code tpc.key, tpc.src, tpc.lfn, tpc.stage=copy}), a first kXR_sync
+ * sets up the rendezvous, the source is opened with the same key and the destination host ({@code tpc.dst}), and a
+ * second kXR_sync runs the copy and answers when it is over. The destination's size and checksum are then compared
+ * with the source's; a failed copy leaves no destination file behind.
+ */
+public final class XrootdThirdPartyCopy {
+
+    /** What the destination holds after the copy: its size and checksum (null when no algorithm was asked). */
+    public record Result(long size, String checksum) {
+    }
+
+    private static final SecureRandom KEYS = new SecureRandom();
+
+    private final XrootdAccess access;
+    private final Duration copyTimeout;
+
+    /**
+     * @param access      the sessions to both servers
+     * @param copyTimeout how long the destination may take to pull the file
+     */
+    public XrootdThirdPartyCopy(XrootdAccess access, Duration copyTimeout) {
+        this.access = access;
+        this.copyTimeout = copyTimeout;
+    }
+
+    /**
+     * Makes the destination server pull {@code source}; {@code overwrite} false fails with DEST_EXISTS when the
+     * destination is there. With {@code algorithm}, both servers' checksums must agree (CHECKSUM_MISMATCH otherwise).
+     */
+    public Result copy(URI source, URI destination, boolean overwrite, ChecksumAlgorithm algorithm,
+                       StorageCredential sourceCredential, StorageCredential destinationCredential) throws MoverException {
+        String phase = "transfer";
+        XrootdTarget src = XrootdTarget.of(source, phase);
+        XrootdTarget dst = XrootdTarget.of(destination, phase);
+        if (src.path().indexOf('&') >= 0 || src.path().indexOf('=') >= 0) {
+            // the source path travels inside the destination's opaque part (tpc.lfn), where '&' and '=' separate fields
+            throw new MoverException(MoverException.Code.UNSUPPORTED_URL, phase, "a root third-party copy cannot name a source path with '&' or '=': " + source);
+        }
+        SourceStat before = access.stat(source, algorithm, sourceCredential, phase);
+        String key = HexFormat.of().formatHex(KEYS.generateSeed(12));
+        XrootdRequests requests = access.requests();
+        XrootdPool pool = requests.pool();
+
+        String dstOpaque = "tpc.key=" + key + "&tpc.src=" + src.authority() + "&tpc.lfn=" + src.path()
+                + "&tpc.spr=" + (src.tls() ? "roots" : "root") + "&tpc.tpr=" + (dst.tls() ? "roots" : "root")
+                + "&tpc.dlgon=0&oss.asize=" + before.size() + "&tpc.stage=copy";
+        int flags = OPEN_UPDATE | OPEN_MKPATH | (overwrite ? OPEN_DELETE : OPEN_NEW);
+        byte[] openBody = ByteBuffer.allocate(16).putShort((short) MODE_644).putShort((short) flags).array();
+        XrootdRequests.Answer target = requests.send(dst, destinationCredential, OPEN, openBody, dstOpaque, "kXR_open (tpc destination)",
+                destination, XrootdErrors.Role.DESTINATION, phase);
+        XrootdConnection dc = target.connection();
+        byte[] dstHandle = ByteBuffer.allocate(16).put(target.response().body(), 0, 4).array();
+        XrootdConnection sc = null;
+        byte[] srcHandle = null;
+        boolean copied = false;
+        try {
+            dc.call(SYNC, dstHandle, new byte[0]);  // the rendezvous
+            String srcOpaque = "tpc.key=" + key + "&tpc.dst=" + hostName(dst.host()) + "&tpc.stage=copy";
+            byte[] srcOpen = ByteBuffer.allocate(16).putShort((short) 0).putShort((short) OPEN_READ).array();
+            XrootdRequests.Answer opened = requests.send(src, sourceCredential, OPEN, srcOpen, srcOpaque, "kXR_open (tpc source)",
+                    source, XrootdErrors.Role.SOURCE, phase);
+            sc = opened.connection();
+            srcHandle = ByteBuffer.allocate(16).put(opened.response().body(), 0, 4).array();
+            dc.callWithin(copyTimeout, SYNC, dstHandle, new byte[0]);  // answers when the pull is over
+            close(dc, dstHandle);
+            copied = true;
+        } catch (XrootdError e) {
+            throw XrootdErrors.of(e, "third-party copy to", destination, XrootdErrors.Role.SOURCE, phase);
+        } catch (IOException e) {
+            throw XrootdErrors.of(e, "third-party copy to", destination, phase);
+        } finally {
+            if (!copied) {
+                close(dc, dstHandle);
+            }
+            pool.give(dc);
+            if (sc != null) {
+                close(sc, srcHandle);
+                pool.give(sc);
+            }
+            if (!copied) {
+                access.delete(destination, destinationCredential, phase);
+            }
+        }
+        return verify(before, destination, algorithm, destinationCredential, phase);
+    }
+
+    private Result verify(SourceStat before, URI destination, ChecksumAlgorithm algorithm, StorageCredential credential, String phase)
+            throws MoverException {
+        SourceStat after = access.stat(destination, algorithm, credential, phase);
+        if (before.size() >= 0 && after.size() != before.size()) {
+            access.delete(destination, credential, phase);
+            throw new MoverException(MoverException.Code.SIZE_MISMATCH, phase, destination + " holds " + after.size()
+                    + " bytes after the copy, the source " + before.size());
+        }
+        if (algorithm != null && before.checksum() != null && !before.checksum().equals(after.checksum())) {
+            access.delete(destination, credential, phase);
+            throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, phase, destination + ": " + algorithm.digestName() + " "
+                    + after.checksum() + " after the copy, the source's " + before.checksum());
+        }
+        return new Result(after.size(), after.checksum());
+    }
+
+    /** kXR_close, its failure making the session unusable rather than failing the copy a second time. */
+    private static void close(XrootdConnection c, byte[] handle) {
+        if (c.broken()) {
+            return;
+        }
+        try {
+            c.call(CLOSE, handle, new byte[0]);
+        } catch (IOException | XrootdError e) {
+            c.markBroken();
+        }
+    }
+
+    /** The destination as the source server will see it connect: XRootD compares resolved host names. */
+    private static String hostName(String host) {
+        try {
+            return InetAddress.getByName(host).getCanonicalHostName();
+        } catch (UnknownHostException e) {
+            return host;
+        }
+    }
+}
