@@ -27,32 +27,39 @@ public final class XrootdServer implements AutoCloseable {
 
     /**
      * What the server does besides serving files: {@code tpc} lets its root:// port pull files from another XRootD
-     * server ({@code ofs.tpc}, the copy run by xrdcp); {@code extraConfig} lines are appended to the configuration
-     * (security and authorization directives of a test); {@code environment} is given to the server process.
+     * server ({@code ofs.tpc}, the copy run by xrdcp); {@code tokens} (null: none) admits only bearer tokens of one
+     * issuer, over root:// with XRootD's {@code ztn} and checked by the SciTokens plugin (Debian's
+     * xrootd-scitokens-plugins); {@code extraConfig} lines are appended to the configuration.
      */
-    public record Options(boolean tpc, String extraConfig, Map<String, String> environment) {
+    public record Options(boolean tpc, Tokens tokens, String extraConfig) {
         public Options {
             extraConfig = extraConfig == null ? "" : extraConfig;
-            environment = Map.copyOf(environment);
         }
 
         public static Options plain() {
-            return new Options(false, "", Map.of());
+            return new Options(false, null, "");
         }
 
         public Options withTpc() {
-            return new Options(true, extraConfig, environment);
+            return new Options(true, tokens, extraConfig);
+        }
+
+        public Options withTokens(Tokens newTokens) {
+            return new Options(tpc, newTokens, extraConfig);
         }
 
         public Options withConfig(String lines) {
-            return new Options(tpc, extraConfig + lines + (lines.endsWith("\n") ? "" : "\n"), environment);
+            return new Options(tpc, tokens, extraConfig + lines + (lines.endsWith("\n") ? "" : "\n"));
         }
+    }
 
-        public Options withEnvironment(String name, String value) {
-            Map<String, String> env = new java.util.HashMap<>(environment);
-            env.put(name, value);
-            return new Options(tpc, extraConfig, env);
-        }
+    /**
+     * Tokens of {@code issuer} whose {@code aud} is {@code audience}, verified with the keys of {@code jwks} (a JWK
+     * set's JSON). The SciTokens library fetches keys only over HTTPS with the system's CAs; the test issuer's keys
+     * are put in its key cache instead (an SQLite file, written with Debian's sqlite3 command), valid for a day.
+     * Scopes are WLCG's ({@code storage.read:/path}, {@code storage.modify:/path}) below the export's root.
+     */
+    public record Tokens(String issuer, String jwks, String audience) {
     }
 
     /** Serves a new temporary directory; the server is given {@code pki}'s directory (it reads its key from there). */
@@ -89,6 +96,7 @@ public final class XrootdServer implements AutoCloseable {
                 + "xrootd.chksum adler32\n"
                 + "tpc.trace info\n"
                 + (options.tpc() ? "ofs.tpc logok pgm /usr/bin/xrdcp --server\n" : "")
+                + (options.tokens() == null ? "" : tokenConfig(options.tokens()))
                 + options.extraConfig()
                 + (users.isEmpty() ? "" : "http.gridmap " + dir.resolve("grid-mapfile") + "\nofs.authorize\n"
                 + "acc.authdb " + dir.resolve("authdb") + "\nacc.audit deny grant\n");
@@ -100,6 +108,9 @@ public final class XrootdServer implements AutoCloseable {
         });
         Files.writeString(dir.resolve("grid-mapfile"), gridmap);
         Files.writeString(dir.resolve("authdb"), authdb);
+        if (options.tokens() != null) {
+            writeTokenFiles(options.tokens());
+        }
         Path file = dir.resolve("xrootd.cfg");
         Files.writeString(file, config);
         boolean root = "root".equals(System.getProperty("user.name"));
@@ -124,11 +135,40 @@ public final class XrootdServer implements AutoCloseable {
         }
         command.addAll(List.of("-c", file.toString(), "-l", dir.resolve("xrootd.log").toString(), "-n", "ferry"));
         ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().putAll(options.environment());
+        if (options.tokens() != null) {
+            builder.environment().put("XDG_CACHE_HOME", dir.resolve("cache").toString());
+        }
         process = builder.redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
         FreePort.awaitListening(process, port, 20_000, () -> "xrootd did not start (Debian's xrootd-server and xrootd-server-plugins "
                 + "are needed): " + Files.readString(dir.resolve("stdout.log")) + log());
         FreePort.awaitListening(process, rootPort, 20_000, () -> "xrootd's root:// port did not open: " + log());
+    }
+
+    private String tokenConfig(Tokens tokens) {
+        return "xrootd.seclib libXrdSec.so\n"
+                + "sec.protocol ztn\n"
+                + "sec.protbind * only ztn\n"
+                + "ofs.authorize 1\n"
+                + "ofs.authlib libXrdAccSciTokens.so config=" + dir.resolve("scitokens.cfg") + "\n";
+    }
+
+    private void writeTokenFiles(Tokens tokens) throws IOException, InterruptedException {
+        Files.writeString(dir.resolve("scitokens.cfg"), "[Global]\naudience = " + tokens.audience() + "\nonmissing = deny\n\n"
+                + "[Issuer test]\nissuer = " + tokens.issuer() + "\nbase_path = /\n");
+        Path cache = Files.createDirectories(dir.resolve("cache").resolve("scitokens"));
+        long expires = java.time.Instant.now().plus(java.time.Duration.ofDays(1)).getEpochSecond();
+        String keys = "{\"jwks\":" + tokens.jwks() + ",\"expires\":" + expires + ",\"next_update\":" + expires + "}";
+        String sql = "CREATE TABLE IF NOT EXISTS keycache (issuer text UNIQUE PRIMARY KEY NOT NULL, keys text NOT NULL);\n"
+                + "INSERT INTO keycache VALUES ('" + tokens.issuer().replace("'", "''") + "', '" + keys.replace("'", "''") + "');\n";
+        Process sqlite = new ProcessBuilder("sqlite3", cache.resolve("scitokens_cpp.sqllite").toString())
+                .redirectErrorStream(true).start();
+        try (var in = sqlite.getOutputStream()) {
+            in.write(sql.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        String out = new String(sqlite.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (sqlite.waitFor() != 0) {
+            throw new IOException("sqlite3 (Debian's sqlite3 package) could not write the SciTokens key cache: " + out);
+        }
     }
 
     /** HTTPS, by name, as its certificate names it. */
