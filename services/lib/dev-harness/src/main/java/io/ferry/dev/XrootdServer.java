@@ -29,27 +29,32 @@ public final class XrootdServer implements AutoCloseable {
      * What the server does besides serving files: {@code tpc} lets its root:// port pull files from another XRootD
      * server ({@code ofs.tpc}, the copy run by xrdcp); {@code tokens} (null: none) admits only bearer tokens of one
      * issuer, over root:// with XRootD's {@code ztn} and checked by the SciTokens plugin (Debian's
-     * xrootd-scitokens-plugins); {@code extraConfig} lines are appended to the configuration.
+     * xrootd-scitokens-plugins); {@code export} is the one exported path ("/" for all); {@code extraConfig} lines are appended to the configuration.
      */
-    public record Options(boolean tpc, Tokens tokens, String extraConfig) {
+    public record Options(boolean tpc, Tokens tokens, String export, String extraConfig) {
         public Options {
             extraConfig = extraConfig == null ? "" : extraConfig;
         }
 
         public static Options plain() {
-            return new Options(false, null, "");
+            return new Options(false, null, "/", "");
         }
 
         public Options withTpc() {
-            return new Options(true, tokens, extraConfig);
+            return new Options(true, tokens, export, extraConfig);
         }
 
         public Options withTokens(Tokens newTokens) {
-            return new Options(tpc, newTokens, extraConfig);
+            return new Options(tpc, newTokens, export, extraConfig);
+        }
+
+        /** Only the tree below {@code path} (below the data directory) is served; other paths are refused. */
+        public Options withExport(String path) {
+            return new Options(tpc, tokens, path, extraConfig);
         }
 
         public Options withConfig(String lines) {
-            return new Options(tpc, tokens, extraConfig + lines + (lines.endsWith("\n") ? "" : "\n"));
+            return new Options(tpc, tokens, export, extraConfig + lines + (lines.endsWith("\n") ? "" : "\n"));
         }
     }
 
@@ -84,7 +89,7 @@ public final class XrootdServer implements AutoCloseable {
         this.port = FreePort.find();
         this.rootPort = FreePort.find();
         int xrootPort = rootPort;
-        String config = "all.export /\n"
+        String config = "all.export " + options.export() + "\n"
                 + "oss.localroot " + data + "\n"
                 + "all.adminpath " + dir.resolve("admin") + "\n"
                 + "all.pidpath " + dir.resolve("admin") + "\n"

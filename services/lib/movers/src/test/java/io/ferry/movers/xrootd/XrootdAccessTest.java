@@ -220,4 +220,50 @@ class XrootdAccessTest {
         }
         assertEquals(before, access.connectionsOpened(), "no connection for refused URLs");
     }
+
+    @Test
+    void rootsIsTlsFromTheStart() throws Exception {
+        String adler = write(server.file("/tls/f"), (3L << 20) + 1, 9);
+        URI u = URI.create(server.rootUrl("roots", "/tls/f"));
+        assertEquals(adler, access.stat(u, ChecksumAlgorithm.ADLER32, null, "prepare").checksum());
+        assertEquals(adler, drain(access.read(u, null, "transfer"))[1]);
+        server.mkdirs("/tls/up");
+        try (StorageAccess.Upload up = access.write(URI.create(server.rootUrl("roots", "/tls/up/g")), 3, null, "transfer")) {
+            up.write(ByteBuffer.wrap(new byte[] {7, 8, 9}));
+            up.commit();
+        }
+        assertEquals(3, Files.size(server.file("/tls/up/g")));
+    }
+
+    @Test
+    void aPooledSessionTheNetworkDroppedIsReplaced() throws Exception {
+        String adler = write(server.file("/stale/f"), 100_000, 11);
+        try (CuttableProxy proxy = new CuttableProxy(server.rootPort);
+             XrootdAccess own = new XrootdAccess(Duration.ofSeconds(30), TlsSockets.storageTls(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty()))) {
+            URI u = URI.create("root://localhost:" + proxy.port() + "/stale/f");
+            assertEquals(adler, drain(own.read(u, null, "transfer"))[1]);
+            assertEquals(1, own.connectionsOpened());
+            proxy.cutAll();
+            assertEquals(adler, drain(own.read(u, null, "transfer"))[1], "the dead session is replaced, the read succeeds");
+            assertEquals(2, own.connectionsOpened());
+            assertEquals(100_000, own.stat(u, null, null, "prepare").size());
+            assertEquals(2, own.connectionsOpened(), "the new session is kept");
+            assertEquals(2, proxy.accepted());
+        }
+    }
+
+    @Test
+    void aPathOutsideTheExportIsRefused() throws Exception {
+        try (XrootdServer confined = new XrootdServer(pki, java.util.Map.of(), XrootdServer.Options.plain().withExport("/public"))) {
+            write(confined.file("/public/f"), 5, 1);
+            write(confined.file("/private/f"), 5, 1);
+            assertEquals(5, access.stat(URI.create(confined.rootUrl("root", "/public/f")), null, null, "prepare").size());
+            MoverException e = assertThrows(MoverException.class,
+                    () -> access.stat(URI.create(confined.rootUrl("root", "/private/f")), null, null, "prepare"));
+            assertEquals(MoverException.Code.PERMISSION_DENIED, e.code(), e.getMessage());
+            MoverException read = assertThrows(MoverException.class,
+                    () -> access.read(URI.create(confined.rootUrl("root", "/private/f")), null, "transfer"));
+            assertEquals(MoverException.Code.PERMISSION_DENIED, read.code(), read.getMessage());
+        }
+    }
 }
