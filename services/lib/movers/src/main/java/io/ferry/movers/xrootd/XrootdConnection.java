@@ -178,7 +178,7 @@ final class XrootdConnection implements Closeable {
             if (r.status() != WAIT) {
                 return r;
             }
-            int seconds = Math.max(1, ByteBuffer.wrap(r.body()).getInt());
+            int seconds = Math.max(0, ByteBuffer.wrap(r.body()).getInt());
             long left = deadline - System.nanoTime();
             if (left <= seconds * 1_000_000_000L) {
                 throw new java.net.SocketTimeoutException(endpoint + " kept asking to wait: " + error(r.body()).getMessage());

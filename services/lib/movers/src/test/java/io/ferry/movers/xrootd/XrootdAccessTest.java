@@ -266,4 +266,17 @@ class XrootdAccessTest {
             assertEquals(MoverException.Code.PERMISSION_DENIED, read.code(), read.getMessage());
         }
     }
+
+    @Test
+    void redirectsAreFollowedAfterWaitingAsTheServerAsks() throws Exception {
+        String adler = write(server.file("/redirected/f"), 2_000_000, 12);
+        try (FakeRedirector manager = new FakeRedirector("localhost", server.rootPort, "ferry.redirected=1")) {
+            URI u = URI.create("root://localhost:" + manager.port() + "//redirected/f");
+            assertEquals(2_000_000, access.stat(u, null, null, "prepare").size());
+            assertEquals(adler, drain(access.read(u, null, "transfer"))[1]);
+            assertEquals(java.util.List.of(XrootdProtocol.STAT + " /redirected/f", XrootdProtocol.STAT + " /redirected/f",
+                    XrootdProtocol.OPEN + " /redirected/f", XrootdProtocol.OPEN + " /redirected/f"), manager.requests,
+                    "each request asked again after kXR_wait, then redirected");
+        }
+    }
 }
