@@ -4,6 +4,7 @@ import io.ferry.movers.ChecksumAlgorithm;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.SourceStat;
 import io.ferry.movers.StorageCredential;
+import io.ferry.movers.TransferProgress;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -34,14 +35,21 @@ public final class XrootdThirdPartyCopy {
 
     private final XrootdAccess access;
     private final Duration copyTimeout;
+    private final Duration pollInterval;
 
     /**
      * @param access      the sessions to both servers
      * @param copyTimeout how long the destination may take to pull the file
      */
     public XrootdThirdPartyCopy(XrootdAccess access, Duration copyTimeout) {
+        this(access, copyTimeout, Duration.ofSeconds(1));
+    }
+
+    /** @param pollInterval how often the destination's size is looked at while the server copies */
+    public XrootdThirdPartyCopy(XrootdAccess access, Duration copyTimeout, Duration pollInterval) {
         this.access = access;
         this.copyTimeout = copyTimeout;
+        this.pollInterval = pollInterval;
     }
 
     /**
@@ -50,7 +58,23 @@ public final class XrootdThirdPartyCopy {
      */
     public Result copy(URI source, URI destination, boolean overwrite, ChecksumAlgorithm algorithm,
                        StorageCredential sourceCredential, StorageCredential destinationCredential) throws MoverException {
+        return copy(source, destination, overwrite, algorithm, sourceCredential, destinationCredential, TransferProgress.unwatched());
+    }
+
+    /**
+     * As {@link #copy(URI, URI, boolean, ChecksumAlgorithm, StorageCredential, StorageCredential)}, the destination's
+     * growing size reported to {@code progress} every {@code pollInterval} (kXR_stat on another session) while the
+     * server copies; {@link TransferProgress#abort} stops the copy at the next look (the destination session is
+     * closed, which ends the pull) and the copy fails with the abort's code.
+     */
+    public Result copy(URI source, URI destination, boolean overwrite, ChecksumAlgorithm algorithm,
+                       StorageCredential sourceCredential, StorageCredential destinationCredential, TransferProgress progress)
+            throws MoverException {
         String phase = "transfer";
+        MoverException stopped = progress.aborted(phase);
+        if (stopped != null) {
+            throw stopped;
+        }
         XrootdTarget src = XrootdTarget.of(source, phase);
         XrootdTarget dst = XrootdTarget.of(destination, phase);
         if (src.path().indexOf('&') >= 0 || src.path().indexOf('=') >= 0) {
@@ -82,12 +106,25 @@ public final class XrootdThirdPartyCopy {
                     source, XrootdErrors.Role.SOURCE, phase);
             sc = opened.connection();
             srcHandle = ByteBuffer.allocate(16).put(opened.response().body(), 0, 4).array();
-            dc.callWithin(copyTimeout, SYNC, dstHandle, new byte[0]);  // answers when the pull is over
+            Watch watch = new Watch(destination, destinationCredential, progress, dc);
+            try {
+                dc.callWithin(copyTimeout, SYNC, dstHandle, new byte[0]);  // answers when the pull is over
+            } finally {
+                watch.stop();
+            }
             close(dc, dstHandle);
             copied = true;
         } catch (XrootdError e) {
+            MoverException aborted = progress.aborted(phase);
+            if (aborted != null) {
+                throw aborted;
+            }
             throw XrootdErrors.of(e, "third-party copy to", destination, XrootdErrors.Role.SOURCE, phase);
         } catch (IOException e) {
+            MoverException aborted = progress.aborted(phase);
+            if (aborted != null) {
+                throw aborted;
+            }
             throw XrootdErrors.of(e, "third-party copy to", destination, phase);
         } finally {
             if (!copied) {
@@ -102,7 +139,49 @@ public final class XrootdThirdPartyCopy {
                 access.delete(destination, destinationCredential, phase);
             }
         }
-        return verify(before, destination, algorithm, destinationCredential, phase);
+        Result result = verify(before, destination, algorithm, destinationCredential, phase);
+        try {
+            progress.reachedTotal(result.size());
+        } catch (IOException e) {
+            // stopped after the copy was over: nothing left to stop
+        }
+        return result;
+    }
+
+    /**
+     * Looks at the destination's size while the server copies, reporting it as progress; once the copy is stopped
+     * it closes the destination session, which makes the server drop the pull and the waiting kXR_sync fail.
+     */
+    private final class Watch {
+        private final Thread thread;
+        private volatile boolean over;
+
+        Watch(URI destination, StorageCredential credential, TransferProgress progress, XrootdConnection copying) {
+            thread = new Thread(() -> {
+                while (!over) {
+                    try {
+                        progress.reachedTotal(access.stat(destination, null, credential, "transfer").size());
+                    } catch (IOException stopped) {
+                        copying.close();
+                        return;
+                    } catch (MoverException notYet) {
+                        // the file may not be visible yet; the copy itself reports real failures
+                    }
+                    try {
+                        Thread.sleep(pollInterval.toMillis());  // the pace of looking, not a synchronisation
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "xrootd-tpc-watch");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void stop() {
+            over = true;
+            thread.interrupt();
+        }
     }
 
     private Result verify(SourceStat before, URI destination, ChecksumAlgorithm algorithm, StorageCredential credential, String phase)

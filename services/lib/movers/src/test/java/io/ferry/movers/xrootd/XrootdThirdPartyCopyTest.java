@@ -6,6 +6,7 @@ import io.ferry.dev.XrootdServer;
 import io.ferry.movers.ChecksumAlgorithm;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.TlsSockets;
+import io.ferry.movers.TransferProgress;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -92,5 +93,23 @@ class XrootdThirdPartyCopyTest {
         MoverException e = assertThrows(MoverException.class, () -> tpc.copy(from, to, false, null, null, null));
         assertEquals(MoverException.Code.UNSUPPORTED_URL, e.code());
         assertTrue(destination.log().isEmpty() || !destination.log().contains("evil"));
+    }
+
+    @Test
+    void progressCountsTheDestinationsBytesAndAStoppedCopyDoesNotStart() throws Exception {
+        long size = (12L << 20) + 3;
+        XrootdAccessTest.write(source.file("/tpc/src/p"), size, 8);
+        URI from = URI.create(source.rootUrl("root", "/tpc/src/p"));
+        TransferProgress progress = TransferProgress.unwatched();
+        XrootdThirdPartyCopy watched = new XrootdThirdPartyCopy(access, Duration.ofMinutes(2), Duration.ofMillis(20));
+        watched.copy(from, URI.create(destination.rootUrl("root", "/tpc/dst/p")), false, null, null, null, progress);
+        assertEquals(size, progress.bytes());
+
+        TransferProgress stopped = TransferProgress.unwatched();
+        stopped.abort(MoverException.Code.CANCELED, "cancelled by the user");
+        MoverException e = assertThrows(MoverException.class,
+                () -> watched.copy(from, URI.create(destination.rootUrl("root", "/tpc/dst/q")), false, null, null, null, stopped));
+        assertEquals(MoverException.Code.CANCELED, e.code());
+        assertFalse(Files.exists(destination.file("/tpc/dst/q")));
     }
 }
