@@ -279,4 +279,25 @@ class XrootdAccessTest {
                     "each request asked again after kXR_wait, then redirected");
         }
     }
+
+    @Test
+    void md5ComesFromAServerThatHasItConfigured() throws Exception {
+        try (XrootdServer both = new XrootdServer(pki, java.util.Map.of(), XrootdServer.Options.plain().withConfig("xrootd.chksum adler32 md5"))) {
+            String adler = write(both.file("/sums/f"), 300_001, 4);
+            String md5 = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5").digest(Files.readAllBytes(both.file("/sums/f"))));
+            URI u = URI.create(both.rootUrl("root", "/sums/f"));
+            assertEquals(md5, access.stat(u, ChecksumAlgorithm.MD5, null, "prepare").checksum());
+            assertEquals(adler, access.stat(u, ChecksumAlgorithm.ADLER32, null, "prepare").checksum());
+        }
+    }
+
+    @Test
+    void aServerThatNeverAnswersIsATimeout() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress());
+             XrootdAccess impatient = new XrootdAccess(Duration.ofMillis(300), TlsSockets.storageTls(Optional.empty(), Optional.empty(), Optional.empty()))) {
+            MoverException e = assertThrows(MoverException.class,
+                    () -> impatient.stat(URI.create("root://localhost:" + silent.getLocalPort() + "/f"), null, null, "prepare"));
+            assertEquals(MoverException.Code.TIMEOUT, e.code(), e.getMessage());
+        }
+    }
 }

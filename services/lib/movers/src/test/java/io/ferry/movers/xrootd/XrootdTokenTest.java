@@ -115,4 +115,20 @@ class XrootdTokenTest {
         assertEquals(MoverException.Code.PERMISSION_DENIED, none.code(), none.getMessage());
         assertTrue(none.getMessage().contains("ztn"), none.getMessage());
     }
+
+    @Test
+    void aSessionServesOnlyTheTokenItLoggedInWith() throws Exception {
+        XrootdAccessTest.write(server.file("/data/shared"), 10, 2);
+        URI u = url("/data/shared");
+        BearerToken reader = token(key, "storage.read:/data", Duration.ofHours(1));
+        BearerToken other = token(key, "storage.read:/data", Duration.ofHours(1));
+        long before = access.connectionsOpened();
+        access.stat(u, null, reader, "prepare");
+        access.stat(u, null, reader, "prepare");
+        assertEquals(before + 1, access.connectionsOpened(), "the same token reuses its session");
+        access.stat(u, null, other, "prepare");
+        assertEquals(before + 2, access.connectionsOpened(), "another token never rides on the first one's session");
+        MoverException none = assertThrows(MoverException.class, () -> access.stat(u, null, null, "prepare"));
+        assertEquals(MoverException.Code.PERMISSION_DENIED, none.code());
+    }
 }
