@@ -63,6 +63,7 @@ final class XrootdConnection implements Closeable {
         XrootdConnection c = new XrootdConnection(endpoint, timeout);
         try {
             c.connect(tls, phase);
+            c.requests = 0;  // login and auth do not count: a session that never served a file is not "reused"
             return c;
         } catch (IOException | XrootdError | MoverException | RuntimeException e) {
             c.close();

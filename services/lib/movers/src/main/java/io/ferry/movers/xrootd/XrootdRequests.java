@@ -59,6 +59,9 @@ final class XrootdRequests {
                     String where = r.body().length > 4 ? new String(r.body(), 4, r.body().length - 4, StandardCharsets.UTF_8).replace("\0", "") : "";
                     int q = where.indexOf('?');
                     String host = q < 0 ? where : where.substring(0, q);
+                    if (host.startsWith("[") && host.endsWith("]")) {
+                        host = host.substring(1, host.length() - 1);  // an IPv6 address as XRootD writes it
+                    }
                     if (port <= 0 || host.isEmpty()) {
                         throw new MoverException(MoverException.Code.HTTP_ERROR, phase, what + " " + url + ": unusable redirect to '" + where + "'");
                     }
