@@ -16,7 +16,8 @@ import static io.ferry.movers.xrootd.XrootdProtocol.*;
  * An open file's bytes from its start: {@value #DEPTH} kXR_read requests of up to {@value #CHUNK} bytes kept in flight
  * on the session, each answer landing in its own buffer (the server may split it into kXR_oksofar parts), so the
  * server reads ahead while the caller consumes. Closing sends kXR_close and gives the session back to the pool once
- * every answer has arrived.
+ * every answer has arrived. A failed read throws an IOException whose cause is the {@link MoverException} with
+ * Ferry's code (SOURCE_NOT_FOUND, CONNECTION_RESET, TIMEOUT, ...).
  */
 final class XrootdReadChannel implements ReadableByteChannel {
 
@@ -90,6 +91,10 @@ final class XrootdReadChannel implements ReadableByteChannel {
             }
         } catch (XrootdError e) {
             MoverException m = XrootdErrors.of(e, "kXR_read", url, XrootdErrors.Role.SOURCE, phase);
+            throw new IOException(m.getMessage(), m);
+        } catch (IOException e) {
+            connection.markBroken();
+            MoverException m = XrootdErrors.of(e, "kXR_read", url, phase);
             throw new IOException(m.getMessage(), m);
         }
     }

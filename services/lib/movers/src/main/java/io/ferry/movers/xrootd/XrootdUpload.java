@@ -51,11 +51,24 @@ final class XrootdUpload implements StorageAccess.Upload {
         this.abandon = abandon;
     }
 
+    /** Sends the bytes; a failure is an IOException whose cause is the {@link MoverException} with Ferry's code. */
     @Override
     public int write(ByteBuffer src) throws IOException {
         if (!open || committed) {
             throw new ClosedChannelException();
         }
+        try {
+            return send(src);
+        } catch (IOException e) {
+            if (e.getCause() instanceof MoverException) {
+                throw e;
+            }
+            MoverException m = XrootdErrors.of(e, "kXR_write", url, phase);
+            throw new IOException(m.getMessage(), m);
+        }
+    }
+
+    private int send(ByteBuffer src) throws IOException {
         int total = src.remaining();
         while (src.hasRemaining()) {
             int n = Math.min(src.remaining(), MAX_WRITE);

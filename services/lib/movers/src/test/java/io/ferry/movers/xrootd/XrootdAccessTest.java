@@ -25,6 +25,7 @@ import java.util.zip.Adler32;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -298,6 +299,24 @@ class XrootdAccessTest {
             MoverException e = assertThrows(MoverException.class,
                     () -> impatient.stat(URI.create("root://localhost:" + silent.getLocalPort() + "/f"), null, null, "prepare"));
             assertEquals(MoverException.Code.TIMEOUT, e.code(), e.getMessage());
+        }
+    }
+
+    @Test
+    void aConnectionLostMidReadIsAConnectionReset() throws Exception {
+        write(server.file("/cut/f"), 200L << 20, 13);
+        try (CuttableProxy proxy = new CuttableProxy(server.rootPort);
+             XrootdAccess own = new XrootdAccess(Duration.ofSeconds(30), TlsSockets.storageTls(Optional.empty(), Optional.empty(), Optional.empty()))) {
+            ReadableByteChannel in = own.read(URI.create("root://localhost:" + proxy.port() + "/cut/f"), null, "transfer");
+            ByteBuffer b = ByteBuffer.allocate(1 << 20);
+            while (b.hasRemaining()) {
+                in.read(b);
+            }
+            proxy.cutAll();
+            java.io.IOException e = assertThrows(java.io.IOException.class, () -> drain(in));
+            MoverException cause = assertInstanceOf(MoverException.class, e.getCause(), e.toString());
+            assertEquals(MoverException.Code.CONNECTION_RESET, cause.code(), cause.getMessage());
+            assertEquals(0, own.idleConnections(), "a session that lost its stream is not pooled");
         }
     }
 }
