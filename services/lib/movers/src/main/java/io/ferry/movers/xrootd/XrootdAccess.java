@@ -10,7 +10,6 @@ import io.ferry.movers.StorageTls;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
@@ -129,7 +128,10 @@ public final class XrootdAccess implements StorageAccess, AutoCloseable {
         return new XrootdReadChannel(pool, a.connection(), handle, size, url, phase);
     }
 
-    /** Creates or replaces the file (kXR_delete), its directories made as needed (kXR_mkpath). */
+    /**
+     * Creates or replaces the file (kXR_delete), its directories made as needed (kXR_mkpath). XRootD truncates at
+     * open, so an abandoned upload removes the file, also one it was replacing.
+     */
     @Override
     public Upload write(URI url, long size, StorageCredential credential, String phase) throws MoverException {
         return open(url, size, credential, phase, OPEN_DELETE);
@@ -200,9 +202,5 @@ public final class XrootdAccess implements StorageAccess, AutoCloseable {
     @Override
     public void close() {
         pool.close();
-    }
-
-    static byte[] ascii(String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }
