@@ -51,6 +51,7 @@ class XrootdBenchmarkTest {
                 }
             }
             server.mkdirs("/up");
+            run(List.of("sync"));  // each upload's kXR_sync is an fsync: measure it without the set-up's dirty pages
             URI first = URI.create(server.rootUrl("root", "/small/f0"));
             drain(access.read(first, null, "warm-up"));
 
@@ -92,9 +93,51 @@ class XrootdBenchmarkTest {
             for (Future<?> f : done) {
                 f.get();
             }
-            pool.shutdown();
             double write4Ms = (System.nanoTime() - t0) / 1e6 / files;
             System.out.printf("BENCH write %d x 1 MiB, 4 threads: %.2f ms/file (%d sessions)%n", files, write4Ms, access.connectionsOpened());
+
+            run(List.of("sync"));
+            t0 = System.nanoTime();
+            int sums = Math.min(files, 200);
+            for (int i = 0; i < sums; i++) {
+                access.stat(URI.create(server.rootUrl("root", "/small/f" + i)), io.ferry.movers.ChecksumAlgorithm.ADLER32, null, "prepare");
+            }
+            System.out.printf("BENCH stat + server's adler32 of a 1 MiB file, one thread: %.2f ms/file%n", (System.nanoTime() - t0) / 1e6 / sums);
+
+            // a copy streamed through Ferry, as a mover does it: stat with the server's adler32, read, write, adler32 compared
+            server.mkdirs("/copy");
+            t0 = System.nanoTime();
+            done.clear();
+            for (int i = 0; i < files; i++) {
+                URI from = URI.create(server.rootUrl("root", "/small/f" + i));
+                URI to = URI.create(server.rootUrl("root", "/copy/c" + i));
+                done.add(pool.submit(() -> {
+                    String expected = access.stat(from, io.ferry.movers.ChecksumAlgorithm.ADLER32, null, "prepare").checksum();
+                    java.util.zip.Adler32 sum = new java.util.zip.Adler32();
+                    ByteBuffer b = ByteBuffer.allocate(1 << 20);
+                    try (ReadableByteChannel in = access.read(from, null, "transfer");
+                         StorageAccess.Upload up = access.write(to, 1 << 20, null, "transfer")) {
+                        while (in.read(b) >= 0) {
+                            b.flip();
+                            sum.update(b.duplicate());
+                            up.write(b);
+                            b.clear();
+                        }
+                        up.commit();
+                    }
+                    if (!String.format("%08x", sum.getValue()).equals(expected)) {
+                        throw new IllegalStateException("adler32 differs for " + from);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+            pool.shutdown();
+            double copyMs = (System.nanoTime() - t0) / 1e6 / files;
+            System.out.printf("BENCH copy root->root through Ferry %d x 1 MiB (stat+adler32, read, write), 4 threads: %.2f ms/file (%d sessions)%n",
+                    files, copyMs, access.connectionsOpened());
 
             t0 = System.nanoTime();
             long n = drain(access.read(URI.create(server.rootUrl("root", "/large")), null, "transfer"));
@@ -126,6 +169,15 @@ class XrootdBenchmarkTest {
         run(cmd);
         System.out.printf("BENCH xrdcp --parallel 4, %d files in one process: %.2f ms/file%n", files, (System.nanoTime() - t0) / 1e6 / files);
         DirectoryTrees.delete(out);
+        List<String> copy = new ArrayList<>(List.of("xrdcp", "-s", "-f", "--parallel", "4"));
+        for (int i = 0; i < files; i++) {
+            copy.add(server.rootUrl("root", "/small/f" + i));
+        }
+        server.mkdirs("/xcopy");
+        copy.add(server.rootUrl("root", "/xcopy/"));
+        t0 = System.nanoTime();
+        run(copy);
+        System.out.printf("BENCH xrdcp --parallel 4 root->root, %d files in one process: %.2f ms/file%n", files, (System.nanoTime() - t0) / 1e6 / files);
         t0 = System.nanoTime();
         run(List.of("xrdcp", "-s", "-f", server.rootUrl("root", "/large"), "/dev/null"));
         double s = (System.nanoTime() - t0) / 1e9;
