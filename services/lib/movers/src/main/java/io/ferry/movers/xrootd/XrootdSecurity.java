@@ -14,7 +14,7 @@ import java.util.Locale;
 /**
  * kXR_auth with the security protocol the credential calls for, among those the server's login answer offers:
  * a {@link BearerToken} is sent with {@code ztn} (over TLS only, as XRootD requires), no credential uses {@code unix}
- * (the mover's user name). A server that asks for nothing gets nothing. {@code gsi} (X.509 proxies) is not spoken:
+ * (the mover's user name) or else {@code host} (the server trusts the client's host). A server that asks for nothing gets nothing. {@code gsi} (X.509 proxies) is not spoken:
  * a {@link ClientCertificate} is presented in the TLS handshake instead, which XRootD's own checks do not use.
  */
 final class XrootdSecurity {
@@ -36,9 +36,13 @@ final class XrootdSecurity {
         } else if (credential instanceof ClientCertificate) {
             name = "gsi";
             credentials = null;
-        } else {
+        } else if (offered.stream().anyMatch(p -> p[0].equals("unix"))) {
             name = "unix";
             credentials = unix();
+        } else {
+            // XrdSecProtocolhost: the server trusts the client's host; its credentials are the name, NUL-terminated
+            name = "host";
+            credentials = new byte[] {'h', 'o', 's', 't', 0};
         }
         boolean isOffered = offered.stream().anyMatch(p -> p[0].equals(name));
         if (!isOffered || credentials == null) {

@@ -319,4 +319,19 @@ class XrootdAccessTest {
             assertEquals(0, own.idleConnections(), "a session that lost its stream is not pooled");
         }
     }
+
+    @Test
+    void withoutACredentialTheServersUnixOrHostProtocolIsUsed() throws Exception {
+        for (String protocol : new String[] {"unix", "host"}) {
+            try (XrootdServer secured = new XrootdServer(pki, java.util.Map.of(), XrootdServer.Options.plain()
+                    .withConfig("xrootd.seclib libXrdSec.so\nsec.protocol " + protocol + "\nsec.protbind * only " + protocol))) {
+                write(secured.file("/auth/f"), 6, 1);
+                assertEquals(6, access.stat(URI.create(secured.rootUrl("root", "/auth/f")), null, null, "prepare").size(), protocol);
+                // "only": a session that did not authenticate would be refused its first request
+                if (protocol.equals("unix")) {
+                    assertTrue(secured.log().contains("login as " + System.getProperty("user.name")), secured.log());
+                }
+            }
+        }
+    }
 }
