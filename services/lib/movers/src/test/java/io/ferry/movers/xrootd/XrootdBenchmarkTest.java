@@ -143,6 +143,19 @@ class XrootdBenchmarkTest {
             long n = drain(access.read(URI.create(server.rootUrl("root", "/large")), null, "transfer"));
             double s = (System.nanoTime() - t0) / 1e9;
             System.out.printf("BENCH read %d bytes: %.2f s, %.0f MB/s%n", n, s, n / s / 1e6);
+
+            run(List.of("sync"));
+            byte[] block = new byte[8 << 20];
+            new Random(2).nextBytes(block);
+            t0 = System.nanoTime();
+            try (StorageAccess.Upload up = access.write(URI.create(server.rootUrl("root", "/up/large")), large, null, "transfer")) {
+                for (long left = large; left > 0; left -= block.length) {
+                    up.write(ByteBuffer.wrap(block, 0, (int) Math.min(block.length, left)));
+                }
+                up.commit();
+            }
+            s = (System.nanoTime() - t0) / 1e9;
+            System.out.printf("BENCH write %d bytes (kXR_sync included): %.2f s, %.0f MB/s%n", large, s, large / s / 1e6);
             System.out.println("BENCH server root port " + server.rootPort + " (xrdcp comparisons are run against it by hand)");
             if (Boolean.getBoolean("ferry.xrootd.bench.xrdcp")) {
                 xrdcp(server, files);
@@ -182,6 +195,11 @@ class XrootdBenchmarkTest {
         run(List.of("xrdcp", "-s", "-f", server.rootUrl("root", "/large"), "/dev/null"));
         double s = (System.nanoTime() - t0) / 1e9;
         System.out.printf("BENCH xrdcp large file to /dev/null: %.2f s, %.0f MB/s%n", s, Files.size(server.file("/large")) / s / 1e6);
+        run(List.of("sync"));
+        t0 = System.nanoTime();
+        run(List.of("xrdcp", "-s", "-f", server.file("/large").toString(), server.rootUrl("root", "/up/xlarge")));
+        s = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("BENCH xrdcp large local file to root:// (no sync): %.2f s, %.0f MB/s%n", s, Files.size(server.file("/large")) / s / 1e6);
     }
 
     private static void run(List<String> cmd) throws Exception {
