@@ -55,6 +55,11 @@ public final class XrootdAccess implements StorageAccess, AutoCloseable {
         return pool.opened();
     }
 
+    /** Of those, how many run over TLS (roots://, a token, or a server that asked for TLS). */
+    public long tlsConnectionsOpened() {
+        return pool.openedTls();
+    }
+
     /** Sessions kept idle for the next file now. */
     public int idleConnections() {
         return pool.idle();

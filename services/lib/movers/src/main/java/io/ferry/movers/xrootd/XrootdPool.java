@@ -26,6 +26,7 @@ final class XrootdPool implements AutoCloseable {
     private final long maxIdleNanos;
     private final Map<XrootdEndpoint, Deque<XrootdConnection>> idle = new HashMap<>();
     private final AtomicLong opened = new AtomicLong();
+    private final AtomicLong openedTls = new AtomicLong();
     private boolean closed;
 
     XrootdPool(Duration timeout, StorageTls tls, int keptPerEndpoint, Duration maxIdle) {
@@ -61,6 +62,9 @@ final class XrootdPool implements AutoCloseable {
     XrootdConnection fresh(XrootdEndpoint endpoint, String phase) throws IOException, XrootdError, MoverException {
         XrootdConnection c = XrootdConnection.open(endpoint, timeout, tls, phase);
         opened.incrementAndGet();
+        if (c.isTls()) {
+            openedTls.incrementAndGet();
+        }
         return c;
     }
 
@@ -91,6 +95,11 @@ final class XrootdPool implements AutoCloseable {
     /** Sessions opened so far (reuse shows as fewer sessions than files). */
     long opened() {
         return opened.get();
+    }
+
+    /** Of those, the sessions that run over TLS (roots://, a token, or a server that asked for TLS). */
+    long openedTls() {
+        return openedTls.get();
     }
 
     /** Idle sessions now kept. */

@@ -195,6 +195,7 @@ class XrootdAccessTest {
     void manySmallFilesShareAFewSessions() throws Exception {
         server.mkdirs("/many");
         long before = access.connectionsOpened();
+        long tlsBefore = access.tlsConnectionsOpened();
         for (int i = 0; i < 50; i++) {
             String adler = write(server.file("/many/f" + i), 4096 + i, 100 + i);
             URI u = root("/many/f" + i);
@@ -207,6 +208,7 @@ class XrootdAccessTest {
             }
         }
         long opened = access.connectionsOpened() - before;
+        assertEquals(0, access.tlsConnectionsOpened() - tlsBefore, "plain root:// on a server that does not ask for TLS");
         assertTrue(opened <= 1, "150 files' operations one after the other need one session, opened " + opened);
         assertTrue(access.idleConnections() >= 1);
     }
@@ -226,6 +228,7 @@ class XrootdAccessTest {
     void rootsIsTlsFromTheStart() throws Exception {
         String adler = write(server.file("/tls/f"), (3L << 20) + 1, 9);
         URI u = URI.create(server.rootUrl("roots", "/tls/f"));
+        long tlsBefore = access.tlsConnectionsOpened();
         assertEquals(adler, access.stat(u, ChecksumAlgorithm.ADLER32, null, "prepare").checksum());
         assertEquals(adler, drain(access.read(u, null, "transfer"))[1]);
         server.mkdirs("/tls/up");
@@ -234,6 +237,7 @@ class XrootdAccessTest {
             up.commit();
         }
         assertEquals(3, Files.size(server.file("/tls/up/g")));
+        assertTrue(access.tlsConnectionsOpened() > tlsBefore);
     }
 
     @Test
@@ -331,6 +335,20 @@ class XrootdAccessTest {
                 if (protocol.equals("unix")) {
                     assertTrue(secured.log().contains("login as " + System.getProperty("user.name")), secured.log());
                 }
+            }
+        }
+    }
+
+    @Test
+    void aServerThatRequiresTlsGetsItOnRootUrls() throws Exception {
+        for (String requirement : new String[] {"all", "login", "session"}) {
+            try (XrootdServer strict = new XrootdServer(pki, java.util.Map.of(), XrootdServer.Options.plain().withConfig("xrootd.tls " + requirement))) {
+                String adler = write(strict.file("/tls-required/f"), 70_000, 6);
+                URI u = URI.create(strict.rootUrl("root", "/tls-required/f"));
+                long tlsBefore = access.tlsConnectionsOpened();
+                assertEquals(adler, access.stat(u, ChecksumAlgorithm.ADLER32, null, "prepare").checksum(), requirement);
+                assertEquals(adler, drain(access.read(u, null, "transfer"))[1], requirement);
+                assertEquals(tlsBefore + 1, access.tlsConnectionsOpened(), "the server's 'xrootd.tls " + requirement + "' switched the session to TLS");
             }
         }
     }
