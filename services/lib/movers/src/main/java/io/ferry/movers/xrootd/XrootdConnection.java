@@ -92,7 +92,7 @@ final class XrootdConnection implements Closeable {
         if (!isTls() && (serverFlags & TLS_SESSION) != 0) {
             upgrade(tls, phase);
         }
-        XrootdSecurity.authenticate(this, security, phase);
+        XrootdSecurity.authenticate(this, security, tls, phase);
     }
 
     private void use(Socket s) throws IOException {

@@ -4,6 +4,7 @@ import io.ferry.movers.BearerToken;
 import io.ferry.movers.ClientCertificate;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.StorageCredential;
+import io.ferry.movers.StorageTls;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,28 +15,35 @@ import java.util.Locale;
 /**
  * kXR_auth with the security protocol the credential calls for, among those the server's login answer offers:
  * a {@link BearerToken} is sent with {@code ztn} (over TLS only, as XRootD requires), no credential uses {@code unix}
- * (the mover's user name) or else {@code host} (the server trusts the client's host). A server that asks for nothing gets nothing. {@code gsi} (X.509 proxies) is not spoken:
- * a {@link ClientCertificate} is presented in the TLS handshake instead, which XRootD's own checks do not use.
+ * (the mover's user name) or else {@code host} (the server trusts the client's host), a {@link ClientCertificate}
+ * (an X.509 proxy chain or certificate) uses {@code gsi} ({@link XrootdGsi}). A server that asks for nothing gets
+ * nothing.
  */
 final class XrootdSecurity {
 
     private XrootdSecurity() {
     }
 
-    static void authenticate(XrootdConnection c, String security, String phase) throws IOException, XrootdError, MoverException {
+    static void authenticate(XrootdConnection c, String security, StorageTls tls, String phase) throws IOException, XrootdError, MoverException {
         List<String[]> offered = XrootdConnection.protocols(security);
         if (offered.isEmpty()) {
             return;
         }
         StorageCredential credential = c.endpoint.credential();
+        if (credential instanceof ClientCertificate certificate) {
+            String[] gsi = offered.stream().filter(p -> p[0].equals("gsi")).findFirst().orElse(null);
+            if (gsi == null) {
+                throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, c.endpoint + " wants one of "
+                        + offered.stream().map(p -> p[0]).toList() + "; a client certificate needs gsi");
+            }
+            gsi(c, certificate, gsi[1], tls, phase);
+            return;
+        }
         String name;
         byte[] credentials;
         if (credential instanceof BearerToken token) {
             name = "ztn";
             credentials = ztn(token);
-        } else if (credential instanceof ClientCertificate) {
-            name = "gsi";
-            credentials = null;
         } else if (offered.stream().anyMatch(p -> p[0].equals("unix"))) {
             name = "unix";
             credentials = unix();
@@ -59,6 +67,37 @@ final class XrootdSecurity {
         if (r.status() != XrootdProtocol.OK) {
             throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, c.endpoint + " wanted more than one " + name
                     + " exchange (status " + r.status() + ")");
+        }
+    }
+
+    /** The two gsi exchanges; the server's version must sign its DH parameters (10400 and later). */
+    private static void gsi(XrootdConnection c, ClientCertificate certificate, String parameters, StorageTls tls, String phase)
+            throws IOException, XrootdError, MoverException {
+        int version = 0;
+        for (String p : parameters.split(",")) {
+            if (p.startsWith("v:")) {
+                version = Integer.parseInt(p.substring(2).trim());
+            }
+        }
+        if (version < 10400) {
+            throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, c.endpoint + " speaks gsi version " + version
+                    + "; Ferry needs 10400 or later (signed DH parameters)");
+        }
+        byte[] body = new byte[16];
+        body[12] = 'g';
+        body[13] = 's';
+        body[14] = 'i';
+        try {
+            XrootdGsi exchange = new XrootdGsi(certificate, tls.serverTrust(), c.endpoint.host());
+            XrootdResponse r = c.call(XrootdProtocol.AUTH, body, exchange.certificateRequest());
+            if (r.status() == XrootdProtocol.AUTH_MORE) {
+                r = c.call(XrootdProtocol.AUTH, body, exchange.certificate(r.body()));
+            }
+            if (r.status() != XrootdProtocol.OK) {
+                throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, c.endpoint + ": gsi did not end (status " + r.status() + ")");
+            }
+        } catch (java.security.GeneralSecurityException e) {
+            throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, c.endpoint + ": " + e.getMessage());
         }
     }
 
