@@ -95,4 +95,53 @@ class XrootdGsiTest {
         assertEquals(MoverException.Code.PERMISSION_DENIED, e.code());
         assertTrue(e.getMessage().contains("gsi"), e.getMessage());
     }
+
+    @Test
+    void anRfc3820ProxyOfTheCertificateAuthenticatesAsItsUser() throws Exception {
+        ClientCertificate user = client();
+        eu.emi.security.authn.x509.proxy.ProxyCertificateOptions options =
+                new eu.emi.security.authn.x509.proxy.ProxyCertificateOptions(user.chain().toArray(X509Certificate[]::new));
+        options.setLifetime(3600, java.util.concurrent.TimeUnit.SECONDS);
+        eu.emi.security.authn.x509.proxy.ProxyCertificate proxy = eu.emi.security.authn.x509.proxy.ProxyGenerator.generate(options, user.key());
+        ClientCertificate delegated = new ClientCertificate(proxy.getPrivateKey(), List.of(proxy.getCertificateChain()));
+        XrootdAccessTest.write(server.file("/gsi/p"), 77, 3);
+        long before = access.connectionsOpened();
+        assertEquals(77, access.stat(URI.create(server.rootUrl("root", "/gsi/p")), null, delegated, "prepare").size());
+        assertEquals(before + 1, access.connectionsOpened(), "a session of its own: the proxy is another credential");
+    }
+
+    @Test
+    void aCertificateOfAnUnknownCaIsRefused() throws Exception {
+        io.ferry.dev.testca.TestGridCa other = io.ferry.dev.testca.TestGridCa.create("/DC=org/DC=elsewhere/CN=Other CA", Duration.ofDays(1));
+        io.ferry.dev.testca.GridCredential stranger = other.issueUser("/DC=org/DC=elsewhere/CN=stranger",
+                java.time.Instant.now().minusSeconds(60), java.time.Instant.now().plusSeconds(3600));
+        ClientCertificate foreign = new ClientCertificate(stranger.key(), List.of(stranger.chain()));
+        MoverException e = assertThrows(MoverException.class,
+                () -> access.stat(URI.create(server.rootUrl("root", "/gsi/f")), null, foreign, "prepare"));
+        assertEquals(MoverException.Code.PERMISSION_DENIED, e.code(), e.getMessage());
+    }
+
+    @Test
+    void aServerWhoseCertificateTheMoverDoesNotTrustIsNotGivenTheCertificate() throws Exception {
+        try (XrootdAccess trustingOnlyTheJdk = new XrootdAccess(Duration.ofSeconds(30),
+                TlsSockets.storageTls(Optional.empty(), Optional.empty(), Optional.empty()))) {
+            MoverException e = assertThrows(MoverException.class,
+                    () -> trustingOnlyTheJdk.stat(URI.create(server.rootUrl("root", "/gsi/f")), null, client(), "prepare"));
+            assertEquals(MoverException.Code.PERMISSION_DENIED, e.code(), e.getMessage());
+            assertTrue(e.getMessage().contains("PKIX") || e.getMessage().contains("certification path"), e.getMessage());
+        }
+    }
+
+    @Test
+    void theCaHashIsOpensslsSubjectHash() throws Exception {
+        X509Certificate ca = (X509Certificate) CertificateFactory.getInstance("X.509")
+                .generateCertificate(new ByteArrayInputStream(Files.readAllBytes(pki.caCertificate())));
+        String expected;
+        try (var files = Files.list(pki.caDirectory())) {
+            expected = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".0")).findFirst().orElseThrow().replace(".0", "");
+        }
+        assertEquals(expected, OpensslNameHash.of(ca.getSubjectX500Principal()), "openssl x509 -hash names the CA file");
+        assertEquals(OpensslNameHash.of(new javax.security.auth.x500.X500Principal("CN=mixed case")),
+                OpensslNameHash.of(new javax.security.auth.x500.X500Principal("CN=  Mixed   Case  ")), "canonical: case and spaces");
+    }
 }
