@@ -39,9 +39,10 @@ import java.util.Locale;
  * XRootD's {@code gsi} authentication (XrdSecProtocolgsi, version 10600) with a {@link ClientCertificate}: the
  * client names its CA by hash and sends a random tag (kXGC_certreq); the server answers with its certificate, the tag
  * signed, its Diffie-Hellman parameters signed and its own tag (kXGS_cert); the client checks the server's
- * certificate against the mover's trust and the host name, agrees on an AES-256-CBC session key by DH, and sends, its
+ * certificate against the mover's trust and the host name, agrees on an AES-CBC session key by DH, and sends, its
  * DH value signed with the certificate's key, a main buffer encrypted with the session key that holds the server's
- * tag signed and the certificate chain (kXGC_cert). Proxy delegation is not offered.
+ * tag signed and the certificate chain (kXGC_cert). Proxy delegation (a server asking to sign a proxy request,
+ * kXGS_pxyreq) is not offered; the server's host name is checked against its certificate's subject alternative names.
  */
 final class XrootdGsi {
 
@@ -51,7 +52,6 @@ final class XrootdGsi {
     private static final int SERVER_CERT = 2001;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** The step of the exchange the server answered, the session key and what the server must sign next. */
     private final ClientCertificate certificate;
     private final X509TrustManager trust;
     private final String host;
@@ -96,7 +96,7 @@ final class XrootdGsi {
         if (global.step != SERVER_CERT) {
             throw new GeneralSecurityException("gsi: the server answered step " + global.step + (global.text(GsiBuffer.MESSAGE) == null ? "" : ": " + global.text(GsiBuffer.MESSAGE)));
         }
-        String cipherName = choose(global.text(GsiBuffer.CIPHER_ALGORITHMS), "aes-256-cbc");
+        String cipherName = aesCipher(global.text(GsiBuffer.CIPHER_ALGORITHMS));
         String digest = choose(global.text(GsiBuffer.DIGEST_ALGORITHMS), "sha256");
         X509Certificate server = serverCertificate(global.get(GsiBuffer.X509));
         PublicKey serverKey = server.getPublicKey();
@@ -247,6 +247,17 @@ final class XrootdGsi {
             out.writeBytes(c.doFinal(in, off, Math.min(block, in.length - off)));
         }
         return out.toByteArray();
+    }
+
+    /** The strongest AES-CBC the server offers (5.5.3 offers aes-128-cbc, bf-cbc, des-ede3-cbc); only AES is spoken. */
+    private static String aesCipher(String offered) throws GeneralSecurityException {
+        List<String> list = Arrays.asList((offered == null ? "aes-128-cbc" : offered).split(":"));
+        for (String name : new String[] {"aes-256-cbc", "aes-192-cbc", "aes-128-cbc"}) {
+            if (list.contains(name)) {
+                return name;
+            }
+        }
+        throw new GeneralSecurityException("gsi: the server offers no AES cipher (" + offered + ")");
     }
 
     private static String choose(String offered, String preferred) {
