@@ -27,34 +27,44 @@ public final class XrootdServer implements AutoCloseable {
 
     /**
      * What the server does besides serving files: {@code tpc} lets its root:// port pull files from another XRootD
-     * server ({@code ofs.tpc}, the copy run by xrdcp); {@code tokens} (null: none) admits only bearer tokens of one
+     * server ({@code ofs.tpc}, the copy run by xrdcp); {@code gsi} wants X.509 authentication on root://
+     * ({@link #withGsi()}); {@code tokens} (null: none) admits only bearer tokens of one
      * issuer, over root:// with XRootD's {@code ztn} and checked by the SciTokens plugin (Debian's
      * xrootd-scitokens-plugins); {@code export} is the one exported path ("/" for all); {@code extraConfig} lines are appended to the configuration.
      */
-    public record Options(boolean tpc, Tokens tokens, String export, String extraConfig) {
+    public record Options(boolean tpc, Tokens tokens, boolean gsi, String export, String extraConfig) {
         public Options {
             extraConfig = extraConfig == null ? "" : extraConfig;
         }
 
         public static Options plain() {
-            return new Options(false, null, "/", "");
+            return new Options(false, null, false, "/", "");
         }
 
         public Options withTpc() {
-            return new Options(true, tokens, export, extraConfig);
+            return new Options(true, tokens, gsi, export, extraConfig);
         }
 
         public Options withTokens(Tokens newTokens) {
-            return new Options(tpc, newTokens, export, extraConfig);
+            return new Options(tpc, newTokens, gsi, export, extraConfig);
+        }
+
+        /**
+         * root:// clients must authenticate with gsi (a certificate or proxy of the test CA); the users' DNs are mapped
+         * to their names by the server's grid-mapfile (the constructor's {@code users}), which the authorization then
+         * admits; other DNs are refused.
+         */
+        public Options withGsi() {
+            return new Options(tpc, tokens, true, export, extraConfig);
         }
 
         /** Only the tree below {@code path} (below the data directory) is served; other paths are refused. */
         public Options withExport(String path) {
-            return new Options(tpc, tokens, path, extraConfig);
+            return new Options(tpc, tokens, gsi, path, extraConfig);
         }
 
         public Options withConfig(String lines) {
-            return new Options(tpc, tokens, export, extraConfig + lines + (lines.endsWith("\n") ? "" : "\n"));
+            return new Options(tpc, tokens, gsi, export, extraConfig + lines + (lines.endsWith("\n") ? "" : "\n"));
         }
     }
 
@@ -102,6 +112,9 @@ public final class XrootdServer implements AutoCloseable {
                 + "tpc.trace info\n"
                 + (options.tpc() ? "ofs.tpc logok pgm /usr/bin/xrdcp --server\n" : "")
                 + (options.tokens() == null ? "" : tokenConfig(options.tokens()))
+                + (options.gsi() ? "xrootd.seclib libXrdSec.so\nsec.protocol gsi -certdir:" + pki.caDirectory() + " -cert:"
+                + pki.serverCertificate() + " -key:" + pki.serverKey() + " -gridmap:" + dir.resolve("grid-mapfile")
+                + " -gmapopt:2 -crl:0 -dlgpxy:0\nsec.protbind * only gsi\n" : "")
                 + options.extraConfig()
                 + (users.isEmpty() ? "" : "http.gridmap " + dir.resolve("grid-mapfile") + "\nofs.authorize\n"
                 + "acc.authdb " + dir.resolve("authdb") + "\nacc.audit deny grant\n");

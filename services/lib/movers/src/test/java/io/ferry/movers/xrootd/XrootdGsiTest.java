@@ -44,11 +44,7 @@ class XrootdGsiTest {
         dir = Files.createTempDirectory("ferry-xrootd-gsi");
         pki = TestCertificates.create(dir);
         // the client certificate's DN is mapped to alice, whom alone the server's authorization admits
-        Path gridmap = Files.writeString(dir.resolve("gsi-grid-mapfile"), "\"" + DN + "\" alice\n");
-        server = new XrootdServer(pki, Map.of(DN, "alice"), XrootdServer.Options.plain().withConfig("xrootd.seclib libXrdSec.so\n"
-                + "sec.protocol gsi -certdir:" + pki.caDirectory() + " -cert:" + pki.serverCertificate() + " -key:" + pki.serverKey()
-                + " -gridmap:" + gridmap + " -gmapopt:2 -crl:0 -dlgpxy:0\n"
-                + "sec.protbind * only gsi\nsec.trace all"));
+        server = new XrootdServer(pki, Map.of(DN, "alice"), XrootdServer.Options.plain().withGsi());
         access = new XrootdAccess(Duration.ofSeconds(30), TlsSockets.storageTls(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty()));
     }
 
