@@ -15,6 +15,8 @@ import java.util.stream.Stream;
  * checksums offered as RFC 3230 digests, every pull logged. XRootD refuses to run as root; as root it is started
  * as the xrootd user the package creates, owning the server's directory. {@code .ci/run} installs the packages. It
  * can also be an SE that admits only given users' certificates and proxies (the delegated proxy of a job's owner).
+ * Its root:// port ({@link #rootPort}, {@link #rootUrl}) serves the same files; {@link Options} add third-party copy,
+ * token (ztn) or gsi authentication and a narrower export there.
  */
 public final class XrootdServer implements AutoCloseable {
 
@@ -98,12 +100,11 @@ public final class XrootdServer implements AutoCloseable {
         Files.createDirectories(dir.resolve("admin"));
         this.port = FreePort.find();
         this.rootPort = FreePort.find();
-        int xrootPort = rootPort;
         String config = "all.export " + options.export() + "\n"
                 + "oss.localroot " + data + "\n"
                 + "all.adminpath " + dir.resolve("admin") + "\n"
                 + "all.pidpath " + dir.resolve("admin") + "\n"
-                + "xrd.port " + xrootPort + "\n"
+                + "xrd.port " + rootPort + "\n"
                 + "xrd.protocol XrdHttp:" + port + " libXrdHttp.so\n"
                 + "xrd.tls " + pki.serverCertificate() + " " + pki.serverKey() + "\n"
                 + "xrd.tlsca certdir " + pki.caDirectory() + "\n"
