@@ -170,10 +170,13 @@ final class XrootdConnection implements Closeable {
         return new String(b, 16, end - 16, StandardCharsets.UTF_8);
     }
 
-    /** Sends one request and waits for its final answer (kXR_wait honoured by asking again). */
+    /** kXR_wait answers one request may get before Ferry gives up (a server that never stops asking to wait). */
+    static final int MAX_WAITS = 32;
+
+    /** Sends one request and waits for its final answer (kXR_wait honoured by asking again, a bounded number of times). */
     XrootdResponse call(int requestId, byte[] body16, byte[] data) throws IOException, XrootdError {
         long deadline = System.nanoTime() + 10 * timeout.toNanos();
-        while (true) {
+        for (int waits = 0; ; waits++) {
             int id = send(requestId, body16, data, 0, data.length, true);
             XrootdResponse r = await(id);
             if (r.status() != WAIT) {
@@ -181,8 +184,8 @@ final class XrootdConnection implements Closeable {
             }
             int seconds = Math.max(0, ByteBuffer.wrap(r.body()).getInt());
             long left = deadline - System.nanoTime();
-            if (left <= seconds * 1_000_000_000L) {
-                throw new java.net.SocketTimeoutException(endpoint + " kept asking to wait: " + error(r.body()).getMessage());
+            if (waits >= MAX_WAITS || left <= seconds * 1_000_000_000L) {
+                throw new java.net.SocketTimeoutException(endpoint + " kept asking to wait (" + (waits + 1) + " times): " + error(r.body()).getMessage());
             }
             try {
                 Thread.sleep(seconds * 1000L);  // the server asked for this pause before the request is repeated

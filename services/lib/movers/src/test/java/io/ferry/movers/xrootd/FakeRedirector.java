@@ -22,14 +22,24 @@ final class FakeRedirector implements AutoCloseable {
     private final String targetHost;
     private final int targetPort;
     private final String opaque;
+    private final boolean waitForever;
     /** "request-id path" of every path request, in order. */
     final List<String> requests = new CopyOnWriteArrayList<>();
 
     FakeRedirector(String targetHost, int targetPort, String opaque) throws IOException {
+        this(targetHost, targetPort, opaque, false);
+    }
+
+    /**
+     * With {@code targetPort} 0 it redirects to itself (a redirect loop); with {@code waitForever} it answers every
+     * request with kXR_wait 0.
+     */
+    FakeRedirector(String targetHost, int targetPort, String opaque, boolean waitForever) throws IOException {
+        this.waitForever = waitForever;
         this.targetHost = targetHost;
-        this.targetPort = targetPort;
         this.opaque = opaque;
         listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.targetPort = targetPort == 0 ? listener.getLocalPort() : targetPort;
         Thread t = new Thread(this::acceptLoop, "fake-redirector");
         t.setDaemon(true);
         t.start();
@@ -43,6 +53,7 @@ final class FakeRedirector implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket s = listener.accept();
+                s.setTcpNoDelay(true);
                 Thread t = new Thread(() -> serve(s), "fake-redirector-session");
                 t.setDaemon(true);
                 t.start();
@@ -53,7 +64,7 @@ final class FakeRedirector implements AutoCloseable {
     }
 
     private void serve(Socket s) {
-        try (s; DataInputStream in = new DataInputStream(s.getInputStream()); DataOutputStream out = new DataOutputStream(s.getOutputStream())) {
+        try (s; DataInputStream in = new DataInputStream(s.getInputStream()); DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(s.getOutputStream()))) {
             in.readFully(new byte[20]);
             byte[] protocol = request(in);
             answer(out, 0, XrootdProtocol.OK, ByteBuffer.allocate(8).putInt(0x520).putInt(1).array());
@@ -68,7 +79,7 @@ final class FakeRedirector implements AutoCloseable {
                     continue;
                 }
                 requests.add(requestId + " " + new String(r, 24, r.length - 24, StandardCharsets.UTF_8));
-                if (!waited) {
+                if (!waited || waitForever) {
                     waited = true;
                     answer(out, id, XrootdProtocol.WAIT, ByteBuffer.allocate(8).putInt(0).put("busy".getBytes(StandardCharsets.US_ASCII)).array());
                     continue;

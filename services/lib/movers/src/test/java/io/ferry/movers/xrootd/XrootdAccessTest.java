@@ -352,4 +352,21 @@ class XrootdAccessTest {
             }
         }
     }
+
+    @Test
+    void redirectLoopsAndEndlessWaitsEnd() throws Exception {
+        try (FakeRedirector loop = new FakeRedirector("localhost", 0, "again=1")) {
+            MoverException e = assertThrows(MoverException.class,
+                    () -> access.stat(URI.create("root://localhost:" + loop.port() + "/f"), null, null, "prepare"));
+            assertEquals(MoverException.Code.HTTP_ERROR, e.code());
+            assertTrue(e.getMessage().contains("redirects"), e.getMessage());
+            assertEquals(2 * (XrootdRequests.MAX_REDIRECTS + 1), loop.requests.size(), "each hop asked twice (kXR_wait, then the redirect)");
+        }
+        try (FakeRedirector busy = new FakeRedirector("localhost", server.rootPort, "", true)) {
+            MoverException e = assertThrows(MoverException.class,
+                    () -> access.stat(URI.create("root://localhost:" + busy.port() + "/f"), null, null, "prepare"));
+            assertEquals(MoverException.Code.TIMEOUT, e.code(), e.getMessage());
+            assertEquals(XrootdConnection.MAX_WAITS + 1, busy.requests.size());
+        }
+    }
 }
