@@ -111,7 +111,9 @@ public final class XrootdServer implements AutoCloseable {
                 + "http.exthandler xrdtpc libXrdHttpTPC.so\n"
                 + "xrootd.chksum adler32\n"
                 + "tpc.trace info\n"
-                + (options.tpc() ? "ofs.tpc logok pgm /usr/bin/xrdcp --server\n" : "")
+                // with tokens, a pull runs with the client's own token (ztn's credentials forwarded in the file BEARER_TOKEN_FILE names)
+                + (options.tpc() ? "ofs.tpc " + (options.tokens() == null ? "" : "fcreds ztn =BEARER_TOKEN_FILE ")
+                + "logok pgm /usr/bin/xrdcp --server\n" : "")
                 + (options.tokens() == null ? "" : tokenConfig(options.tokens()))
                 + (options.gsi() ? "xrootd.seclib libXrdSec.so\nsec.protocol gsi -certdir:" + pki.caDirectory() + " -cert:"
                 + pki.serverCertificate() + " -key:" + pki.serverKey() + " -gridmap:" + dir.resolve("grid-mapfile")
@@ -156,6 +158,9 @@ public final class XrootdServer implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command);
         if (options.tokens() != null) {
             builder.environment().put("XDG_CACHE_HOME", dir.resolve("cache").toString());
+        }
+        if (options.tpc()) {
+            builder.environment().put("X509_CERT_DIR", pki.caDirectory().toString());  // xrdcp's trust when it pulls over TLS
         }
         process = builder.redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
         FreePort.awaitListening(process, port, 20_000, () -> "xrootd did not start (Debian's xrootd-server and xrootd-server-plugins "

@@ -22,6 +22,9 @@ import static io.ferry.movers.xrootd.XrootdProtocol.*;
  */
 final class XrootdErrors {
 
+    /** An XRootD error number inside a message ("[3010] ..."), as xrdcp reports the source's failure. */
+    private static final java.util.regex.Pattern INNER_CODE = java.util.regex.Pattern.compile("\\[(30[0-9][0-9])]");
+
     /** Whether a missing file is the copy's source (SOURCE_NOT_FOUND) or something else that must be there. */
     enum Role { SOURCE, DESTINATION }
 
@@ -43,6 +46,23 @@ final class XrootdErrors {
                  NO_REPLICAS, FILE_NOT_OPEN -> new MoverException(Code.HTTP_5XX, phase, text);
             default -> new MoverException(Code.HTTP_ERROR, phase, text);
         };
+    }
+
+    /**
+     * A third-party copy's failure as the puller saw it: the destination answers kXR_FSError with xrdcp's message,
+     * which carries the source's own error number ("[3010] Unable to open ...; permission denied"); that number
+     * says what went wrong.
+     */
+    static XrootdError pullerError(XrootdError e) {
+        if (e.code != FS_ERROR || e.getMessage() == null) {
+            return e;
+        }
+        java.util.regex.Matcher m = INNER_CODE.matcher(e.getMessage());
+        int inner = -1;
+        while (m.find()) {
+            inner = Integer.parseInt(m.group(1));  // the last one is the source's
+        }
+        return inner > 0 ? new XrootdError(inner, e.getMessage()) : e;
     }
 
     static MoverException of(IOException e, String request, URI url, String phase) {

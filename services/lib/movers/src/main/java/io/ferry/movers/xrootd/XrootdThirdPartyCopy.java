@@ -1,5 +1,6 @@
 package io.ferry.movers.xrootd;
 
+import io.ferry.movers.BearerToken;
 import io.ferry.movers.ChecksumAlgorithm;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.SourceStat;
@@ -86,9 +87,16 @@ public final class XrootdThirdPartyCopy {
         XrootdRequests requests = access.requests();
         XrootdPool pool = requests.pool();
 
+        // With a token the destination pulls as the copy's owner: its server forwards the token it got from Ferry
+        // (ofs.tpc fcreds ztn) to the puller, which reads the source over TLS ("xroots") as any client would; no
+        // rendezvous at the source. A different source token travels in tpc.scgi as the source's authz.
+        boolean delegated = destinationCredential instanceof BearerToken;
         String dstOpaque = "tpc.key=" + key + "&tpc.src=" + src.authority() + "&tpc.lfn=" + src.path()
-                + "&tpc.spr=" + (src.tls() ? "roots" : "root") + "&tpc.tpr=" + (dst.tls() ? "roots" : "root")
-                + "&tpc.dlgon=0&oss.asize=" + before.size() + "&tpc.stage=copy";
+                + "&tpc.spr=" + (src.tls() || delegated ? "xroots" : "root") + "&tpc.tpr=" + (dst.tls() ? "roots" : "root")
+                + "&tpc.dlgon=" + (delegated ? 1 : 0) + "&oss.asize=" + before.size()
+                + (delegated && sourceCredential instanceof BearerToken t && !t.equals(destinationCredential)
+                ? "&tpc.scgi=authz=Bearer%20" + t.token() : "")
+                + "&tpc.stage=copy";
         int flags = OPEN_UPDATE | OPEN_MKPATH | (overwrite ? OPEN_DELETE : OPEN_NEW);
         byte[] openBody = ByteBuffer.allocate(16).putShort((short) MODE_644).putShort((short) flags).array();
         XrootdRequests.Answer target = requests.send(dst, destinationCredential, OPEN, openBody, dstOpaque, "kXR_open (tpc destination)",
@@ -100,12 +108,11 @@ public final class XrootdThirdPartyCopy {
         boolean copied = false;
         try {
             dc.call(SYNC, dstHandle, new byte[0]);  // the rendezvous
-            String srcOpaque = "tpc.key=" + key + "&tpc.dst=" + hostName(dst.host()) + "&tpc.stage=copy";
-            byte[] srcOpen = ByteBuffer.allocate(16).putShort((short) 0).putShort((short) OPEN_READ).array();
-            XrootdRequests.Answer opened = requests.send(src, sourceCredential, OPEN, srcOpen, srcOpaque, "kXR_open (tpc source)",
-                    source, XrootdErrors.Role.SOURCE, phase);
-            sc = opened.connection();
-            srcHandle = ByteBuffer.allocate(16).put(opened.response().body(), 0, 4).array();
+            if (!delegated) {
+                XrootdRequests.Answer opened = authorizePull(requests, src, source, sourceCredential, key, dst, phase);
+                sc = opened.connection();
+                srcHandle = ByteBuffer.allocate(16).put(opened.response().body(), 0, 4).array();
+            }
             Watch watch = new Watch(destination, destinationCredential, progress, dc);
             try {
                 dc.callWithin(copyTimeout, SYNC, dstHandle, new byte[0]);  // answers when the pull is over
@@ -119,7 +126,7 @@ public final class XrootdThirdPartyCopy {
             if (aborted != null) {
                 throw aborted;
             }
-            throw XrootdErrors.of(e, "third-party copy to", destination, XrootdErrors.Role.SOURCE, phase);
+            throw XrootdErrors.of(XrootdErrors.pullerError(e), "third-party copy to", destination, XrootdErrors.Role.SOURCE, phase);
         } catch (IOException e) {
             MoverException aborted = progress.aborted(phase);
             if (aborted != null) {
@@ -182,6 +189,14 @@ public final class XrootdThirdPartyCopy {
             over = true;
             thread.interrupt();
         }
+    }
+
+    /** Opens the source with the rendezvous key and the destination's host: the source then admits that puller. */
+    private static XrootdRequests.Answer authorizePull(XrootdRequests requests, XrootdTarget src, URI source, StorageCredential credential,
+                                                       String key, XrootdTarget dst, String phase) throws MoverException {
+        String srcOpaque = "tpc.key=" + key + "&tpc.dst=" + hostName(dst.host()) + "&tpc.stage=copy";
+        byte[] srcOpen = ByteBuffer.allocate(16).putShort((short) 0).putShort((short) OPEN_READ).array();
+        return requests.send(src, credential, OPEN, srcOpen, srcOpaque, "kXR_open (tpc source)", source, XrootdErrors.Role.SOURCE, phase);
     }
 
     private Result verify(SourceStat before, URI destination, ChecksumAlgorithm algorithm, StorageCredential credential, String phase)

@@ -30,6 +30,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -130,5 +131,38 @@ class XrootdTokenTest {
         assertEquals(before + 2, access.connectionsOpened(), "another token never rides on the first one's session");
         MoverException none = assertThrows(MoverException.class, () -> access.stat(u, null, null, "prepare"));
         assertEquals(MoverException.Code.PERMISSION_DENIED, none.code());
+    }
+
+    @Test
+    void aTokenThirdPartyCopyPullsWithTheTokensForwarded() throws Exception {
+        String jwks = new JWKSet(key.toPublicJWK()).toString(true);
+        XrootdServer.Options options = XrootdServer.Options.plain().withTpc().withTokens(new XrootdServer.Tokens(ISSUER, jwks, AUDIENCE));
+        Path pki = dir.resolve("tpc-pki");
+        TestCertificates certs = TestCertificates.create(pki);
+        try (XrootdServer source = new XrootdServer(certs, Map.of(), options);
+             XrootdServer destination = new XrootdServer(certs, Map.of(), options);
+             XrootdAccess both = new XrootdAccess(Duration.ofSeconds(30), TlsSockets.storageTls(Optional.of(certs.caDirectory()), Optional.empty(), Optional.empty()))) {
+            source.mkdirs("/data");
+            destination.mkdirs("/data");
+            String adler = XrootdAccessTest.write(source.file("/data/t1"), (5L << 20) + 3, 4);
+            BearerToken token = token(key, "storage.read:/data storage.modify:/data storage.create:/data", Duration.ofHours(1));
+            XrootdThirdPartyCopy tpc = new XrootdThirdPartyCopy(both, Duration.ofMinutes(1));
+            XrootdThirdPartyCopy.Result r;
+            try {
+                r = tpc.copy(URI.create(source.rootUrl("root", "/data/t1")), URI.create(destination.rootUrl("root", "/data/t1")), false,
+                        ChecksumAlgorithm.ADLER32, token, token);
+            } catch (MoverException e) {
+                throw new AssertionError(e.getMessage() + "\nsource:\n" + source.log() + "\ndestination:\n" + destination.log(), e);
+            }
+            assertEquals(adler, r.checksum());
+            assertEquals(-1, Files.mismatch(source.file("/data/t1"), destination.file("/data/t1")));
+
+            // the destination's token cannot read the source: the puller reads it with the source's token (tpc.scgi)
+            BearerToken destinationOnly = token(key, "storage.modify:/data storage.create:/data storage.read:/data/t3", Duration.ofHours(1));
+            BearerToken sourceOnly = token(key, "storage.read:/data/t1", Duration.ofHours(1));
+            assertEquals((5L << 20) + 3, tpc.copy(URI.create(source.rootUrl("root", "/data/t1")), URI.create(destination.rootUrl("root", "/data/t3")),
+                    false, ChecksumAlgorithm.ADLER32, sourceOnly, destinationOnly).size());
+            assertEquals(-1, Files.mismatch(source.file("/data/t1"), destination.file("/data/t3")));
+        }
     }
 }
