@@ -24,7 +24,10 @@ import static io.ferry.movers.xrootd.XrootdProtocol.*;
  * the rendezvous key and where to pull from ({@code tpc.key, tpc.src, tpc.lfn, tpc.stage=copy}), a first kXR_sync
  * sets up the rendezvous, the source is opened with the same key and the destination host ({@code tpc.dst}), and a
  * second kXR_sync runs the copy and answers when it is over. The destination's size and checksum are then compared
- * with the source's; a failed copy leaves no destination file behind.
+ * with the source's; a failed copy leaves no destination file behind. With a {@link BearerToken} for the destination
+ * there is no rendezvous: the destination server forwards the token to its puller ({@code ofs.tpc fcreds ztn}), which
+ * reads the source over TLS like any client; a different source token is passed on as the source's {@code authz}
+ * (in {@code tpc.scgi}, which the destination puts on the puller's command line, as xrdcp's own TPC does).
  */
 public final class XrootdThirdPartyCopy {
 
