@@ -103,7 +103,11 @@ final class XrootdUpload implements StorageAccess.Upload {
     private void answerOne() throws IOException {
         int id = unanswered.pollFirst();
         try {
-            connection.await(id);
+            XrootdResponse r = connection.await(id);
+            if (r.status() != OK && failure == null) {
+                // a pipelined write cannot be repeated in order: kXR_wait or a redirect here fails the upload
+                failure = new XrootdError(SERVER_ERROR, "kXR_write answered with status " + r.status() + " instead of kXR_ok");
+            }
         } catch (XrootdError e) {
             if (failure == null) {
                 failure = e;
