@@ -46,6 +46,25 @@ public final class StorageTls {
         return new StorageTls(service, null);
     }
 
+    /**
+     * Whom the mover trusts, for protocols that check a server's certificate outside a TLS handshake (XRootD's gsi
+     * sends it inside its own exchange): the configured grid CAs and the JDK's, or only the JDK's.
+     */
+    public javax.net.ssl.X509TrustManager serverTrust() throws GeneralSecurityException {
+        TrustManager[] managers = trust;
+        if (managers == null) {
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init((java.security.KeyStore) null);
+            managers = tmf.getTrustManagers();
+        }
+        for (TrustManager m : managers) {
+            if (m instanceof javax.net.ssl.X509TrustManager x) {
+                return x;
+            }
+        }
+        throw new GeneralSecurityException("no X.509 trust manager");
+    }
+
     /** Sockets with the mover's own identity. */
     public SSLSocketFactory service() {
         return service;

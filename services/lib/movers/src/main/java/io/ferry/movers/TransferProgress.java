@@ -30,6 +30,16 @@ public final class TransferProgress {
         }
     }
 
+    /**
+     * For a copy another party runs (a root:// third-party copy, where Ferry only watches the destination grow): the
+     * destination holds {@code total} bytes now; what it gained since the last call counts as moved. Fails once the
+     * copy was stopped, like {@link #moved}.
+     */
+    public void reachedTotal(long total) throws IOException {
+        long gained = total - bytes.get();
+        moved((int) Math.max(0, Math.min(Integer.MAX_VALUE, gained)));
+    }
+
     /** The copy starts over from its first byte (its destination refused the first upload before keeping any). */
     void restart() {
         bytes.set(0);
