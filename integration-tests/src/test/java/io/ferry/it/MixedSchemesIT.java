@@ -3,8 +3,11 @@ package io.ferry.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.dev.DevTokens;
+import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.NginxWebDav;
 import io.ferry.dev.S3Server;
+import io.ferry.dev.TestCertificates;
+import io.ferry.dev.XrootdServer;
 import io.ferry.stack.LocalStack;
 import io.ferry.stack.ServiceSpec;
 import org.junit.jupiter.api.AfterAll;
@@ -31,14 +34,15 @@ import java.util.zip.Adler32;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * One job mixing storage protocols, submitted and watched with the {@code ferry} command against the packaged stack:
- * an S3 store (s3proxy, signed with the account the scheduler's configuration gives its SE), WebDAV (nginx) and XRootD,
- * every file byte-identical at its destination with its ADLER32 checked end to end, and a VO without rights on the S3
- * SE refused before anything moves.
+ * an S3 store (s3proxy, signed with the account the scheduler's configuration gives its SE), WebDAV (nginx) and two
+ * XRootD servers (the second pulls from the first by third-party copy), every file byte-identical at its destination
+ * with its ADLER32 checked end to end, and a VO without rights on the S3 SE refused before anything moves.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MixedSchemesIT {
@@ -49,6 +53,9 @@ class MixedSchemesIT {
     private LocalStack stack;
     private NginxWebDav nginx;
     private S3Server s3;
+    private XrootdServer rootA;
+    private XrootdServer rootB;
+    private Path pki;
     private Path work;
 
     private record Run(int exit, String out, String err) {
@@ -64,17 +71,27 @@ class MixedSchemesIT {
                 "ferry.scheduler.s3.\"MIX-S3\".access-key=" + S3Server.IDENTITY + "\n"
                         + "ferry.scheduler.s3.\"MIX-S3\".secret-key=" + S3Server.CREDENTIAL + "\n");
         stack = ItStacks.start("it-mixed", Map.of("QUARKUS_CONFIG_LOCATIONS", accounts.toUri().toString()));
-        registerSe("MIX-DAV", "dav", nginx.url("/mix-dav").replaceFirst("^http:", "dav:"));
-        registerSe("MIX-S3", "s3", s3.url("/mix"));
+        pki = Files.createTempDirectory("ferry-it-mixed-pki");
+        TestCertificates certificates = TestCertificates.create(pki);
+        rootA = new XrootdServer(certificates, Map.of(), XrootdServer.Options.plain().withTpc());
+        rootB = new XrootdServer(certificates, Map.of(), XrootdServer.Options.plain().withTpc());
+        registerSe("MIX-DAV", "dav", nginx.url("/mix-dav").replaceFirst("^http:", "dav:"), false);
+        registerSe("MIX-S3", "s3", s3.url("/mix"), false);
+        registerSe("MIX-ROOT-A", "root", rootA.rootUrl("root", "/mix-a"), false);
+        // the second XRootD server pulls from the first (third-party copy), and streams from the others through Ferry
+        registerSe("MIX-ROOT-B", "root", rootB.rootUrl("root", "/mix-b"), true);
         Files.createDirectories(nginx.file("/mix-dav"));
     }
 
     @AfterAll
     void stop() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[] {stack, nginx, s3}) {
+        for (AutoCloseable c : new AutoCloseable[] {stack, nginx, s3, rootA, rootB}) {
             if (c != null) {
                 c.close();
             }
+        }
+        if (pki != null) {
+            DirectoryTrees.delete(pki);
         }
     }
 
@@ -103,6 +120,27 @@ class MixedSchemesIT {
                     .append(data.length).append(' ').append("adler32:").append(adler32(data)).append('\n');
             sources.put("dav:/from-s3/o" + i, data);
         }
+        // XRootD: pulled root → root, and streamed root → WebDAV, WebDAV → root, S3 → root, root → S3
+        String rootA0 = rootA.rootUrl("root", "/mix-a");
+        String rootB0 = rootB.rootUrl("root", "/mix-b");
+        String[][] rootLegs = {
+                {"a:/in/r0", rootB0 + "/pulled/r0", "b:/pulled/r0"},
+                {"a:/in/r1", dav + "/from-root/r1", "dav:/from-root/r1"},
+                {"dav:/in/d2", rootB0 + "/from-dav/d2", "b:/from-dav/d2"},
+                {"s3:/data/s3", rootB0 + "/from-s3/s3", "b:/from-s3/s3"},
+                {"a:/in/r4", s3.url("/mix/from-root/r4"), "s3:/from-root/r4"}};
+        for (int i = 0; i < rootLegs.length; i++) {
+            byte[] data = random(2_500_000 + 7 * i, 20 + i);
+            String from = rootLegs[i][0];
+            String where = from.substring(from.indexOf(':') + 1);
+            Path file = from.startsWith("a:") ? rootA.file("/mix-a" + where) : from.startsWith("s3:") ? s3.bucket("mix").resolve(where.substring(1))
+                    : nginx.file("/mix-dav" + where);
+            Files.createDirectories(file.getParent());
+            Files.write(file, data);
+            String source = from.startsWith("a:") ? rootA0 + where : from.startsWith("s3:") ? s3.url("/mix" + where) : dav + where;
+            list.append(source).append(' ').append(rootLegs[i][1]).append(' ').append(data.length).append(" adler32:").append(adler32(data)).append('\n');
+            sources.put(rootLegs[i][2], data);
+        }
         Path listFile = Files.writeString(work.resolve("mixed.txt"), list);
         Run submitted = ferry(token("atlas"), "submit", "-f", listFile.toString(), "-K", "both", "--retry", "0");
         assertEquals(0, submitted.exit(), submitted.out() + submitted.err());
@@ -112,9 +150,15 @@ class MixedSchemesIT {
         assertEquals(0, watched.exit(), "every file FINISHED:\n" + watched.out() + watched.err() + ferry(token("atlas"), "status", m.group(1), "-o", "json").out());
         for (Map.Entry<String, byte[]> e : sources.entrySet()) {
             String where = e.getKey();
-            Path copied = where.startsWith("s3:") ? s3.bucket("mix").resolve(where.substring(4)) : nginx.file("/mix-dav" + where.substring(4));
+            String path = where.substring(where.indexOf(':') + 1);
+            Path copied = where.startsWith("s3:") ? s3.bucket("mix").resolve(path.substring(1))
+                    : where.startsWith("b:") ? rootB.file("/mix-b" + path) : nginx.file("/mix-dav" + path);
             assertArrayEquals(e.getValue(), Files.readAllBytes(copied), where);
         }
+        // the source server admitted the destination's puller (XRootD's rendezvous): the bytes went server to server
+        String log = rootA.log();
+        assertTrue(log.matches("(?s).*ofs_TPC: \\S+ granted tpc access by \\S+ to /mix-a/in/r0\n.*"), "the root → root file was pulled:\n" + log);
+        assertFalse(log.contains(" to /mix-a/in/r1\n"), "root → WebDAV is streamed: " + log);
     }
 
     @Test
@@ -140,9 +184,9 @@ class MixedSchemesIT {
         return stack.tokens().mint(DevTokens.Claims.of("it-mixed-" + vo, vo, "transfer:submit transfer:read"));
     }
 
-    private void registerSe(String name, String protocol, String base) throws Exception {
+    private void registerSe(String name, String protocol, String base, boolean thirdPartyCopy) throws Exception {
         String se = "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"" + protocol + "\":\"" + base
-                + "\"},\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}";
+                + "\"},\"thirdPartyCopy\":" + thirdPartyCopy + ",\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}";
         Run put = ferry(stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin")), "se", "put", name, "--json", se);
         assertEquals(0, put.exit(), put.err());
     }

@@ -5,7 +5,7 @@ package io.ferry.movers;
  * Rucio sites match these texts in their {@code suspicious_pattern} to declare a source replica suspicious, and FTS3's
  * own retry heuristics know them as final.
  */
-final class ChecksumMismatch {
+public final class ChecksumMismatch {
 
     private ChecksumMismatch() {
     }
@@ -16,7 +16,7 @@ final class ChecksumMismatch {
     }
 
     /** The job's checksum against the destination's. */
-    static MoverException jobAndDestination(ChecksumAlgorithm algorithm, String job, String destination) {
+    public static MoverException jobAndDestination(ChecksumAlgorithm algorithm, String job, String destination) {
         return of("checksum", "User-defined and destination " + algorithm.name() + " checksum do not match (" + job + " != " + destination + ")");
     }
 

@@ -16,8 +16,8 @@ import java.util.Locale;
  * kXR_auth with the security protocol the credential calls for, among those the server's login answer offers:
  * a {@link BearerToken} is sent with {@code ztn} (over TLS only, as XRootD requires), no credential uses {@code unix}
  * (the mover's user name) or else {@code host} (the server trusts the client's host), a {@link ClientCertificate}
- * (an X.509 proxy chain or certificate) uses {@code gsi} ({@link XrootdGsi}). A server that asks for nothing gets
- * nothing.
+ * (an X.509 proxy chain or certificate) uses {@code gsi} ({@link XrootdGsi}) where the server offers it, else what no
+ * credential uses. A server that asks for nothing gets nothing.
  */
 final class XrootdSecurity {
 
@@ -30,15 +30,13 @@ final class XrootdSecurity {
             return;
         }
         StorageCredential credential = c.endpoint.credential();
-        if (credential instanceof ClientCertificate certificate) {
-            String[] gsi = offered.stream().filter(p -> p[0].equals("gsi")).findFirst().orElse(null);
-            if (gsi == null) {
-                throw new MoverException(MoverException.Code.PERMISSION_DENIED, phase, c.endpoint + " wants one of "
-                        + offered.stream().map(p -> p[0]).toList() + "; a client certificate needs gsi");
-            }
+        String[] gsi = offered.stream().filter(p -> p[0].equals("gsi")).findFirst().orElse(null);
+        if (credential instanceof ClientCertificate certificate && gsi != null) {
             gsi(c, certificate, gsi[1], tls, phase);
             return;
         }
+        // a client certificate toward a server that takes no gsi is not asked for, as an https server that wants no
+        // client certificate ignores one: the copy goes on as the mover's own identity
         String name;
         byte[] credentials;
         if (credential instanceof BearerToken token) {

@@ -29,7 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a copy presents to storage: a job submitted with a certificate presents its owner's delegated proxy (found by
- * the job's {@code cred_id}) as the client certificate to both SEs of an https:// copy; other jobs the mover's own
+ * the job's {@code cred_id}) as the client certificate to each https:// side of a copy and as the gsi credential to each
+ * root:// side (a server that takes no gsi is not shown it); other jobs the mover's own
  * identity. The proxy is decrypted in memory only, kept there briefly (never past its expiry) for the job's next
  * files. A job whose delegation expired or was deleted fails for good with the reason, before storage is touched.
  */
@@ -72,8 +73,8 @@ public class JobCredentials {
 
     /** The credentials of {@code f}'s copy from {@code source} to {@code destination}; {@code phase} names a failure's. */
     public StorageCredentials forCopy(ClaimedFile f, URI source, URI destination, String phase) throws MoverException {
-        boolean secureSource = isHttps(source);
-        boolean secureDestination = isHttps(destination);
+        boolean secureSource = takesProxy(source);
+        boolean secureDestination = takesProxy(destination);
         if (!secureSource && !secureDestination) {
             return StorageCredentials.SERVICE;
         }
@@ -127,7 +128,9 @@ public class JobCredentials {
         return certificate;
     }
 
-    private static boolean isHttps(URI u) {
-        return "https".equals(WebDavSchemes.transport(u));
+    /** https (and davs), where the proxy is the TLS client certificate, and root/roots, where it is gsi's credential. */
+    private static boolean takesProxy(URI u) {
+        String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(java.util.Locale.ROOT);
+        return "https".equals(WebDavSchemes.transport(u)) || scheme.equals("root") || scheme.equals("roots");
     }
 }

@@ -11,6 +11,9 @@ import io.ferry.movers.MoverException;
 import io.ferry.movers.StorageTls;
 import io.ferry.movers.TlsSockets;
 import io.ferry.movers.WebDavSchemes;
+import io.ferry.movers.xrootd.XrootdAccess;
+import io.ferry.movers.xrootd.XrootdMover;
+import io.ferry.movers.xrootd.XrootdThirdPartyCopy;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -19,6 +22,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +50,7 @@ public class MoverChoice {
     private final Map<String, StorageAccess> accesses = new HashMap<>();
     private final Map<String, Mover> relays = new ConcurrentHashMap<>();
     private S3ToWebDavMover s3ToWebDav;
+    private XrootdMover rootToRoot;
 
     @PostConstruct
     void init() {
@@ -63,7 +68,10 @@ public class MoverChoice {
         S3Access s3 = new S3Access(engine.ioTimeout(), sockets, (int) Math.max(S3Access.MIN_PART_SIZE, engine.s3PartSize().asLongValue()),
                 Math.max(1, engine.s3PartsInFlight()), engine.s3PartMemory().asLongValue());
         s3ToWebDav = new S3ToWebDavMover(s3, http);
-        for (StorageAccess access : List.of(http.webDav(), s3)) {
+        XrootdAccess xrootd = new XrootdAccess(engine.ioTimeout(), sockets);
+        // a pull is watched by the engine's stall detection (the destination's growing size), not by a fixed limit
+        rootToRoot = new XrootdMover(http.relay(xrootd, xrootd), xrootd, new XrootdThirdPartyCopy(xrootd, Duration.ofDays(1)));
+        for (StorageAccess access : List.of(http.webDav(), s3, xrootd)) {
             access.schemes().forEach(scheme -> accesses.put(scheme, access));
         }
     }
@@ -76,6 +84,9 @@ public class MoverChoice {
         }
         if (s.equals("http") && d.equals("http")) {
             return http;
+        }
+        if (s.equals("root") && d.equals("root")) {
+            return rootToRoot;
         }
         if (s.equals("s3") && d.equals("http")) {
             return s3ToWebDav;
