@@ -70,16 +70,19 @@ class MixedSchemesIT {
         Path accounts = Files.writeString(work.resolve("s3-accounts.properties"),
                 "ferry.scheduler.s3.\"MIX-S3\".access-key=" + S3Server.IDENTITY + "\n"
                         + "ferry.scheduler.s3.\"MIX-S3\".secret-key=" + S3Server.CREDENTIAL + "\n");
-        stack = ItStacks.start("it-mixed", Map.of("QUARKUS_CONFIG_LOCATIONS", accounts.toUri().toString()));
         pki = Files.createTempDirectory("ferry-it-mixed-pki");
         TestCertificates certificates = TestCertificates.create(pki);
+        // roots:// is TLS: the scheduler trusts the test CA as a site trusts the grid's
+        stack = ItStacks.start("it-mixed", Map.of("QUARKUS_CONFIG_LOCATIONS", accounts.toUri().toString(),
+                "FERRY_SCHEDULER_ENGINE_TLS_CA_CERTIFICATES", certificates.caDirectory().toString()));
         rootA = new XrootdServer(certificates, Map.of(), XrootdServer.Options.plain().withTpc());
         rootB = new XrootdServer(certificates, Map.of(), XrootdServer.Options.plain().withTpc());
-        registerSe("MIX-DAV", "dav", nginx.url("/mix-dav").replaceFirst("^http:", "dav:"), false);
-        registerSe("MIX-S3", "s3", s3.url("/mix"), false);
-        registerSe("MIX-ROOT-A", "root", rootA.rootUrl("root", "/mix-a"), false);
-        // the second XRootD server pulls from the first (third-party copy), and streams from the others through Ferry
-        registerSe("MIX-ROOT-B", "root", rootB.rootUrl("root", "/mix-b"), true);
+        registerSe("MIX-DAV", Map.of("dav", nginx.url("/mix-dav").replaceFirst("^http:", "dav:")), false);
+        registerSe("MIX-S3", Map.of("s3", s3.url("/mix")), false);
+        registerSe("MIX-ROOT-A", Map.of("root", rootA.rootUrl("root", "/mix-a")), false);
+        // the second XRootD server pulls from the first (third-party copy), and streams from the others through Ferry,
+        // over root:// and roots:// (TLS)
+        registerSe("MIX-ROOT-B", Map.of("root", rootB.rootUrl("root", "/mix-b"), "roots", rootB.rootUrl("roots", "/mix-b")), true);
         Files.createDirectories(nginx.file("/mix-dav"));
     }
 
@@ -120,7 +123,7 @@ class MixedSchemesIT {
                     .append(data.length).append(' ').append("adler32:").append(adler32(data)).append('\n');
             sources.put("dav:/from-s3/o" + i, data);
         }
-        // XRootD: pulled root → root, and streamed root → WebDAV, WebDAV → root, S3 → root, root → S3
+        // XRootD: pulled root → root, and streamed root → WebDAV, WebDAV → root, S3 → root, root → S3, WebDAV → roots
         String rootA0 = rootA.rootUrl("root", "/mix-a");
         String rootB0 = rootB.rootUrl("root", "/mix-b");
         String[][] rootLegs = {
@@ -128,7 +131,8 @@ class MixedSchemesIT {
                 {"a:/in/r1", dav + "/from-root/r1", "dav:/from-root/r1"},
                 {"dav:/in/d2", rootB0 + "/from-dav/d2", "b:/from-dav/d2"},
                 {"s3:/data/s3", rootB0 + "/from-s3/s3", "b:/from-s3/s3"},
-                {"a:/in/r4", s3.url("/mix/from-root/r4"), "s3:/from-root/r4"}};
+                {"a:/in/r4", s3.url("/mix/from-root/r4"), "s3:/from-root/r4"},
+                {"dav:/in/d5", rootB.rootUrl("roots", "/mix-b") + "/over-tls/d5", "b:/over-tls/d5"}};
         for (int i = 0; i < rootLegs.length; i++) {
             byte[] data = random(2_500_000 + 7 * i, 20 + i);
             String from = rootLegs[i][0];
@@ -162,10 +166,14 @@ class MixedSchemesIT {
     }
 
     @Test
-    void aVoWithoutRightsOnTheS3StoreIsRefusedAtSubmission() throws Exception {
+    void aVoWithoutRightsOnAnSeIsRefusedAtSubmission() throws Exception {
         Run refused = ferry(token("cms"), "submit", s3.url("/mix/data/anything"), nginx.url("/mix-dav/cms/x").replaceFirst("^http:", "dav:"));
         assertEquals(1, refused.exit(), refused.out() + refused.err());
         assertTrue(refused.err().contains("403") || refused.err().toLowerCase().contains("may not"), refused.err());
+        Run root = ferry(token("cms"), "submit", rootA.rootUrl("root", "/mix-a/in/r0"), rootB.rootUrl("root", "/mix-b/cms/r0"));
+        assertEquals(1, root.exit(), root.out() + root.err());
+        assertTrue(root.err().contains("403") || root.err().toLowerCase().contains("may not"), root.err());
+        assertFalse(Files.exists(rootB.file("/mix-b/cms/r0")));
     }
 
     private static byte[] random(int size, long seed) {
@@ -184,9 +192,9 @@ class MixedSchemesIT {
         return stack.tokens().mint(DevTokens.Claims.of("it-mixed-" + vo, vo, "transfer:submit transfer:read"));
     }
 
-    private void registerSe(String name, String protocol, String base, boolean thirdPartyCopy) throws Exception {
-        String se = "{\"site\":\"" + name + "-SITE\",\"baseUrls\":{\"" + protocol + "\":\"" + base
-                + "\"},\"thirdPartyCopy\":" + thirdPartyCopy + ",\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}";
+    private void registerSe(String name, Map<String, String> baseUrls, boolean thirdPartyCopy) throws Exception {
+        String se = "{\"site\":\"" + name + "-SITE\",\"baseUrls\":" + JSON.writeValueAsString(baseUrls)
+                + ",\"thirdPartyCopy\":" + thirdPartyCopy + ",\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}";
         Run put = ferry(stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin")), "se", "put", name, "--json", se);
         assertEquals(0, put.exit(), put.err());
     }
