@@ -46,7 +46,18 @@ public final class ProtocolBenchmark {
      * command ({@code %s %s}: a list of source URLs, the destination directory URL).
      */
     record Stores(String name, String scheme, Function<String, String> url, Function<String, Path> file, Directories mkdirs,
-                  Map<String, String> peers, Map<String, String> bulk, boolean thirdPartyCopy) {
+                  Map<String, String> peers, Map<String, BulkPeer> bulk, boolean thirdPartyCopy) {
+    }
+
+    /**
+     * A many-file peer: its command, and the number of the small files it copies when it is too slow to copy them all
+     * in a benchmark's time (0: all); its rate is files copied per second either way.
+     */
+    record BulkPeer(String command, int sample) {
+
+        static BulkPeer all(String command) {
+            return new BulkPeer(command, 0);
+        }
     }
 
     /** Makes a directory the destination's server may write into (XRootD runs as its own user). */
@@ -104,9 +115,9 @@ public final class ProtocolBenchmark {
         String python = "\"${GFAL_PYTHONBIN:-python3}\" " + LocalStack.projectRoot().resolve("integration-tests/bench") + "/";
         Map<String, String> peers = new LinkedHashMap<>();
         peers.put("gfal-copy", "gfal-copy -f " + keys + " %s %s >/dev/null");
-        Map<String, String> bulk = new LinkedHashMap<>();
-        bulk.put("gfal-copy bulk", python + "gfal-copy-from-file.py " + keys + " --from-file %s %s >/dev/null");
-        bulk.put("gfal2 bulk", python + "gfal-bulk.py " + keys + " %s %s");
+        Map<String, BulkPeer> bulk = new LinkedHashMap<>();
+        bulk.put("gfal-copy bulk", BulkPeer.all(python + "gfal-copy-from-file.py " + keys + " --from-file %s %s >/dev/null"));
+        bulk.put("gfal2 bulk", BulkPeer.all(python + "gfal-bulk.py " + keys + " %s %s"));
         Function<String, Path> file = p -> s3.bucket("bench-" + p.substring(1, 2)).resolve(p.substring(3));
         return new Stores("s3", "s3", p -> s3.url("/bench-" + p.substring(1)), file, p -> Files.createDirectories(file.apply(p + "/x").getParent()),
                 peers, bulk, false);
@@ -188,6 +199,13 @@ public final class ProtocolBenchmark {
             sources.append(s.url().apply("/a/small/f" + i)).append('\n');
         }
         Files.writeString(list, sources);
+        Map<Integer, Path> samples = new LinkedHashMap<>();
+        for (BulkPeer peer : s.bulk().values()) {
+            if (peer.sample() > 0 && peer.sample() < smallFiles && !samples.containsKey(peer.sample())) {
+                samples.put(peer.sample(), Files.writeString(Files.createTempFile("ferry-bench-sample", ".txt"),
+                        String.join("\n", sources.toString().lines().limit(peer.sample()).toList()) + "\n"));
+            }
+        }
         Map<String, double[]> rates = new LinkedHashMap<>();
         s.bulk().keySet().forEach(p -> rates.put(p, new double[BIG_ROUNDS]));
         rates.put("ferry", new double[BIG_ROUNDS]);
@@ -195,10 +213,12 @@ public final class ProtocolBenchmark {
             rates.put("ferry tpc", new double[BIG_ROUNDS]);
         }
         for (int round = 0; round < BIG_ROUNDS; round++) {
-            for (Map.Entry<String, String> peer : s.bulk().entrySet()) {
+            for (Map.Entry<String, BulkPeer> peer : s.bulk().entrySet()) {
                 String into = s.url().apply("/b/" + peer.getKey().replaceAll("[^a-z0-9]", "") + round + "/");
                 s.mkdirs().make("/b/" + peer.getKey().replaceAll("[^a-z0-9]", "") + round);
-                rates.get(peer.getKey())[round] = smallFiles / seconds(() -> ok(String.format(peer.getValue(), list, into)));
+                int copied = samples.containsKey(peer.getValue().sample()) ? peer.getValue().sample() : smallFiles;
+                Path from = copied == smallFiles ? list : samples.get(copied);
+                rates.get(peer.getKey())[round] = copied / seconds(() -> ok(String.format(peer.getValue().command(), from, into)));
                 clear(s);
             }
             rates.get("ferry")[round] = smallFiles / job(base, user, files(s, smallFiles, "/b/many" + round + "/f"), "{}");
@@ -208,10 +228,15 @@ public final class ProtocolBenchmark {
             clear(s);
         }
         Files.delete(list);
+        for (Path sample : samples.values()) {
+            Files.delete(sample);
+        }
         System.out.printf(Locale.ROOT, "(%s 2) %d x 1 MiB %s -> %s, median of %d interleaved rounds (max_active %d)%n", s.name(), smallFiles,
                 s.scheme(), s.scheme(), BIG_ROUNDS, concurrency);
         for (Map.Entry<String, double[]> r : rates.entrySet()) {
-            System.out.printf(Locale.ROOT, "(%s 2)   %-22s %8.0f files/s  %s%n", s.name(), r.getKey(), median(r.getValue()), runs(r.getValue()));
+            BulkPeer peer = s.bulk().get(r.getKey());
+            System.out.printf(Locale.ROOT, "(%s 2)   %-22s %8.1f files/s  %s%s%n", s.name(), r.getKey(), median(r.getValue()), runs(r.getValue()),
+                    peer != null && samples.containsKey(peer.sample()) ? "  (over the first " + peer.sample() + " files)" : "");
         }
         for (String ferry : rates.keySet().stream().filter(k -> k.startsWith("ferry")).toList()) {
             for (String peer : s.bulk().keySet()) {
@@ -235,9 +260,11 @@ public final class ProtocolBenchmark {
 
     /** Empties the destination SEs (their files on disk): the next copy writes new files, as the first did. */
     static void clear(Stores s) throws Exception {
-        for (String side : s.thirdPartyCopy() ? List.of("/b/x", "/t/x") : List.of("/b/x")) {
-            Path dest = s.file().apply(side).getParent();
-            sh("mkdir -p " + dest + "; find " + dest + " -mindepth 1 -delete; sync");
+        for (String side : s.thirdPartyCopy() ? List.of("/b", "/t") : List.of("/b")) {
+            Path dest = s.file().apply(side + "/x").getParent();
+            sh("[ ! -d " + dest + " ] || find " + dest + " -mindepth 1 -delete");
+            s.mkdirs().make(side);
         }
+        sh("sync");
     }
 }

@@ -40,9 +40,10 @@ public final class RelayMover implements Mover {
         return source.stat(url, ChecksumAlgorithm.ADLER32, null, "prepare");
     }
 
+    /** The source's size, and its storage's checksum only when the copy checks one (an XRootD server may have to read the file for it). */
     @Override
     public SourceStat stat(CopyRequest req) throws MoverException {
-        return source.stat(req.source(), req.algorithm(), req.credentials().source(), "prepare");
+        return source.stat(req.source(), req.streamedAlgorithm(), req.credentials().source(), "prepare");
     }
 
     @Override

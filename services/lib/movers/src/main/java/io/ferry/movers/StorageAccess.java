@@ -19,9 +19,9 @@ public interface StorageAccess {
     Set<String> schemes();
 
     /**
-     * The file's size and, when the storage tells it without reading the data, its checksum in {@code algorithm}
-     * (else null); {@link SourceStat#ranges()} true when reads may be split into parallel ranges.
-     * SOURCE_NOT_FOUND when there is no such file.
+     * The file's size and, when the storage has one, its checksum in {@code algorithm} (else null; {@code algorithm}
+     * null: none asked for, which spares a server that computes checksums on demand); {@link SourceStat#ranges()}
+     * true when reads may be split into parallel ranges. SOURCE_NOT_FOUND when there is no such file.
      */
     SourceStat stat(URI url, ChecksumAlgorithm algorithm, StorageCredential credential, String phase) throws MoverException;
 

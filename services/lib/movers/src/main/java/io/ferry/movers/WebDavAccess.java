@@ -34,11 +34,12 @@ final class WebDavAccess implements StorageAccess {
     @Override
     public SourceStat stat(URI url, ChecksumAlgorithm algorithm, StorageCredential credential, String phase) throws MoverException {
         URI http = WebDavSchemes.asHttp(url);
-        try (HttpWire.Response head = wire.presenting(credential).send("HEAD", http,
-                BearerHeaders.with(Map.of("Want-Digest", algorithm.digestName()), credential))) {
+        Map<String, String> digest = algorithm == null ? Map.of() : Map.of("Want-Digest", algorithm.digestName());
+        try (HttpWire.Response head = wire.presenting(credential).send("HEAD", http, BearerHeaders.with(digest, credential))) {
             HttpMover.check(head.status, phase, "source " + url);
             String ranges = head.header("accept-ranges");
-            return new SourceStat(head.contentLength(), ranges != null && ranges.contains("bytes"), algorithm.fromDigestHeaders(head.headers("digest")));
+            return new SourceStat(head.contentLength(), ranges != null && ranges.contains("bytes"),
+                    algorithm == null ? null : algorithm.fromDigestHeaders(head.headers("digest")));
         } catch (IOException e) {
             throw HttpMover.ioFailure(e, phase);
         }
