@@ -50,7 +50,8 @@ final class XrootdGsi {
     private static final int CERT_REQUEST = 1000;
     private static final int CERT = 1001;
     private static final int SERVER_CERT = 2001;
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /** Per session, not static: a native image would otherwise carry one seeded while it was built. */
+    private final SecureRandom random = new SecureRandom();
 
     private final ClientCertificate certificate;
     private final X509TrustManager trust;
@@ -122,7 +123,7 @@ final class XrootdGsi {
             params = dhParameters(text.substring(0, b));
             BigInteger y = new BigInteger(text.substring(b + 10, e), 16);
             KeyPairGenerator g = KeyPairGenerator.getInstance("DH");
-            g.initialize(params, RANDOM);
+            g.initialize(params, random);
             ours = g.generateKeyPair();
             KeyAgreement agreement = KeyAgreement.getInstance("DH");
             agreement.init(ours.getPrivate());
@@ -148,7 +149,7 @@ final class XrootdGsi {
         global.step = CERT;
 
         byte[] iv = new byte[16];
-        RANDOM.nextBytes(iv);
+        random.nextBytes(iv);
         Cipher aes = Cipher.getInstance("AES/CBC/PKCS5Padding");
         aes.init(Cipher.ENCRYPT_MODE, sessionKey, new IvParameterSpec(iv));
         byte[] sealed = aes.doFinal(main.serialize());
@@ -275,9 +276,9 @@ final class XrootdGsi {
         return b;
     }
 
-    private static byte[] randomTag() {
+    private byte[] randomTag() {
         byte[] raw = new byte[8];
-        RANDOM.nextBytes(raw);
+        random.nextBytes(raw);
         return HexFormat.of().formatHex(raw).getBytes(StandardCharsets.US_ASCII);
     }
 }

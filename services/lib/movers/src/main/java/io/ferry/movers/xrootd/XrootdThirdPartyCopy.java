@@ -35,7 +35,8 @@ public final class XrootdThirdPartyCopy {
     public record Result(long size, String checksum) {
     }
 
-    private static final SecureRandom KEYS = new SecureRandom();
+    /** Not static: a native image would otherwise carry one seeded while it was built. */
+    private final SecureRandom keys = new SecureRandom();
 
     private final XrootdAccess access;
     private final Duration copyTimeout;
@@ -86,7 +87,7 @@ public final class XrootdThirdPartyCopy {
             throw new MoverException(MoverException.Code.UNSUPPORTED_URL, phase, "a root third-party copy cannot name a source path with '&' or '=': " + source);
         }
         SourceStat before = access.stat(source, algorithm, sourceCredential, phase);
-        String key = HexFormat.of().formatHex(KEYS.generateSeed(12));
+        String key = HexFormat.of().formatHex(keys.generateSeed(12));
         XrootdRequests requests = access.requests();
         XrootdPool pool = requests.pool();
 
