@@ -3,8 +3,6 @@ package io.ferry.movers;
 import javax.net.ssl.SSLSocketFactory;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.time.Clock;
 import java.time.Duration;
@@ -124,43 +122,9 @@ public final class S3Access implements StorageAccess {
         try {
             HttpWire.Response get = requests.send("GET", object, Map.of(), Map.of(), credential);
             S3Errors.check(get, phase, "object " + object);
-            return new ObjectChannel(get);
+            return new ResponseBodyChannel(get);
         } catch (IOException e) {
             throw HttpMover.ioFailure(e, phase);
-        }
-    }
-
-    /**
-     * A GET's body. Closing it before its end drops the connection rather than reading the rest, which also fails a
-     * read blocked on it in another thread (a stopped copy).
-     */
-    private static final class ObjectChannel implements ReadableByteChannel {
-        private final HttpWire.Response get;
-        private volatile boolean open = true;
-
-        ObjectChannel(HttpWire.Response get) {
-            this.get = get;
-        }
-
-        @Override
-        public int read(ByteBuffer dst) throws IOException {
-            if (!open) {
-                throw new ClosedChannelException();
-            }
-            return dst.hasRemaining() ? get.read(dst) : 0;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (open) {
-                open = false;
-                get.close();
-            }
         }
     }
 

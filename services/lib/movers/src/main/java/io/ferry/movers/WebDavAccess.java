@@ -2,8 +2,6 @@ package io.ferry.movers;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.util.Map;
 import java.util.Set;
@@ -69,30 +67,7 @@ final class WebDavAccess implements StorageAccess {
             get.abort();
             throw e;
         }
-        return new ReadableByteChannel() {
-            private boolean open = true;
-
-            @Override
-            public int read(ByteBuffer dst) throws IOException {
-                if (!open) {
-                    throw new ClosedChannelException();
-                }
-                return get.read(dst);
-            }
-
-            @Override
-            public boolean isOpen() {
-                return open;
-            }
-
-            @Override
-            public void close() throws IOException {
-                if (open) {
-                    open = false;
-                    get.close();
-                }
-            }
-        };
+        return new ResponseBodyChannel(get);
     }
 
     @Override
