@@ -66,7 +66,8 @@ public final class ResubmitCommand extends FerryCommand {
                 header.path("retry_delay").asInt(0), header.path("priority").asInt(3), null,
                 header.path("verify_checksum").isTextual() ? header.path("verify_checksum").asText() : null,
                 header.path("max_time_in_queue").isNumber() ? header.path("max_time_in_queue").asText() + "s" : null,
-                metadata.isMissingNode() || metadata.isNull() ? null : metadata.toString(), null, null);
+                // a resubmission runs anew: the old job's deadline, likely passed, is not carried over
+                metadata.isMissingNode() || metadata.isNull() ? null : metadata.toString(), null, null, null);
         List<ObjectNode> bodies = options.bodies(files, SubmitCommand.SCHEDULER_FILES_PER_JOB);
         if (dryRun) {
             printer().document(bodies.size() == 1 ? bodies.get(0) : TransferList.array(bodies));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ferry.cli.client.FerryHttp;
 import io.ferry.cli.output.OutputFormat;
 import io.ferry.cli.transfer.Checksums;
+import io.ferry.cli.transfer.Deadlines;
 import io.ferry.cli.transfer.Intervals;
 import io.ferry.cli.transfer.Sizes;
 import io.ferry.cli.transfer.SubmitOptions;
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -74,6 +76,9 @@ public final class SubmitCommand extends FerryCommand {
     @Option(names = "--max-time-in-queue", paramLabel = "INTERVAL", description = "give up on files still queued after this, e.g. 12h, 2d")
     String maxTimeInQueue;
 
+    @Option(names = "--deadline", paramLabel = "WHEN", description = "cancel what is unfinished then: a time (2026-12-07T18:00:00Z) or an interval from now (2h); nearer deadlines go first")
+    String deadline;
+
     @Option(names = "--scitag", paramLabel = "N", description = "SciTag flow label of the files (65-65535: experiment id << 6 | activity id), sent to the SEs as the SciTag header")
     Integer scitag;
 
@@ -101,7 +106,8 @@ public final class SubmitCommand extends FerryCommand {
         if (maxTimeInQueue != null) {
             Intervals.parse(maxTimeInQueue);
         }
-        SubmitOptions options = new SubmitOptions(overwrite, retry, retryDelay, priority, activity, verifyChecksum, maxTimeInQueue, jobMetadata, sid, scitag);
+        SubmitOptions options = new SubmitOptions(overwrite, retry, retryDelay, priority, activity, verifyChecksum, maxTimeInQueue, jobMetadata, sid, scitag,
+                deadline == null ? null : Deadlines.resolve(deadline, Instant.now()));
         List<ObjectNode> bodies = options.bodies(files, Math.min(maxFilesPerJob, SCHEDULER_FILES_PER_JOB));
         if (dryRun) {
             printer().document(bodies.size() == 1 ? bodies.get(0) : TransferList.array(bodies));

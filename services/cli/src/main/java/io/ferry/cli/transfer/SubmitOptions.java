@@ -12,10 +12,11 @@ import java.util.List;
 /**
  * The job parameters of a submission, as FTS3's {@code params} names them; null fields are left to the scheduler's
  * defaults. {@code sid} asks for FTS3's deterministic job id; a list split into several jobs gets {@code sid-1},
- * {@code sid-2}, … so that each part keeps its own stable id.
+ * {@code sid-2}, … so that each part keeps its own stable id. {@code deadline}: RFC 3339 ({@link Deadlines}), every part's.
  */
 public record SubmitOptions(boolean overwrite, Integer retry, Integer retryDelay, Integer priority, String activity,
-                            String verifyChecksum, String maxTimeInQueue, String jobMetadata, String sid, Integer scitag) {
+                            String verifyChecksum, String maxTimeInQueue, String jobMetadata, String sid, Integer scitag,
+                            String deadline) {
 
     /** FTS3's range of SciTag flow labels (experiment id << 6 | activity id; below 65 is reserved). */
     public static final int SCITAG_MIN = 65;
@@ -70,6 +71,9 @@ public record SubmitOptions(boolean overwrite, Integer retry, Integer retryDelay
         }
         if (maxTimeInQueue != null) {
             p.put("max_time_in_queue", Intervals.parse(maxTimeInQueue).toSeconds() + "s");
+        }
+        if (deadline != null) {
+            p.put("deadline", deadline);
         }
         if (jobMetadata != null) {
             p.set("job_metadata", metadata(jobMetadata));

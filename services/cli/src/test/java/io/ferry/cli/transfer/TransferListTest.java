@@ -81,7 +81,7 @@ class TransferListTest {
         }
         files.get(0).put("activity", "Own");
         files.get(0).put("scitag", 100);
-        SubmitOptions options = new SubmitOptions(true, 3, null, 5, "Express", "both", "12h", "{\"run\": 42}", "batch7", 2 << 6 | 9);
+        SubmitOptions options = new SubmitOptions(true, 3, null, 5, "Express", "both", "12h", "{\"run\": 42}", "batch7", 2 << 6 | 9, "2026-12-07T18:00:00Z");
         List<ObjectNode> bodies = options.bodies(files, 2);
         assertEquals(3, bodies.size());
         assertEquals("batch7-1", bodies.get(0).get("params").get("sid").asText());
@@ -94,14 +94,27 @@ class TransferListTest {
         assertEquals(137, bodies.get(2).get("files").get(0).get("scitag").asInt());
         assertFalse(bodies.get(0).get("params").has("scitag"), "FTS3's server reads no job-level scitag");
         IllegalArgumentException low = assertThrows(IllegalArgumentException.class,
-                () -> new SubmitOptions(false, null, null, null, null, null, null, null, null, 64));
+                () -> new SubmitOptions(false, null, null, null, null, null, null, null, null, 64, null));
         assertTrue(low.getMessage().contains("65 to 65535"), low.getMessage());
         assertEquals("43200s", bodies.get(1).get("params").get("max_time_in_queue").asText());
+        // every part of a split list keeps the deadline
+        assertEquals("2026-12-07T18:00:00Z", bodies.get(2).get("params").get("deadline").asText());
         assertEquals(42, bodies.get(1).get("params").get("job_metadata").get("run").asInt());
         assertTrue(bodies.get(1).get("params").get("overwrite").asBoolean());
-        assertEquals("batch7", new SubmitOptions(false, null, null, null, null, null, null, "plain text", "batch7", null)
+        assertEquals("batch7", new SubmitOptions(false, null, null, null, null, null, null, "plain text", "batch7", null, null)
                 .bodies(files, 10).get(0).get("params").get("sid").asText());
-        assertEquals("plain text", new SubmitOptions(false, null, null, null, null, null, null, "plain text", null, null)
+        assertEquals("plain text", new SubmitOptions(false, null, null, null, null, null, null, "plain text", null, null, null)
                 .bodies(files, 10).get(0).get("params").get("job_metadata").asText());
+    }
+
+    @Test
+    void deadlinesAreTimesWithAnOffsetOrIntervalsFromNow() {
+        java.time.Instant now = java.time.Instant.parse("2026-12-06T10:15:30.250Z");
+        assertEquals("2026-12-06T12:15:30Z", Deadlines.resolve("2h", now));
+        assertEquals("2026-12-07T17:00:00Z", Deadlines.resolve("2026-12-07T18:00:00+01:00", now));
+        for (String wrong : new String[] {"tomorrow", "2026-12-07T18:00:00", "2026-13-07T18:00:00Z", ""}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Deadlines.resolve(wrong, now), wrong);
+            assertTrue(e.getMessage().contains("no deadline"), e.getMessage());
+        }
     }
 }

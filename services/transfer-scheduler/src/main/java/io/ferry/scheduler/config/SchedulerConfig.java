@@ -72,6 +72,13 @@ public interface SchedulerConfig {
         @WithDefault("60s")
         Duration lease();
 
+        /**
+         * Within a queue and priority, files are claimed earliest deadline first; a file whose job has no deadline
+         * counts as due this long after its submission, so dated jobs go first without starving the others.
+         */
+        @WithDefault("6h")
+        Duration undatedHorizon();
+
         /** Files prepared ahead per link, as a multiple of the link's active target. */
         @WithDefault("2.5")
         double prepareRatio();

@@ -153,9 +153,10 @@ public class ProbeLoop extends EngineLoop implements WokenBy {
             return false;
         }
         try {
-            JobInserts.insert(c, job(p, jobId), List.of(new JobInserts.NewFile(0, config.probes().activity(), files.source(), files.destination(),
-                    p.sourceSe(), p.destSe(), null, p.fileSize(), "ADLER32:" + adler32, null, FileState.SUBMITTED)))
-                    .await().atMost(Db.WAIT);
+            Job job = job(p, jobId);
+            JobInserts.insert(c, job, List.of(new JobInserts.NewFile(0, config.probes().activity(), files.source(), files.destination(),
+                    p.sourceSe(), p.destSe(), null, p.fileSize(), "ADLER32:" + adler32, null, FileState.SUBMITTED)),
+                    JobInserts.claimBy(job, config.engine().undatedHorizon())).await().atMost(Db.WAIT);
             ProbeRows.started(c, p, jobId, files).await().atMost(Db.WAIT);
             return true;
         } catch (RuntimeException e) {

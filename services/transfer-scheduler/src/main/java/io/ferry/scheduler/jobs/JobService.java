@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.credentials.FileTokenRows;
 import io.ferry.scheduler.credentials.JobTokens;
 import io.ferry.scheduler.credentials.SubmitterTokenRequest;
@@ -71,6 +72,8 @@ public class JobService {
 
     final BanService bans;
 
+    final SchedulerConfig config;
+
     @Inject
     public JobService(
             CurrentCaller caller,
@@ -82,7 +85,8 @@ public class JobService {
             JobTokens tokens,
             DelegationService delegations,
             SubmitterTokenRequest submitterToken,
-            BanService bans) {
+            BanService bans,
+            SchedulerConfig config) {
         this.caller = caller;
         this.events = events;
         this.pool = pool;
@@ -93,6 +97,7 @@ public class JobService {
         this.delegations = delegations;
         this.submitterToken = submitterToken;
         this.bans = bans;
+        this.config = config;
     }
 
     /** Stores the job and its files in one transaction; answers the job id. */
@@ -141,6 +146,7 @@ public class JobService {
             job.retry = s.retry();
             job.retryDelay = s.retryDelay();
             job.maxTimeInQueue = s.maxTimeInQueue();
+            job.deadline = s.deadline();
             job.timeout = s.timeout();
             job.nostreams = s.nostreams();
             job.jobMetadata = s.jobMetadata();
@@ -162,7 +168,7 @@ public class JobService {
                 ses.add(f.destSe());
             });
             checked.forEach(c -> ses.addAll(c.sourceSes()));
-            return bans.checkSubmission(vo, ses).flatMap(unbanned -> pool.withTransaction(c -> JobInserts.insert(c, job, files).flatMap(stored -> stored
+            return bans.checkSubmission(vo, ses).flatMap(unbanned -> pool.withTransaction(c -> JobInserts.insert(c, job, files, JobInserts.claimBy(job, config.engine().undatedHorizon())).flatMap(stored -> stored
                     ? FileTokenRows.insert(c, id, sealed.tokens(), sealed.uses())
                     .chain(x -> fromSubmitter.map(r -> SubmitterTokenRows.insert(c, id, r.sealed(), r.issuer(), r.expiresAt(), r.sides()))
                             .orElseGet(() -> Uni.createFrom().voidItem()))

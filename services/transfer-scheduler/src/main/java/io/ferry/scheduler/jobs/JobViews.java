@@ -19,14 +19,15 @@ public final class JobViews {
     private JobViews() {
     }
 
+    /** {@code deadline}: Ferry's own field, the job's {@code params.deadline} in RFC 3339 (UTC), null without one. */
     public record JobView(UUID job_id, String job_state, String vo_name, String user_dn, String submit_time,
                           String job_finished, int priority, String reason, String source_se, String dest_se,
                           String verify_checksum, boolean overwrite_flag, int retry, int retry_delay, Integer max_time_in_queue,
-                          Integer nostreams, @JsonRawValue String job_metadata, String cred_id, String job_type) {
+                          Integer nostreams, @JsonRawValue String job_metadata, String cred_id, String job_type, String deadline) {
         public static JobView of(Job j) {
             return new JobView(j.jobId, j.state.name(), j.vo, j.userDn, Fts3Time.format(j.submittedAt), Fts3Time.format(j.finishedAt),
                     j.priority, j.reason, j.sourceSe, j.destSe, j.verifyChecksum, j.overwrite, j.retry, j.retryDelay, j.maxTimeInQueue,
-                    j.nostreams, j.jobMetadata, j.credId, j.jobType);
+                    j.nostreams, j.jobMetadata, j.credId, j.jobType, j.deadline == null ? null : j.deadline.toInstant().toString());
         }
     }
 

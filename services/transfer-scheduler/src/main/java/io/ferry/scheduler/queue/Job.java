@@ -51,6 +51,9 @@ public class Job extends PanacheEntityBase {
     @Column(name = "max_time_in_queue")
     public Integer maxTimeInQueue;
 
+    /** When the job's unfinished files are cancelled ({@code params.deadline}); null: never. */
+    public OffsetDateTime deadline;
+
     public Integer timeout;
 
     public Integer nostreams;

@@ -6,6 +6,7 @@ import io.ferry.problem.ProblemException;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,14 +19,15 @@ import java.util.regex.Pattern;
  */
 public record Submission(List<FileRequest> files, String verifyChecksum, boolean overwrite, int retry, int retryDelay,
                          int priority, Integer maxTimeInQueue, Integer timeout, Integer nostreams, String jobMetadata,
-                         boolean deterministic, String sid, String params, boolean multihop, boolean overwriteHop) {
+                         boolean deterministic, String sid, String params, boolean multihop, boolean overwriteHop,
+                         OffsetDateTime deadline) {
 
     public static final int MAX_FILES = 10_000;
 
     /** The same submission with other files (logical sources resolved). */
     public Submission withFiles(List<FileRequest> resolved) {
         return new Submission(resolved, verifyChecksum, overwrite, retry, retryDelay, priority, maxTimeInQueue, timeout, nostreams, jobMetadata,
-                deterministic, sid, params, multihop, overwriteHop);
+                deterministic, sid, params, multihop, overwriteHop, deadline);
     }
 
     /**
@@ -79,6 +81,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         int retryDelay = integer(p.get("retry_delay"), "params.retry_delay", 0, 0, 86_400, errors);
         int priority = integer(p.get("priority"), "params.priority", 3, 1, 5, errors);
         Integer maxInQueue = present(p.get("max_time_in_queue")) ? interval(p.get("max_time_in_queue"), "params.max_time_in_queue", errors) : null;
+        OffsetDateTime deadline = JobDeadline.read(p.get("deadline"), Instant.now(), errors);
         Integer timeout = present(p.get("timeout")) ? integer(p.get("timeout"), "params.timeout", 0, 1, 86_400 * 7, errors) : null;
         Integer nostreams = present(p.get("nostreams")) ? integer(p.get("nostreams"), "params.nostreams", 1, 1, 16, errors) : null;
         String generator = present(p.get("id_generator")) ? p.get("id_generator").asText() : "standard";
@@ -115,7 +118,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
             throw ProblemException.badRequest("INVALID_JOB", errors.size() + " problem(s) with the submission; nothing was stored", errors);
         }
         return new Submission(requests, verify, overwrite, retry, retryDelay, priority, maxInQueue, timeout, nostreams, metadata,
-                generator.equals("deterministic"), sid, p.isObject() ? p.toString() : "{}", multihop, overwriteHop);
+                generator.equals("deterministic"), sid, p.isObject() ? p.toString() : "{}", multihop, overwriteHop, deadline);
     }
 
     /** FTS3's deterministic ids: the same sid and VO always name the same job. */

@@ -84,7 +84,7 @@ public class FileQueue {
                         + "waiting AS (SELECT q.*, (SELECT count(*) FROM (SELECT FROM transfer_file t WHERE t.source_se = q.source_se "
                         + "AND t.dest_se = q.dest_se AND t.vo = q.vo AND t.activity = q.activity AND t.state = 'SUBMITTED' "
                         + "AND t.next_attempt_at <= now() AND (t.lease_until IS NULL OR t.lease_until < now()) "
-                        + "ORDER BY t.priority DESC, t.file_id LIMIT $2) w) AS n FROM queue q), "
+                        + "ORDER BY t.priority DESC, t.claim_by, t.file_id LIMIT $2) w) AS n FROM queue q), "
                         + "held AS (SELECT " + QUEUE + ", count(*) FILTER (WHERE state = 'SUBMITTED') AS preparing, "
                         + "count(*) FILTER (WHERE state = 'READY' AND prepared_at > now() - make_interval(secs => $1)) AS ready, "
                         + "count(*) FILTER (WHERE state = 'ACTIVE') AS active, count(*) FILTER (WHERE state = 'STAGING') AS staging "
@@ -119,7 +119,10 @@ public class FileQueue {
         return out;
     }
 
-    /** Takes up to n waiting files of one queue for preparing, highest priority first. */
+    /**
+     * Takes up to n waiting files of one queue for preparing: highest priority first, then earliest due
+     * ({@code claim_by}: the job's deadline, else its submission plus the undated horizon), then in file order.
+     */
     public Uni<List<ClaimedFile>> claimForPrepare(QueueSnapshot q, int n, String owner, Duration lease) {
         return claim(claims, "lease_owner = $6, lease_until = now() + make_interval(secs => $7), prepare_started_at = now()",
                 "state = 'SUBMITTED' AND " + DUE, Tuple.tuple().addString(q.sourceSe()).addString(q.destSe()).addString(q.vo())
@@ -159,7 +162,7 @@ public class FileQueue {
         return "UPDATE transfer_file f SET " + NEW_EPOCH + set + " FROM job j WHERE j.job_id = f.job_id AND f.file_id IN ("
                 + "SELECT file_id FROM transfer_file WHERE source_se = $1 AND dest_se = $2 AND vo = $3 AND activity = $4 AND "
                 // a banned SE's files stay queued (FTS3's bans); the queue's link is fixed, so this is one probe per claim
-                + where + " AND NOT " + Bans.banned("$1", "$2", "$3", null) + " ORDER BY priority DESC, file_id LIMIT $5 FOR UPDATE SKIP LOCKED) RETURNING "
+                + where + " AND NOT " + Bans.banned("$1", "$2", "$3", null) + " ORDER BY priority DESC, claim_by, file_id LIMIT $5 FOR UPDATE SKIP LOCKED) RETURNING "
                 + ClaimedFile.COLUMNS + alsoReturning;
     }
 

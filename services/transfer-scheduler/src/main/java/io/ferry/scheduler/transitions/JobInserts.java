@@ -8,6 +8,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.List;
 
 /**
@@ -38,30 +40,42 @@ public final class JobInserts {
 
     private static final String FILES = "INSERT INTO transfer_file (job_id, vo, state, priority, submitted_at, file_index, activity, source_url, "
             + "dest_url, source_se, dest_se, alternatives, filesize, checksum, file_metadata, scitag, multiple_sources, "
-            + "staging_metadata, archive_metadata) "
+            + "staging_metadata, archive_metadata, claim_by) "
             + "SELECT $1, $2, unnest($15::text[]), $3, $4, unnest($5::int[]), unnest($6::text[]), unnest($7::text[]), unnest($8::text[]), "
             + "unnest($9::text[]), unnest($10::text[]), unnest($11::text[]), unnest($12::bigint[]), unnest($13::text[]), unnest($14::text[]), "
-            + "unnest($16::int[]), unnest($17::boolean[]), unnest($18::text[]), unnest($19::text[])";
+            + "unnest($16::int[]), unnest($17::boolean[]), unnest($18::text[]), unnest($19::text[]), $20";
 
     private static final String JOB = "INSERT INTO job (job_id, vo, user_dn, state, priority, verify_checksum, overwrite, retry, retry_delay, "
             + "max_time_in_queue, timeout, nostreams, job_metadata, params, source_se, dest_se, submitted_at, has_tokens, cred_id, job_type, "
-            + "overwrite_hop) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21) ON CONFLICT (job_id) DO NOTHING";
+            + "overwrite_hop, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22) "
+            + "ON CONFLICT (job_id) DO NOTHING";
 
     private JobInserts() {
     }
 
-    /** Stores the job, then its files; false (nothing stored) when a job with this id exists already. */
-    public static Uni<Boolean> insert(SqlClient c, Job job, List<NewFile> files) {
+    /**
+     * When a job's files are due in the claims' order (earliest first, after priority): its deadline, else its
+     * submission plus the undated horizon, so that files without a deadline still come up in time.
+     */
+    public static OffsetDateTime claimBy(Job job, Duration undatedHorizon) {
+        return job.deadline != null ? job.deadline : job.submittedAt.plus(undatedHorizon);
+    }
+
+    /**
+     * Stores the job, then its files, due by {@code claimBy} ({@link #claimBy}); false (nothing stored) when a job
+     * with this id exists already.
+     */
+    public static Uni<Boolean> insert(SqlClient c, Job job, List<NewFile> files, OffsetDateTime claimBy) {
         Tuple j = Tuple.tuple().addUUID(job.jobId).addString(job.vo).addString(job.userDn).addString(job.state.name()).addInteger(job.priority)
                 .addString(job.verifyChecksum).addBoolean(job.overwrite).addInteger(job.retry).addInteger(job.retryDelay)
                 .addInteger(job.maxTimeInQueue).addInteger(job.timeout).addInteger(job.nostreams).addString(job.jobMetadata)
                 .addString(job.params).addString(job.sourceSe).addString(job.destSe).addOffsetDateTime(job.submittedAt).addBoolean(job.hasTokens)
-                .addString(job.credId).addString(job.jobType).addBoolean(job.overwriteHop);
+                .addString(job.credId).addString(job.jobType).addBoolean(job.overwriteHop).addOffsetDateTime(job.deadline);
         return c.preparedQuery(JOB).execute(j).flatMap(stored -> {
             if (stored.rowCount() == 0) {
                 return Uni.createFrom().item(false);
             }
-            return c.preparedQuery(FILES).execute(files(job, files)).map(rows -> true);
+            return c.preparedQuery(FILES).execute(files(job, files).addOffsetDateTime(claimBy)).map(rows -> true);
         });
     }
 

@@ -224,6 +224,19 @@ class SubmissionTest {
         assertEquals(7200, parse(withParams("{\"max_time_in_queue\":\" 2H \"}")).maxTimeInQueue());
     }
 
+    @Test
+    void aDeadlineIsATimeAheadWithItsOffset() {
+        java.time.OffsetDateTime ahead = java.time.OffsetDateTime.now(java.time.ZoneOffset.ofHours(2)).plusHours(3).withNano(0);
+        Submission s = parse(withParams("{\"deadline\":\"" + ahead + "\"}"));
+        assertEquals(ahead.toInstant(), s.deadline().toInstant());
+        assertEquals(java.time.ZoneOffset.UTC, s.deadline().getOffset());
+        assertNull(parse(withParams("{\"deadline\":null}")).deadline());
+        for (String wrong : List.of("\"" + ahead.toLocalDateTime() + "\"", "\"tomorrow\"", "1765000000", "\"2020-01-01T00:00:00Z\"",
+                "\"" + ahead.plusDays(400) + "\"", "{}")) {
+            refused(withParams("{\"deadline\":" + wrong + "}"), "params.deadline");
+        }
+    }
+
     /** Rucio's build_job_params and _file_from_transfer, with the FTS3 parameters Ferry does not implement. */
     @Test
     void rucioSubmissionsWithParamsFerryDoesNotImplementAreAccepted() {
@@ -415,7 +428,7 @@ class SubmissionTest {
                 List.of("https://cern.example/eos/f1"), 10L, null, null, "default")));
         assertEquals(List.of("https://ral.example/data/r1"), resolved.files().get(0).sources());
         assertEquals(new Submission(resolved.files(), s.verifyChecksum(), s.overwrite(), s.retry(), s.retryDelay(), s.priority(),
-                s.maxTimeInQueue(), s.timeout(), s.nostreams(), s.jobMetadata(), s.deterministic(), s.sid(), s.params(), true, true), resolved);
+                s.maxTimeInQueue(), s.timeout(), s.nostreams(), s.jobMetadata(), s.deterministic(), s.sid(), s.params(), true, true, s.deadline()), resolved);
         assertEquals(s.jobId("atlas"), resolved.jobId("atlas"));
     }
 

@@ -107,7 +107,7 @@ class StateChangesContractTest extends StateStoreContract {
                     f.alternatives().isEmpty() ? null : new JsonArray(f.alternatives()).encode(), 10L, null, null,
                     multihop && i > 0 ? FileState.NOT_USED : FileState.SUBMITTED));
         }
-        pool.withTransaction(c -> JobInserts.insert(c, job, rows)).await().atMost(Db.WAIT);
+        pool.withTransaction(c -> JobInserts.insert(c, job, rows, JobInserts.claimBy(job, java.time.Duration.ofHours(6)))).await().atMost(Db.WAIT);
         return job.jobId;
     }
 
