@@ -11,44 +11,23 @@ import java.net.URI;
  * ADLER32 copy reads the object back to compute it. A file larger than S3's single PUT, a source that turns out not to
  * do COPY, or an anonymous bucket: the bytes stream through Ferry, a multipart upload for large files.
  */
-public final class WebDavToS3Mover implements Mover {
+public final class WebDavToS3Mover extends ThirdPartyOrStreamed {
 
     /** S3's largest single PUT; a pre-signed URL is good for one PUT, not for the parts of a multipart upload. */
     static final long MAX_SINGLE_PUT = 5L << 30;
 
     private final S3Access s3;
     private final HttpMover http;
-    private final Mover streamed;
 
     public WebDavToS3Mover(S3Access s3, HttpMover http) {
+        super(http.relay(http.webDav(), s3));
         this.s3 = s3;
         this.http = http;
-        this.streamed = http.relay(http.webDav(), s3);
     }
 
     /** Whether a file of {@code size} bytes (-1: not known) can be pushed in the single PUT a pre-signed URL allows. */
     static boolean fitsOnePut(long size) {
         return size >= 0 && size <= MAX_SINGLE_PUT;
-    }
-
-    @Override
-    public SourceStat stat(URI source) throws MoverException {
-        return streamed.stat(source);
-    }
-
-    @Override
-    public SourceStat stat(CopyRequest req) throws MoverException {
-        return streamed.stat(req);
-    }
-
-    @Override
-    public SourceStat statDestination(CopyRequest req) throws MoverException {
-        return streamed.statDestination(req);
-    }
-
-    @Override
-    public void prepareDestination(CopyRequest req) throws MoverException {
-        streamed.prepareDestination(req);
     }
 
     @Override
@@ -98,15 +77,5 @@ public final class WebDavToS3Mover implements Mover {
         StorageCredential credential = req.credentials().source();
         String told = source.stat(req.source(), req.algorithm(), credential, "checksum").checksum();
         return told != null ? told : RelayMover.readAndSum(source, req.source(), credential, req.algorithm(), "checksum");
-    }
-
-    @Override
-    public String create(URI target, URI base, long size, StorageCredential credential) throws MoverException {
-        return streamed.create(target, base, size, credential);
-    }
-
-    @Override
-    public void remove(URI target, URI base, StorageCredential credential) throws MoverException {
-        streamed.remove(target, base, credential);
     }
 }
