@@ -125,6 +125,19 @@ class WebDavToS3MoverTest {
     }
 
     @Test
+    void aPushS3RefusesIsReportedByTheSesFailureLineWithoutTheSignature() throws Exception {
+        HttpMoverTest.write(xrootd.file("/to-s3/f4"), 100_000, 45);
+        CopyRequest req = new CopyRequest(URI.create(xrootd.url("/to-s3/f4")), URI.create(s3.url("/no-such-bucket/f4")), 100_000L, null, "none",
+                false, 1, URI.create(s3.url("/no-such-bucket")), true, URI.create(xrootd.url("/")), new StorageCredentials(null, KEYS));
+        MoverException e = assertThrows(MoverException.class, () -> mover.transfer(req, new SourceStat(100_000, true, null), TransferProgress.unwatched()));
+        // the SE took the COPY on and reported S3's 404 in its markers' last line: the bucket's, not a missing source
+        assertEquals(MoverException.Code.HTTP_ERROR, e.code(), e.getMessage());
+        assertTrue(e.getMessage().contains("third-party copy to " + s3.url("/no-such-bucket/f4") + " (pre-signed) failed"), e.getMessage());
+        assertTrue(e.getMessage().contains("status code 404"), e.getMessage());
+        assertFalse(e.getMessage().contains("X-Amz-"), e.getMessage());
+    }
+
+    @Test
     void aPushedObjectThatFailsItsCheckIsRemoved() throws Exception {
         HttpMoverTest.write(xrootd.file("/to-s3/f3"), 300_000, 44);
         CopyRequest req = request("/to-s3/f3", "run/f3", 300_000L, "0badc0de", ChecksumAlgorithm.ADLER32, true);
