@@ -41,8 +41,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * One job mixing storage protocols, submitted and watched with the {@code ferry} command against the packaged stack:
  * an S3 store (s3proxy, signed with the account the scheduler's configuration gives its SE), WebDAV (nginx) and two
- * XRootD servers (the second pulls from the first by third-party copy), every file byte-identical at its destination
- * with its ADLER32 checked end to end, and a VO without rights on the S3 SE refused before anything moves.
+ * XRootD servers (the second pulls from the first by third-party copy; the first, as a davs:// SE, pushes a file to a
+ * pre-signed S3 PUT), every file byte-identical at its destination with its ADLER32 checked end to end, and a VO without
+ * rights on the S3 SE refused before anything moves.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MixedSchemesIT {
@@ -83,6 +84,8 @@ class MixedSchemesIT {
         // the second XRootD server pulls from the first (third-party copy), and streams from the others through Ferry,
         // over root:// and roots:// (TLS)
         registerSe("MIX-ROOT-B", Map.of("root", rootB.rootUrl("root", "/mix-b"), "roots", rootB.rootUrl("roots", "/mix-b")), true);
+        // the first XRootD server's HTTPS port as a WebDAV SE that does third-party copy: to S3 it pushes
+        registerSe("MIX-XRD-DAV", Map.of("davs", rootA.url("/mix-push").replaceFirst("^https:", "davs:")), true);
         Files.createDirectories(nginx.file("/mix-dav"));
     }
 
@@ -123,6 +126,13 @@ class MixedSchemesIT {
                     .append(data.length).append(' ').append("adler32:").append(adler32(data)).append('\n');
             sources.put("dav:/from-s3/o" + i, data);
         }
+        // davs → S3 from a source SE that does third-party copy: it pushes the file to a pre-signed PUT
+        byte[] pushed = random(2_000_003, 30);
+        Files.createDirectories(rootA.file("/mix-push/in"));
+        Files.write(rootA.file("/mix-push/in/p0"), pushed);
+        list.append(rootA.url("/mix-push/in/p0").replaceFirst("^https:", "davs:")).append(' ').append(s3.url("/mix/from-xrd/p0")).append(' ')
+                .append(pushed.length).append(" adler32:").append(adler32(pushed)).append('\n');
+        sources.put("s3:/from-xrd/p0", pushed);
         // XRootD: pulled root → root, and streamed root → WebDAV, WebDAV → root, S3 → root, root → S3, WebDAV → roots
         String rootA0 = rootA.rootUrl("root", "/mix-a");
         String rootB0 = rootB.rootUrl("root", "/mix-b");
@@ -163,6 +173,8 @@ class MixedSchemesIT {
         String log = rootA.log();
         assertTrue(log.matches("(?s).*ofs_TPC: \\S+ granted tpc access by \\S+ to /mix-a/in/r0\n.*"), "the root → root file was pulled:\n" + log);
         assertFalse(log.contains(" to /mix-a/in/r1\n"), "root → WebDAV is streamed: " + log);
+        assertTrue(log.contains("event=TRANSFER_SUCCESS, local=/mix-push/in/p0, remote=http://127.0.0.1:" + s3.port + "/mix/from-xrd/p0?"),
+                "the davs → S3 file was pushed by its source SE:\n" + log);
     }
 
     @Test

@@ -10,8 +10,9 @@ import java.util.Map;
  * One copy: source and destination URLs, what the file should be (size, and its checksum as the hex digits of
  * {@code algorithm}, both optional),
  * FTS3's checksum mode (none, source, target, both), whether an existing destination may be replaced, the number
- * of parallel streams, the destination SE's base URL (parent collections are created below it), whether the
- * destination SE pulls the file itself (HTTP third-party copy), and the source SE's base URL. The engine gives only
+ * of parallel streams, the destination SE's base URL (parent collections are created below it), whether an SE copies
+ * the file itself (third-party copy: the destination SE pulls it, or, WebDAV to S3, the source SE pushes it), and the
+ * source SE's base URL. The engine gives only
  * canonical URLs under the SEs' bases; the file mover also confines each side to its SE's base directory on disk
  * (links included), when one is given. {@code credentials} are what the copy presents to each SE (see
  * {@link StorageCredentials}). {@code algorithm}: what the copy computes and compares (null: ADLER32, FTS3's default).

@@ -336,27 +336,26 @@ public final class HttpMover implements Mover {
             long c0 = System.nanoTime();
             SourceStat copied = head(dest, req.destination(), req.credentials().destination(), req.algorithm(), "checksum",
                     "destination " + req.destination());
-            long expected = req.expectedSize() != null ? req.expectedSize() : stat.size();
-            if (copied.size() < 0 || (expected >= 0 && copied.size() != expected)) {
-                throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
-                        "the destination has " + copied.size() + " bytes after the third-party copy, " + expected + " expected");
-            }
-            String sum = copied.checksum();
-            if (req.checksums()) {
-                if (sum == null) {
-                    sum = checksumOf(dest, req.destination(), req.credentials().destination(), req.algorithm(), "destination ");
-                }
-                String reference = req.expectedChecksum() != null ? req.expectedChecksum()
-                        : stat.checksum() != null ? stat.checksum()
-                        : checksumOf(toSource(req), req.source(), req.credentials().source(), req.algorithm(), "source ");
-                if (!reference.equalsIgnoreCase(sum)) {
-                    throw req.expectedChecksum() != null ? ChecksumMismatch.jobAndDestination(req.algorithm(), reference, sum)
-                            : ChecksumMismatch.sourceAndDestination(req.algorithm(), reference, sum);
-                }
-            }
+            String sum = ThirdPartyCopy.verify(req, stat, copied,
+                    () -> checksumOf(dest, req.destination(), req.credentials().destination(), req.algorithm(), "destination "),
+                    () -> sourceChecksum(req));
             return new CopyResult(copied.size(), sum, Math.max(1, req.streams()), transferMillis, (System.nanoTime() - c0) / 1_000_000);
         } catch (MoverException | IOException | RuntimeException e) {
             throw failedCopy(e, req, progress, attempt.wrote);
+        }
+    }
+
+    /**
+     * Asks the source SE to send the file to {@code target}, a URL that carries its own authorisation (a pre-signed S3
+     * PUT), presenting the copy's source credential; answers the bytes the SE reported. {@code attempt} tells whether
+     * the SE took the COPY on (and so may have begun writing the target). The caller checks what arrived.
+     */
+    long push(CopyRequest req, URI target, TransferProgress progress, Attempt attempt) throws MoverException, ThirdPartyCopy.Unsupported {
+        req = WebDavSchemes.asHttp(req);
+        try {
+            return ThirdPartyCopy.push(toSource(req), req, target, progress, attempt);
+        } catch (IOException e) {
+            throw ioFailure(e, "transfer");
         }
     }
 
@@ -415,6 +414,15 @@ public final class HttpMover implements Mover {
             ChecksumStream s = new ChecksumStream(r.body, algorithm);
             s.transferTo(OutputStream.nullOutputStream());
             return s.hex();
+        } catch (IOException e) {
+            throw ioFailure(e, "checksum");
+        }
+    }
+
+    /** The source's checksum in the copy's algorithm, read whole. */
+    private String sourceChecksum(CopyRequest req) throws MoverException {
+        try {
+            return checksumOf(toSource(req), req.source(), req.credentials().source(), req.algorithm(), "source ");
         } catch (IOException e) {
             throw ioFailure(e, "checksum");
         }

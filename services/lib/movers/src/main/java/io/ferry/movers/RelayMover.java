@@ -235,7 +235,8 @@ public final class RelayMover implements Mover {
         }
     }
 
-    private static String readAndSum(StorageAccess access, URI url, StorageCredential credential, ChecksumAlgorithm algorithm, String phase)
+    /** The checksum of a file read whole (a storage that tells none). */
+    static String readAndSum(StorageAccess access, URI url, StorageCredential credential, ChecksumAlgorithm algorithm, String phase)
             throws MoverException {
         ChecksumStream sum = ChecksumStream.counter(null, algorithm);
         ByteBuffer buf = ByteBuffer.allocate(DirectBuffers.SIZE);

@@ -9,39 +9,18 @@ import java.time.Duration;
  * the URL lets it read that one object for a short while); the HTTP mover runs the COPY and checks size and checksum
  * as for any pull. Otherwise, or for an anonymous bucket, the bytes stream through Ferry.
  */
-public final class S3ToWebDavMover implements Mover {
+public final class S3ToWebDavMover extends ThirdPartyOrStreamed {
 
     /** A pull starts within seconds of the URL being made; S3 checks the expiry when the request arrives. */
     static final Duration PRESIGNED_VALIDITY = Duration.ofHours(1);
 
     private final S3Access s3;
     private final HttpMover http;
-    private final Mover streamed;
 
     public S3ToWebDavMover(S3Access s3, HttpMover http) {
+        super(http.relay(s3, http.webDav()));
         this.s3 = s3;
         this.http = http;
-        this.streamed = http.relay(s3, http.webDav());
-    }
-
-    @Override
-    public SourceStat stat(URI source) throws MoverException {
-        return streamed.stat(source);
-    }
-
-    @Override
-    public SourceStat stat(CopyRequest req) throws MoverException {
-        return streamed.stat(req);
-    }
-
-    @Override
-    public SourceStat statDestination(CopyRequest req) throws MoverException {
-        return streamed.statDestination(req);
-    }
-
-    @Override
-    public void prepareDestination(CopyRequest req) throws MoverException {
-        streamed.prepareDestination(req);
     }
 
     @Override
@@ -68,15 +47,5 @@ public final class S3ToWebDavMover implements Mover {
             message = message.replace(presigned.getRawQuery(), "(signature)");
         }
         return new MoverException(e.code(), e.phase(), message);
-    }
-
-    @Override
-    public String create(URI target, URI base, long size, StorageCredential credential) throws MoverException {
-        return streamed.create(target, base, size, credential);
-    }
-
-    @Override
-    public void remove(URI target, URI base, StorageCredential credential) throws MoverException {
-        streamed.remove(target, base, credential);
     }
 }

@@ -11,11 +11,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * HTTP third-party copy in pull mode, as WLCG storage does it: a WebDAV {@code COPY} to the destination with a
- * {@code Source} header asks the destination SE to fetch the file itself, so the bytes never pass through Ferry.
- * The answer streams performance markers (bytes moved so far, per stripe) and ends in {@code success: …} or
- * {@code failure: …}; the markers are the copy's progress, so stall detection and cancelling work as for a
- * streamed copy (closing the connection makes the SE stop).
+ * HTTP third-party copy as WLCG storage does it, so the bytes never pass through Ferry: in pull mode a WebDAV
+ * {@code COPY} to the destination with a {@code Source} header asks the destination SE to fetch the file itself; in
+ * push mode a {@code COPY} to the source with a {@code Destination} header asks the source SE to send it (to a
+ * pre-signed S3 PUT URL). Either way the answer streams performance markers (bytes moved so far, per stripe) and ends
+ * in {@code success: …} or {@code failure: …}; the markers are the copy's progress, so stall detection and cancelling
+ * work as for a streamed copy (closing the connection makes the SE stop).
  */
 final class ThirdPartyCopy {
 
@@ -24,6 +25,11 @@ final class ThirdPartyCopy {
         Unsupported(String message) {
             super(message, null, false, false);
         }
+    }
+
+    /** Which SE takes the COPY: the destination, which pulls from the source, or the source, which pushes to the destination. */
+    private enum Mode {
+        PULL, PUSH
     }
 
     private static final Pattern STATUS = Pattern.compile("status code (\\d{3})");
@@ -98,37 +104,95 @@ final class ThirdPartyCopy {
                     delegate(wire, target, delegateTo, proxy);
                     delegated = true;
                 }
-                return answer(r, req, progress, attempt);
+                return answer(r, req, Mode.PULL, req.source(), progress, attempt);
             } finally {
                 r.close();
             }
         }
     }
 
-    /** The answer to the COPY that the SE took on: the refusals, else its markers to the end. */
-    private static long answer(HttpWire.Response r, CopyRequest req, TransferProgress progress, HttpMover.Attempt attempt)
+    /**
+     * Asks the source SE (over {@code wire}, presenting the copy's source credential) to send the file to {@code target},
+     * a URL that carries its own authorisation (a pre-signed S3 PUT): {@code Credential: none}, since there is nothing
+     * to delegate, and no {@code TransferHeader…} header, so the SE forwards none of ours to the target. Answers the
+     * bytes the source reported last; {@code attempt.wrote} once the SE took the COPY on.
+     */
+    static long push(HttpWire wire, CopyRequest req, URI target, TransferProgress progress, HttpMover.Attempt attempt)
             throws IOException, MoverException, Unsupported {
+        MoverException stopped = progress.aborted("transfer");
+        if (stopped != null) {
+            throw stopped;
+        }
+        Map<String, String> headers = new HashMap<>(Map.of("Destination", target.toString(), "Credential", "none",
+                "X-Number-Of-Streams", Integer.toString(Math.max(1, req.streams()))));
+        // the source's own token authorises the COPY; the SciTag marks the flow the source SE sends
+        headers.putAll(BearerHeaders.of(req.credentials().source()));
+        headers.putAll(req.marked(Map.of()));
+        try (HttpWire.Response r = wire.sendOnce("COPY", req.source(), headers)) {
+            return answer(r, req, Mode.PUSH, target, progress, attempt);
+        }
+    }
+
+    /**
+     * The answer to the COPY: the refusals, else its markers to the end. {@code remote}: the URL the SE copies from
+     * (pull) or to (push).
+     */
+    private static long answer(HttpWire.Response r, CopyRequest req, Mode mode, URI remote, TransferProgress progress, HttpMover.Attempt attempt)
+            throws IOException, MoverException, Unsupported {
+        String answering = mode == Mode.PULL ? "destination " + req.destination() : "source " + req.source();
         if (r.status == 405 || r.status == 501) {
             r.discard();
-            throw new Unsupported("the destination answered COPY with HTTP " + r.status);
+            throw new Unsupported("the " + answering + " answered COPY with HTTP " + r.status);
         }
         attempt.wrote = r.status < 300;
-        if (r.status == 412) {
+        if (r.status == 412 && mode == Mode.PULL) {
             r.discard();
             throw MoverException.destinationExists("transfer", req.destination());
         }
         if (r.status >= 300) {
             String body = firstLine(r.body);
             r.close();
-            HttpMover.check(r.status, "transfer", "destination " + req.destination() + " (" + body + ")");
+            HttpMover.check(r.status, "transfer", answering + " (" + body + ")");
         }
-        // the markers may come seconds apart: a cancel closes the connection (and so stops the SE's pull) at once
+        // the markers may come seconds apart: a cancel closes the connection (and so stops the SE's copy) at once
         progress.onAbort(r::abort);
         try {
-            return markers(r.body, progress, req);
+            return markers(r.body, progress, mode, remote);
         } finally {
             progress.onAbort(null);
         }
+    }
+
+    /** A file's checksum in the copy's algorithm, found by reading it whole (a storage that tells none). */
+    interface Sum {
+        String read() throws MoverException;
+    }
+
+    /**
+     * The checks of a finished third-party copy, whose data the mover never saw: the destination's size ({@code copied})
+     * against the job's, else the source's ({@code stat}); then, when the copy checks a checksum, the destination's (its
+     * storage's, else {@code destinationSum}) against the job's checksum, else the source SE's, else {@code sourceSum}:
+     * the checksum modes keep their meaning. Answers the destination's checksum (null: none checked, none told).
+     */
+    static String verify(CopyRequest req, SourceStat stat, SourceStat copied, Sum destinationSum, Sum sourceSum) throws MoverException {
+        long expected = req.expectedSize() != null ? req.expectedSize() : stat.size();
+        if (copied.size() < 0 || (expected >= 0 && copied.size() != expected)) {
+            throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
+                    "the destination has " + copied.size() + " bytes after the third-party copy, " + expected + " expected");
+        }
+        String sum = copied.checksum();
+        if (!req.checksums()) {
+            return sum;
+        }
+        if (sum == null) {
+            sum = destinationSum.read();
+        }
+        String reference = req.expectedChecksum() != null ? req.expectedChecksum() : stat.checksum() != null ? stat.checksum() : sourceSum.read();
+        if (!reference.equalsIgnoreCase(sum)) {
+            throw req.expectedChecksum() != null ? ChecksumMismatch.jobAndDestination(req.algorithm(), reference, sum)
+                    : ChecksumMismatch.sourceAndDestination(req.algorithm(), reference, sum);
+        }
+        return sum;
     }
 
     /**
@@ -177,7 +241,7 @@ final class ThirdPartyCopy {
     }
 
     /** Follows the markers to the final line; the bytes per stripe add up to the progress. */
-    private static long markers(InputStream body, TransferProgress progress, CopyRequest req) throws IOException, MoverException {
+    private static long markers(InputStream body, TransferProgress progress, Mode mode, URI remote) throws IOException, MoverException {
         Map<Integer, Long> stripes = new HashMap<>();
         int stripe = 0;
         long reported = 0;
@@ -196,21 +260,24 @@ final class ThirdPartyCopy {
             } else if (line.startsWith("success")) {
                 return reported;
             } else if (line.startsWith("failure") || line.startsWith("aborted")) {
-                throw failure(line, req);
+                throw failure(line, mode, remote);
             }
         }
         throw new IOException("the destination ended the copy's answer without success or failure");
     }
 
-    /** The SE's failure, with the status the remote side gave when it says one (the source's 404, 403, 5xx). */
-    static MoverException failure(String line, CopyRequest req) {
+    /**
+     * The SE's failure, with the status the remote side gave when it says one (a pulled source's 404, 403, 5xx; a push
+     * target's 403, 5xx, or 404 for a bucket that is not there).
+     */
+    private static MoverException failure(String line, Mode mode, URI remote) {
         Matcher m = STATUS.matcher(line);
-        String message = "third-party copy from " + req.source() + " failed: " + line;
+        String message = "third-party copy " + (mode == Mode.PULL ? "from " : "to ") + remote + " failed: " + line;
         if (!m.find()) {
             return new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", message);
         }
         int status = Integer.parseInt(m.group(1));
-        MoverException.Code code = status == 404 ? MoverException.Code.SOURCE_NOT_FOUND
+        MoverException.Code code = status == 404 ? (mode == Mode.PULL ? MoverException.Code.SOURCE_NOT_FOUND : MoverException.Code.HTTP_ERROR)
                 : status == 401 || status == 403 ? MoverException.Code.PERMISSION_DENIED
                 : status >= 500 ? MoverException.Code.HTTP_5XX : MoverException.Code.HTTP_ERROR;
         return new MoverException(code, "transfer", message);

@@ -6,47 +6,24 @@ import io.ferry.movers.CopyResult;
 import io.ferry.movers.Mover;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.SourceStat;
-import io.ferry.movers.StorageCredential;
+import io.ferry.movers.ThirdPartyOrStreamed;
 import io.ferry.movers.TransferProgress;
-
-import java.net.URI;
 
 /**
  * root → root: by third-party copy when the destination SE pulls ({@link CopyRequest#thirdPartyCopy()}, the SE
  * registered so), the bytes going from server to server, else streamed through Ferry. After a pull the destination's
  * size and checksum are checked against the job's, as after a streamed copy; a wrong file is removed.
  */
-public final class XrootdMover implements Mover {
+public final class XrootdMover extends ThirdPartyOrStreamed {
 
-    private final Mover streamed;
     private final XrootdAccess access;
     private final XrootdThirdPartyCopy thirdParty;
 
     /** @param streamed the copy through Ferry between two XRootD servers, on {@code access}'s sessions */
     public XrootdMover(Mover streamed, XrootdAccess access, XrootdThirdPartyCopy thirdParty) {
-        this.streamed = streamed;
+        super(streamed);
         this.access = access;
         this.thirdParty = thirdParty;
-    }
-
-    @Override
-    public SourceStat stat(URI source) throws MoverException {
-        return streamed.stat(source);
-    }
-
-    @Override
-    public SourceStat stat(CopyRequest req) throws MoverException {
-        return streamed.stat(req);
-    }
-
-    @Override
-    public SourceStat statDestination(CopyRequest req) throws MoverException {
-        return streamed.statDestination(req);
-    }
-
-    @Override
-    public void prepareDestination(CopyRequest req) throws MoverException {
-        streamed.prepareDestination(req);
     }
 
     @Override
@@ -74,15 +51,5 @@ public final class XrootdMover implements Mover {
             throw e;
         }
         return new CopyResult(pulled.size(), pulled.checksum(), 1, (System.nanoTime() - t0) / 1_000_000, 0);
-    }
-
-    @Override
-    public String create(URI target, URI base, long size, StorageCredential credential) throws MoverException {
-        return streamed.create(target, base, size, credential);
-    }
-
-    @Override
-    public void remove(URI target, URI base, StorageCredential credential) throws MoverException {
-        streamed.remove(target, base, credential);
     }
 }

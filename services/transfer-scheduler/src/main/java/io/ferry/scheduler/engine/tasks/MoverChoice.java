@@ -10,6 +10,7 @@ import io.ferry.movers.StorageAccess;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.StorageTls;
 import io.ferry.movers.TlsSockets;
+import io.ferry.movers.WebDavToS3Mover;
 import io.ferry.movers.WebDavSchemes;
 import io.ferry.movers.xrootd.XrootdAccess;
 import io.ferry.movers.xrootd.XrootdMover;
@@ -31,8 +32,9 @@ import java.util.Locale;
 
 /**
  * Picks the mover for a source and destination URL: both file:// (the file mover), both WebDAV (http, https, dav, davs
- * in any mix: the HTTP mover with its parallel streams and third-party copy), else a mover that streams between the two
- * protocols' {@link StorageAccess} (root, roots, s3, s3s and WebDAV in any mix), one per pair of protocols.
+ * in any mix: the HTTP mover with its parallel streams and third-party copy), both XRootD, s3 → WebDAV and WebDAV → s3
+ * (third-party copy where the SEs do it, else streamed), else a mover that streams between the two protocols'
+ * {@link StorageAccess} (root, roots, s3, s3s and WebDAV in any mix), one per pair of protocols.
  */
 @ApplicationScoped
 public class MoverChoice {
@@ -50,6 +52,7 @@ public class MoverChoice {
     private final Map<String, StorageAccess> accesses = new HashMap<>();
     private final Map<String, Mover> relays = new ConcurrentHashMap<>();
     private S3ToWebDavMover s3ToWebDav;
+    private WebDavToS3Mover webDavToS3;
     private XrootdMover rootToRoot;
 
     @PostConstruct
@@ -68,6 +71,7 @@ public class MoverChoice {
         S3Access s3 = new S3Access(engine.ioTimeout(), sockets, (int) Math.max(S3Access.MIN_PART_SIZE, engine.s3PartSize().asLongValue()),
                 Math.max(1, engine.s3PartsInFlight()), engine.s3PartMemory().asLongValue());
         s3ToWebDav = new S3ToWebDavMover(s3, http);
+        webDavToS3 = new WebDavToS3Mover(s3, http);
         XrootdAccess xrootd = new XrootdAccess(engine.ioTimeout(), sockets);
         // a pull is watched by the engine's stall detection (the destination's growing size), not by a fixed limit
         rootToRoot = new XrootdMover(http.relay(xrootd, xrootd), xrootd, new XrootdThirdPartyCopy(xrootd, Duration.ofDays(1)));
@@ -90,6 +94,9 @@ public class MoverChoice {
         }
         if (s.equals("s3") && d.equals("http")) {
             return s3ToWebDav;
+        }
+        if (s.equals("http") && d.equals("s3")) {
+            return webDavToS3;
         }
         StorageAccess from = accesses.get(scheme(source));
         StorageAccess to = accesses.get(scheme(destination));

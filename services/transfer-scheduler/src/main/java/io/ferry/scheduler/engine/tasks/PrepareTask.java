@@ -74,7 +74,7 @@ public class PrepareTask {
             URI src = allowed.source().toUri();
             StorageCredentials creds = credentials.of(f, src, allowed.destination().toUri(), "prepare");
             mover = movers.forUrls(src, allowed.destination().toUri());
-            req = CopyRequests.of(f, allowed, 1, sites.se(f.destSe()), creds);
+            req = CopyRequests.of(f, allowed, 1, source, sites.se(f.destSe()), creds);
             SourceStat stat = mover.stat(req);
             Mover.checkSource(req, stat);
             try {

@@ -78,7 +78,7 @@ public class TransferTask {
             // again, just before the copy: rights may have been taken away since the file was prepared
             allowed = boundary.authorize(f, "transfer");
             mover = movers.forUrls(allowed.source().toUri(), allowed.destination().toUri());
-            req = CopyRequests.of(f, allowed, streams, sites.se(f.destSe()), credentials.of(f, allowed.source().toUri(), allowed.destination().toUri(), "transfer"));
+            req = CopyRequests.of(f, allowed, streams, sites.se(f.sourceSe()), sites.se(f.destSe()), credentials.of(f, allowed.source().toUri(), allowed.destination().toUri(), "transfer"));
             sourceCredential = req.credentials().source();
             SourceStat stat = new SourceStat(f.sourceSize() == null ? -1 : f.sourceSize(), f.sourceRanges(), null);
             CopyResult r = mover.transfer(req, stat, progress);
