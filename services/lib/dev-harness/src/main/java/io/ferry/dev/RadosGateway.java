@@ -181,16 +181,22 @@ public final class RadosGateway implements AutoCloseable {
 
     /** Runs a Ceph command to its end; its output, or a failure that names the packages when it is missing. */
     private String run(String... command) throws IOException, InterruptedException {
+        // output to a file, not a pipe: a command that hangs is then ended by the timeout instead of blocking the read
+        Path output = dir.resolve("log").resolve("command.out");
         Process p;
         try {
-            p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
         } catch (IOException e) {
             throw new IOException(command[0] + " not found: Debian's radosgw, ceph-mon, ceph-osd and ceph-common are needed", e);
         }
         p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+        if (!ended) {
             p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        String out = Files.readString(output, StandardCharsets.UTF_8);
+        if (!ended) {
             throw new IOException(String.join(" ", command) + " did not end in 60 s: " + out);
         }
         if (p.exitValue() != 0) {

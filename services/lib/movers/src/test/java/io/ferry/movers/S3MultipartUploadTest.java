@@ -34,8 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What a real store cannot be made to show on demand, against a scripted one (the JDK's HTTP server): parts really
- * travel at once (the first ones are answered only when all of them have arrived), and an assembled object whose
- * ETag is not the parts' MD5s is refused, removed and its upload aborted.
+ * travel at once (the first ones are answered only when all of them have arrived), an assembled object whose ETag
+ * is not the parts' MD5s is refused, removed and its upload aborted, also when the completion names no ETag and the
+ * object's HEAD tells it.
  */
 class S3MultipartUploadTest {
 
