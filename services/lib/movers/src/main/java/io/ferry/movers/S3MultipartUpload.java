@@ -196,6 +196,10 @@ final class S3MultipartUpload {
                 throw S3Errors.failure(500, body, phase, "completing the multipart upload of " + url);
             }
             String etag = S3Access.unquote(S3Errors.first(ETAG, body));
+            if (etag == null) {
+                // Ceph RadosGW 16 (pacific) answers with an empty <ETag/>: the object's own HEAD tells it
+                etag = storedETag();
+            }
             if (etag == null || !etag.equalsIgnoreCase(expected)) {
                 throw new MoverException(MoverException.Code.CHECKSUM_MISMATCH, phase, url + " was assembled with ETag " + etag
                         + ", its " + partMd5s.size() + " parts' MD5s give " + expected);
@@ -203,6 +207,14 @@ final class S3MultipartUpload {
             return etag;
         } catch (IOException io) {
             throw HttpMover.ioFailure(io, phase);
+        }
+    }
+
+    /** The ETag the store gives the object now, null when it names none. */
+    private String storedETag() throws IOException, MoverException {
+        try (HttpWire.Response head = requests.send("HEAD", url, Map.of(), Map.of(), credential)) {
+            S3Errors.check(head, phase, "object " + url);
+            return S3Access.unquote(head.header("etag"));
         }
     }
 

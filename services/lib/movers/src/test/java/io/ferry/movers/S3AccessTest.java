@@ -10,14 +10,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -26,7 +24,6 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.zip.Adler32;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -78,33 +75,15 @@ class S3AccessTest {
     }
 
     private static byte[] random(int size, long seed) {
-        byte[] data = new byte[size];
-        new Random(seed).nextBytes(data);
-        return data;
+        return S3Objects.random(size, seed);
     }
 
     private static void write(URI url, byte[] data, long announced, int chunk) throws Exception {
-        try (StorageAccess.Upload up = access.write(url, announced, KEYS, "transfer")) {
-            for (int at = 0; at < data.length; at += chunk) {
-                up.write(ByteBuffer.wrap(data, at, Math.min(chunk, data.length - at)));
-            }
-            up.commit();
-        }
+        S3Objects.write(access, url, KEYS, data, announced, chunk);
     }
 
     private static byte[] read(URI url, StorageCredential credential) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (ReadableByteChannel in = access.read(url, credential, "transfer")) {
-            ByteBuffer buf = ByteBuffer.allocateDirect(64 << 10);
-            while (in.read(buf) >= 0) {
-                buf.flip();
-                byte[] b = new byte[buf.remaining()];
-                buf.get(b);
-                out.write(b);
-                buf.clear();
-            }
-        }
-        return out.toByteArray();
+        return S3Objects.read(access, url, credential);
     }
 
     private static String md5(byte[] data) {

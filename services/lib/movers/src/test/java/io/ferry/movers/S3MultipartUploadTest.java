@@ -34,8 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What a real store cannot be made to show on demand, against a scripted one (the JDK's HTTP server): parts really
- * travel at once (the first ones are answered only when all of them have arrived), and an assembled object whose
- * ETag is not the parts' MD5s is refused, removed and its upload aborted.
+ * travel at once (the first ones are answered only when all of them have arrived), an assembled object whose ETag
+ * is not the parts' MD5s is refused, removed and its upload aborted, also when the completion names no ETag and the
+ * object's HEAD tells it.
  */
 class S3MultipartUploadTest {
 
@@ -51,6 +52,8 @@ class S3MultipartUploadTest {
     private final ConcurrentSkipListMap<Integer, String> partMd5s = new ConcurrentSkipListMap<>();
     private final List<String> calls = new CopyOnWriteArrayList<>();
     private volatile boolean wrongAssembly;
+    /** CompleteMultipartUpload answered with an empty {@code <ETag></ETag>}, as Ceph RadosGW 16 answers. */
+    private volatile boolean emptyCompleteETag;
     /** Part numbers whose first arrival is dropped: the connection closed with no answer. */
     private final java.util.Set<Integer> dropOnce = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -108,18 +111,26 @@ class S3MultipartUploadTest {
             inFlight.decrementAndGet();
             answer(x, 200, "");
         } else if (method.equals("POST") && query.equals("uploadId=up-1")) {
-            MessageDigest ofParts = S3MultipartUpload.md5();
-            partMd5s.values().forEach(m -> ofParts.update(HexFormat.of().parseHex(m)));
-            String etag = HexFormat.of().formatHex(ofParts.digest()) + "-" + partMd5s.size();
-            if (wrongAssembly) {
-                etag = "00000000000000000000000000000000-" + partMd5s.size();
-            }
-            answer(x, 200, "<CompleteMultipartUploadResult><ETag>&quot;" + etag + "&quot;</ETag></CompleteMultipartUploadResult>");
+            answer(x, 200, "<CompleteMultipartUploadResult><ETag>" + (emptyCompleteETag ? "" : "&quot;" + assembledETag() + "&quot;")
+                    + "</ETag></CompleteMultipartUploadResult>");
+        } else if (method.equals("HEAD")) {
+            x.getResponseHeaders().add("ETag", "\"" + assembledETag() + "\"");
+            answer(x, 200, null);
         } else if (method.equals("DELETE")) {
             answer(x, 204, null);
         } else {
             answer(x, 400, "<Error><Code>InvalidRequest</Code><Message>" + method + " " + query + "</Message></Error>");
         }
+    }
+
+    /** The parts' MD5s' MD5 and their count, or a wrong one with {@link #wrongAssembly}. */
+    private String assembledETag() {
+        if (wrongAssembly) {
+            return "00000000000000000000000000000000-" + partMd5s.size();
+        }
+        MessageDigest ofParts = S3MultipartUpload.md5();
+        partMd5s.values().forEach(m -> ofParts.update(HexFormat.of().parseHex(m)));
+        return HexFormat.of().formatHex(ofParts.digest()) + "-" + partMd5s.size();
     }
 
     private static void answer(HttpExchange x, int status, String body) throws IOException {
@@ -205,5 +216,28 @@ class S3MultipartUploadTest {
         assertEquals(MoverException.Code.CHECKSUM_MISMATCH, e.code(), e.getMessage());
         assertTrue(calls.contains("DELETE "), "the wrong object was removed: " + calls);
         assertTrue(calls.contains("DELETE uploadId=up-1"), "the upload was aborted: " + calls);
+    }
+
+    @Test
+    void anEmptyETagInTheCompletionIsCheckedAgainstTheObjectsHead() throws Exception {
+        emptyCompleteETag = true;
+        byte[] data = data();
+        try (StorageAccess.Upload up = access().write(url(), data.length, KEYS, "transfer")) {
+            up.write(ByteBuffer.wrap(data));
+            up.commit();
+        }
+        assertTrue(calls.contains("HEAD "), String.valueOf(calls));
+        assertFalse(calls.stream().anyMatch(c -> c.startsWith("DELETE")), String.valueOf(calls));
+
+        calls.clear();
+        partMd5s.clear();
+        wrongAssembly = true;
+        StorageAccess.Upload wrong = access().write(url(), data.length, KEYS, "transfer");
+        MoverException e = assertThrows(MoverException.class, () -> {
+            wrong.write(ByteBuffer.wrap(data));
+            wrong.commit();
+        });
+        assertEquals(MoverException.Code.CHECKSUM_MISMATCH, e.code(), e.getMessage());
+        assertTrue(calls.contains("DELETE "), "the wrong object was removed: " + calls);
     }
 }
