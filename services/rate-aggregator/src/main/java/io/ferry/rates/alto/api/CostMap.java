@@ -1,0 +1,13 @@
+package io.ferry.rates.alto.api;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.List;
+import java.util.Map;
+
+/** RFC 7285 §11.2.3.6: costs from source PID to destination PID, with the network map version they refer to. */
+public record CostMap(Meta meta, @JsonProperty("cost-map") Map<String, Map<String, Double>> costMap) {
+
+    public record Meta(@JsonProperty("dependent-vtags") List<VersionTag> dependentVtags, @JsonProperty("cost-type") CostType costType) {
+    }
+}
