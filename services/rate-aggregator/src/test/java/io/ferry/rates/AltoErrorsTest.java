@@ -112,6 +112,24 @@ class AltoErrorsTest {
                 .body("{\"cost-type\":" + ROUTING + "}").post("/alto/costmap/filtered").then().statusCode(406);
     }
 
+    /** The OpenAPI document states ALTO's request and error shapes, so that generated clients and checkers expect them. */
+    @Test
+    void theOpenApiDocumentStatesTheAltoShapes() throws Exception {
+        com.fasterxml.jackson.databind.JsonNode doc = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(given().get("/q/openapi?format=json").then().statusCode(200).extract().asByteArray());
+        com.fasterxml.jackson.databind.JsonNode post = doc.at("/paths/~1alto~1costmap~1filtered/post");
+        assertEquals("#/components/schemas/AltoCostMapFilter",
+                post.at("/requestBody/content/application~1alto-costmapfilter+json/schema/$ref").asText(), post.toString());
+        for (String status : new String[]{"400", "413"}) {
+            assertEquals("#/components/schemas/AltoError", post.at("/responses/" + status + "/content/application~1alto-error+json/schema/$ref").asText(),
+                    post.toString());
+        }
+        com.fasterxml.jackson.databind.JsonNode schemas = doc.at("/components/schemas");
+        assertEquals("^[A-Za-z0-9:@_.-]{1,64}$", schemas.at("/AltoPidFilter/properties/srcs/items/pattern").asText(), schemas.toString());
+        assertTrue(schemas.at("/AltoErrorMeta/properties").has("syntax-error"), schemas.toString());
+        assertTrue(schemas.at("/AltoNetworkMapMeta/properties").has("vtag"), schemas.toString());
+    }
+
     /** ALTO maps are reads: anonymous like the aggregator's other monitoring reads, and the writes stay closed. */
     @Test
     void mapsAreAnonymousReads() {

@@ -200,7 +200,7 @@ class AltoMapsTest {
         assertEquals(List.of("PID1"), List.copyOf(answer.getMap("cost-map").keySet()));
         assertEquals(3, answer.getMap("cost-map.PID1").size());
 
-        // A PID the map does not define is left out (§11.3.2.6); listed twice, a PID counts once.
+        // A PID the map does not define is left out (RFC 7285 §11.3.2); listed twice, a PID counts once.
         filtered("{\"cost-type\":{\"cost-mode\":\"numerical\",\"cost-metric\":\"routingcost\"},"
                 + "\"pids\":{\"srcs\":[\"PID1\",\"PID1\",\"NOPE\"],\"dsts\":[\"PID2\",\"NOPE\"]}}")
                 .then().statusCode(200).body("cost-map.size()", equalTo(1)).body("cost-map.PID1.size()", equalTo(1))

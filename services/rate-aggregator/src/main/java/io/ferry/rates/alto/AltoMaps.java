@@ -78,7 +78,7 @@ public class AltoMaps {
     @WithSpan
     Uni<CostMap> costMap(CostFilter filter) {
         return pids().flatMap(p -> {
-            // Requested PIDs the network map does not define are left out of the answer (§11.3.2.6), not refused.
+            // Requested PIDs the network map does not define are left out of the answer (RFC 7285 §11.3.2), not refused.
             List<String> froms = ses(p.seByPid(), filter.srcs());
             List<String> tos = ses(p.seByPid(), filter.dsts());
             if (froms.isEmpty() || tos.isEmpty()) {

@@ -2,8 +2,10 @@ package io.ferry.rates.alto.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** RFC 7285 §8.5.2: the error document, in place of RFC 7807's problem on the ALTO paths. */
+@Schema(name = "AltoError")
 public record AltoError(Meta meta) {
 
     public static final String E_SYNTAX = "E_SYNTAX";
@@ -13,6 +15,7 @@ public record AltoError(Meta meta) {
 
     /** {@code field} in the RFC's path notation ({@code cost-type/cost-metric}); {@code value} the offending one. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @Schema(name = "AltoErrorMeta")
     public record Meta(String code, String field, String value, @JsonProperty("syntax-error") String syntaxError) {
     }
 }

@@ -14,12 +14,19 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import io.ferry.rates.alto.api.AltoError;
+import io.ferry.rates.alto.api.CostMapFilter;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * The ALTO server face (RFC 7285, docs/alto.md): reads, anonymous like the aggregator's other monitoring reads.
- * Each resource produces its own media type only, so an Accept header that names neither it nor a wildcard is 406
- * (§8.3.5); faults in a request are {@code application/alto-error+json} ({@link AltoErrorMapper}).
+ * Each resource produces its own media type only, so an Accept header that names neither it nor a wildcard is 406;
+ * faults in a request are {@code application/alto-error+json} ({@link AltoErrorMapper}).
  */
 @Path("/alto")
 public class AltoResource {
@@ -52,7 +59,8 @@ public class AltoResource {
     @GET
     @Path("costmap/num/{metric}")
     @Produces(AltoMediaTypes.COST_MAP)
-    public Uni<CostMap> costMap(@PathParam("metric") String metric) {
+    public Uni<CostMap> costMap(@PathParam("metric") @Parameter(schema = @Schema(type = SchemaType.STRING,
+            enumeration = {"routingcost", "throughput"})) String metric) {
         AltoMetric m = AltoMetric.byPath(metric);
         if (m == null) {
             throw new NotFoundException("no cost map " + metric);
@@ -65,7 +73,14 @@ public class AltoResource {
     @Path("costmap/filtered")
     @Consumes(AltoMediaTypes.COST_MAP_FILTER)
     @Produces(AltoMediaTypes.COST_MAP)
-    public Uni<CostMap> filteredCostMap(@RequestBody(required = true) byte[] body) {
+    @APIResponse(responseCode = "200", description = "the costs of the requested PIDs the map defines and prices",
+            content = @Content(mediaType = AltoMediaTypes.COST_MAP, schema = @Schema(implementation = CostMap.class)))
+    @APIResponse(responseCode = "400", description = "a fault in the request, named by its ALTO code and field",
+            content = @Content(mediaType = AltoMediaTypes.ERROR, schema = @Schema(implementation = AltoError.class)))
+    @APIResponse(responseCode = "413", description = "a body above ferry.rates.alto.max-request-bytes",
+            content = @Content(mediaType = AltoMediaTypes.ERROR, schema = @Schema(implementation = AltoError.class)))
+    public Uni<CostMap> filteredCostMap(@RequestBody(required = true, content = @Content(mediaType = AltoMediaTypes.COST_MAP_FILTER,
+            schema = @Schema(implementation = CostMapFilter.class))) byte[] body) {
         return maps.filteredCostMap(body);
     }
 }
