@@ -41,7 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Every operation of every service's OpenAPI document, attacked with hostile input: odd path and query values,
  * bad bodies, a 20 MB body, with an all-powerful token, without one and with invalid ones. No answer may be a 5xx,
- * every request must get an answer, every 4xx is problem+json with a {@code code}, and the services stay live.
+ * every request must get an answer, every 4xx is problem+json with a {@code code} (or the error document of the
+ * standard an API follows: Handle.net's, ALTO's), and the services stay live.
  * Then PostgreSQL goes away: requests that need it answer 503 with {@code Retry-After}, and work again after.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -233,7 +234,7 @@ class BadInputSweepIT {
                 // An event stream that opened stays open: its status and type are the answer.
                 body = type.startsWith("text/event-stream") ? new byte[0] : in.readNBytes(1 << 20);
             }
-            tally.answered(label, response.statusCode(), isProblemWithCode(type, body), isHandleNetError(service, type, body));
+            tally.answered(label, response.statusCode(), isProblemWithCode(type, body), hasItsOwnErrorShape(service, type, body));
         } catch (IOException e) {
             tally.dropped(label, e);
         } catch (InterruptedException e) {
@@ -248,7 +249,7 @@ class BadInputSweepIT {
         try {
             RawHttp.Answer a = RawHttp.send(service.port(), r.method(), r.target().getBytes(StandardCharsets.US_ASCII), token, r.body(),
                     r.contentType(), r.chunked(), 60_000);
-            tally.answered(label, a.status(), isProblemWithCode(a.contentType(), a.body()), isHandleNetError(service, a.contentType(), a.body()));
+            tally.answered(label, a.status(), isProblemWithCode(a.contentType(), a.body()), hasItsOwnErrorShape(service, a.contentType(), a.body()));
         } catch (IOException e) {
             tally.dropped(label, e);
         }
@@ -265,7 +266,7 @@ class BadInputSweepIT {
                 return;
             }
             tally.answered(label, a.status(), isProblemWithCode(a.contentType(), a.body()),
-                    isHandleNetError(service, a.contentType(), a.body()));
+                    hasItsOwnErrorShape(service, a.contentType(), a.body()));
         } catch (IOException e) {
             tally.dropped(label, e);
         }
@@ -290,6 +291,23 @@ class BadInputSweepIT {
         }
         try {
             return !JSON.readTree(body).path("code").asText().isEmpty();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** A service API whose standard defines its error document answers in that shape instead of a problem. */
+    private static boolean hasItsOwnErrorShape(ServiceProcess service, String type, byte[] body) {
+        return isHandleNetError(service, type, body) || isAltoError(service, type, body);
+    }
+
+    /** rate-aggregator's ALTO paths answer faults in RFC 7285's error document (docs/alto.md), with its code. */
+    private static boolean isAltoError(ServiceProcess service, String type, byte[] body) {
+        if (!service.spec().equals(ServiceSpec.AGGREGATOR) || !type.startsWith("application/alto-error+json")) {
+            return false;
+        }
+        try {
+            return JSON.readTree(body).path("meta").path("code").asText().startsWith("E_");
         } catch (IOException e) {
             return false;
         }

@@ -15,21 +15,21 @@ public final class SweepTally {
     private final List<String> dropped = new ArrayList<>();
     private final List<String> notProblems = new ArrayList<>();
     private int requests;
-    private int handleShaped;
+    private int ownShaped;
     private int refusedBeforeRouting;
 
     public SweepTally(String service) {
         this.service = service;
     }
 
-    public synchronized void answered(String request, int status, boolean problemWithCode, boolean handleNetShape) {
+    public synchronized void answered(String request, int status, boolean problemWithCode, boolean ownErrorShape) {
         requests++;
         byClass.merge(status / 100 + "xx", 1, Integer::sum);
         byStatus.merge(status, 1, Integer::sum);
         if (status >= 500) {
             serverErrors.add(request + " -> " + status);
-        } else if (status >= 400 && handleNetShape) {
-            handleShaped++;
+        } else if (status >= 400 && ownErrorShape) {
+            ownShaped++;
         } else if (status >= 400 && !problemWithCode) {
             notProblems.add(request + " -> " + status);
         }
@@ -68,8 +68,8 @@ public final class SweepTally {
     public String report() {
         StringBuilder out = new StringBuilder(String.format("sweep: %s %d requests, %d 5xx, %d dropped, %d 4xx without problem+json code %s",
                 service, requests, serverErrors.size(), dropped.size(), notProblems.size(), byClass));
-        if (handleShaped > 0) {
-            out.append(", ").append(handleShaped).append(" 4xx in Handle.net's shape");
+        if (ownShaped > 0) {
+            out.append(", ").append(ownShaped).append(" 4xx in their API's own error shape (Handle.net's, ALTO's)");
         }
         if (refusedBeforeRouting > 0) {
             out.append(", ").append(refusedBeforeRouting).append(" targets that are no URI refused before routing");

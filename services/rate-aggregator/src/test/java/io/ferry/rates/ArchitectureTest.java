@@ -31,8 +31,9 @@ class ArchitectureTest {
 
     @Test
     void logicAndStorageNeverDependOnTheEndpoints() {
-        noClasses().that().resideInAnyPackage("io.ferry.rates.service..", "io.ferry.rates.repository..", "io.ferry.rates.model..")
-                .should().dependOnClassesThat().resideInAPackage("io.ferry.rates.rest..")
+        noClasses().that().resideInAnyPackage("io.ferry.rates.service..", "io.ferry.rates.repository..", "io.ferry.rates.model..",
+                        "io.ferry.rates.alto", "io.ferry.rates.alto.api..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.ferry.rates.rest..", "io.ferry.rates.alto.rest..")
                 .check(CLASSES);
     }
 

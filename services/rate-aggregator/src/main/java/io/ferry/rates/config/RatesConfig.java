@@ -25,6 +25,19 @@ public interface RatesConfig {
 
     Reads reads();
 
+    Alto alto();
+
+    /** The ALTO (RFC 7285) maps of the cost matrix (docs/alto.md). */
+    interface Alto {
+        /** The file size whose expected transfer seconds are the {@code routingcost} of a link. */
+        @WithDefault("1GB")
+        String filesize();
+
+        /** The largest filtered-cost-map request body taken; a larger one is 413. */
+        @WithDefault("65536")
+        int maxRequestBytes();
+    }
+
     /** Bounds of the anonymous reads, so that none of them costs what the whole history would. */
     interface Reads {
         /** The longest window or time range a read may ask for. */

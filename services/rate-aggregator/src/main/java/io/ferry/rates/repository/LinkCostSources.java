@@ -35,6 +35,9 @@ public class LinkCostSources {
             + "FROM measurement WHERE measured_at >= $1 AND source = ANY($2) AND destination = ANY($3) AND throughput_bps > 0 "
             + "ORDER BY source, destination, measured_at DESC";
 
+    /** Every SE a link has been seen from or to: the link keys, which are few and never deleted (migration V7). */
+    static final String SES = "SELECT k1 FROM rollup_key WHERE dim = 'link' UNION SELECT k2 FROM rollup_key WHERE dim = 'link' ORDER BY 1";
+
     final Pool pool;
 
     @Inject
@@ -59,6 +62,17 @@ public class LinkCostSources {
             Map<Pair, Measured> out = new HashMap<>();
             for (Row r : rows) {
                 out.put(new Pair(r.getString(0), r.getString(1)), new Measured(r.getDouble(2), r.getOffsetDateTime(3)));
+            }
+            return out;
+        });
+    }
+
+    /** The SEs of every link ever stored, sorted. */
+    public Uni<List<String>> ses() {
+        return pool.query(SES).execute().map(rows -> {
+            List<String> out = new java.util.ArrayList<>();
+            for (Row r : rows) {
+                out.add(r.getString(0));
             }
             return out;
         });

@@ -12,7 +12,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -45,8 +44,7 @@ public class CostMatrix {
             throw ProblemException.badRequest("from", "at most 2500 cells per request");
         }
         long size = filesize == null ? 1_000_000_000L : Window.parseBytes("filesize", filesize);
-        Duration window = Window.parse("window", config.cost().window(), "7d");
-        OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(window);
+        OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(Window.parse("window", config.cost().window(), "7d"));
         return sources.transfers(since, froms, destinations).flatMap(byLink -> sources.measured(since, froms, destinations).map(byMeasurement -> {
             List<Cell> cells = new ArrayList<>();
             String w = config.cost().window();
@@ -54,17 +52,11 @@ public class CostMatrix {
                 for (String d : destinations) {
                     LinkCostSources.Pair pair = new LinkCostSources.Pair(s, d);
                     LinkCostSources.Transfers t = byLink.get(pair);
-                    LinkCostSources.Measured m = byMeasurement.get(pair);
-                    long done = t == null ? 0 : t.filesDone();
-                    if (done >= config.cost().minSamples() && t.transferSeconds() > 0) {
-                        double overhead = t.overheadSeconds() / done;
-                        double throughput = t.bytes() / t.transferSeconds();
-                        cells.add(cell(s, d, size, overhead, throughput, new Basis("transfers", done, w, null)));
-                    } else if (m != null) {
-                        cells.add(cell(s, d, size, config.cost().defaultOverheadSeconds(), m.throughputBps() / 8,
-                                new Basis("measurements", 1, w, "throughput measured " + m.at()
-                                        + "; overhead is the configured default" + (done > 0 ? " (" + done + " transfers are too few)" : ""))));
+                    Cell priced = priced(pair, size, t, byMeasurement.get(pair));
+                    if (priced != null) {
+                        cells.add(priced);
                     } else {
+                        long done = t == null ? 0 : t.filesDone();
                         cells.add(cell(s, d, size, config.cost().defaultOverheadSeconds(), config.cost().defaultThroughput(),
                                 new Basis("default", done, w, done > 0 ? done + " transfers are too few to price the link"
                                         : "no transfers or measurements on this link")));
@@ -73,6 +65,44 @@ public class CostMatrix {
             }
             return new Matrix(size, froms, destinations, cells);
         }));
+    }
+
+    /**
+     * The cells of {@link #cost} that transfers or measurements price, for the links among these SEs that have
+     * either; links only the configured defaults would price are left out. In no particular order.
+     */
+    @WithSpan
+    public Uni<List<Cell>> pricedLinks(List<String> froms, List<String> destinations, long size) {
+        OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(Window.parse("window", config.cost().window(), "7d"));
+        return sources.transfers(since, froms, destinations).flatMap(byLink -> sources.measured(since, froms, destinations).map(byMeasurement -> {
+            java.util.Set<LinkCostSources.Pair> pairs = new java.util.HashSet<>(byLink.keySet());
+            pairs.addAll(byMeasurement.keySet());
+            List<Cell> cells = new ArrayList<>();
+            for (LinkCostSources.Pair pair : pairs) {
+                Cell priced = priced(pair, size, byLink.get(pair), byMeasurement.get(pair));
+                if (priced != null) {
+                    cells.add(priced);
+                }
+            }
+            return cells;
+        }));
+    }
+
+    /** A link's cell from its own transfers (enough of them), else from a measurement; null when neither prices it. */
+    Cell priced(LinkCostSources.Pair pair, long size, LinkCostSources.Transfers t, LinkCostSources.Measured m) {
+        String w = config.cost().window();
+        long done = t == null ? 0 : t.filesDone();
+        if (done >= config.cost().minSamples() && t.transferSeconds() > 0) {
+            double overhead = t.overheadSeconds() / done;
+            double throughput = t.bytes() / t.transferSeconds();
+            return cell(pair.source(), pair.destination(), size, overhead, throughput, new Basis("transfers", done, w, null));
+        }
+        if (m != null) {
+            return cell(pair.source(), pair.destination(), size, config.cost().defaultOverheadSeconds(), m.throughputBps() / 8,
+                    new Basis("measurements", 1, w, "throughput measured " + m.at()
+                            + "; overhead is the configured default" + (done > 0 ? " (" + done + " transfers are too few)" : "")));
+        }
+        return null;
     }
 
     static Cell cell(String s, String d, long size, double overhead, double throughput, Basis basis) {
