@@ -11,6 +11,7 @@ import io.ferry.cli.transfer.Deadlines;
 import io.ferry.cli.transfer.Intervals;
 import io.ferry.cli.transfer.Sizes;
 import io.ferry.cli.transfer.SubmitOptions;
+import io.ferry.cli.transfer.SyncLevels;
 import io.ferry.cli.transfer.TransferList;
 import io.ferry.cli.watch.JobWatch;
 import picocli.CommandLine.Command;
@@ -56,6 +57,10 @@ public final class SubmitCommand extends FerryCommand {
 
     @Option(names = "--overwrite", description = "replace an existing destination file")
     boolean overwrite;
+
+    @Option(names = "--sync", paramLabel = "LEVEL",
+            description = "copy only what is not already at the destination: exists, size, mtime or checksum (0-3); what differs is replaced")
+    String sync;
 
     @Option(names = "--retry", paramLabel = "N", description = "retries per file after a failure")
     Integer retry;
@@ -109,6 +114,7 @@ public final class SubmitCommand extends FerryCommand {
         SubmitOptions options = new SubmitOptions(overwrite, retry, retryDelay, priority, activity, verifyChecksum, maxTimeInQueue, jobMetadata, sid, scitag,
                 deadline == null ? null : Deadlines.resolve(deadline, Instant.now()));
         List<ObjectNode> bodies = options.bodies(files, Math.min(maxFilesPerJob, SCHEDULER_FILES_PER_JOB));
+        SyncLevels.apply(bodies, sync == null ? null : SyncLevels.parse(sync));
         if (dryRun) {
             printer().document(bodies.size() == 1 ? bodies.get(0) : TransferList.array(bodies));
             return 0;

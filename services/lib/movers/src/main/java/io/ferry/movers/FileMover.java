@@ -36,9 +36,19 @@ public final class FileMover implements Mover {
     public SourceStat stat(URI source, URI sourceBase) throws MoverException {
         Path path = confined(source, true, sourceBase);
         try {
-            return new SourceStat(Files.size(path), true, null);
+            return new SourceStat(Files.size(path), true, null, Files.getLastModifiedTime(path).toInstant());
         } catch (NoSuchFileException e) {
             throw new MoverException(MoverException.Code.SOURCE_NOT_FOUND, "prepare", source + " does not exist");
+        } catch (IOException e) {
+            throw failure(e, "prepare");
+        }
+    }
+
+    @Override
+    public SourceStat destinationStat(CopyRequest req) throws MoverException {
+        Path dest = confined(req.destination(), false, req.destinationBase());
+        try {
+            return new SourceStat(Files.size(dest), true, null, Files.getLastModifiedTime(dest).toInstant());
         } catch (IOException e) {
             throw failure(e, "prepare");
         }
@@ -49,7 +59,7 @@ public final class FileMover implements Mover {
         Path dest = confined(req.destination(), false, req.destinationBase());
         try (ChecksumStream in = new ChecksumStream(Files.newInputStream(dest), req.algorithm())) {
             long size = in.transferTo(OutputStream.nullOutputStream());
-            return new SourceStat(size, true, in.hex());
+            return new SourceStat(size, true, in.hex(), Files.getLastModifiedTime(dest).toInstant());
         } catch (IOException e) {
             throw failure(e, "prepare");
         }

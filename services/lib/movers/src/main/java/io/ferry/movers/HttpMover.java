@@ -119,9 +119,21 @@ public final class HttpMover implements Mover {
         try (HttpWire.Response head = wire.send("HEAD", uri, BearerHeaders.with(Map.of("Want-Digest", algorithm.digestName()), credential))) {
             check(head.status, phase, what);
             boolean ranges = head.header("accept-ranges") != null && head.header("accept-ranges").contains("bytes");
-            return new SourceStat(head.contentLength(), ranges, algorithm.fromDigestHeaders(head.headers("digest")));
+            return new SourceStat(head.contentLength(), ranges, algorithm.fromDigestHeaders(head.headers("digest")),
+                    HttpDates.parse(head.header("last-modified")));
         } catch (IOException e) {
             throw ioFailure(e, phase);
+        }
+    }
+
+    @Override
+    public SourceStat destinationStat(CopyRequest req) throws MoverException {
+        req = WebDavSchemes.asHttp(req);
+        try {
+            return head(toDestination(req), req.destination(), req.credentials().destination(), req.algorithm(), "prepare",
+                    "destination " + req.destination());
+        } catch (IOException e) {
+            throw ioFailure(e, "prepare");
         }
     }
 
@@ -133,7 +145,7 @@ public final class HttpMover implements Mover {
             StorageCredential credential = req.credentials().destination();
             SourceStat stat = head(dest, req.destination(), credential, req.algorithm(), "prepare", "destination " + req.destination());
             String sum = stat.checksum() != null ? stat.checksum() : checksumOf(dest, req.destination(), credential, req.algorithm(), "destination ");
-            return new SourceStat(stat.size(), stat.ranges(), sum);
+            return stat.withChecksum(sum);
         } catch (IOException e) {
             throw ioFailure(e, "prepare");
         }

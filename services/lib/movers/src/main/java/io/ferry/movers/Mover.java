@@ -27,6 +27,15 @@ public interface Mover {
      */
     SourceStat statDestination(CopyRequest req) throws MoverException;
 
+    /**
+     * An existing destination's size, modification time and checksum in the request's algorithm only when the SE gives
+     * one without the file being read (null otherwise): what a sync check asks first, so that a destination that
+     * cannot match is never read.
+     */
+    default SourceStat destinationStat(CopyRequest req) throws MoverException {
+        return statDestination(req);
+    }
+
     /** DEST_EXISTS unless overwrite (an existing file is then removed); parent collections created. */
     void prepareDestination(CopyRequest req) throws MoverException;
 

@@ -47,11 +47,15 @@ public final class RelayMover implements Mover {
     }
 
     @Override
+    public SourceStat destinationStat(CopyRequest req) throws MoverException {
+        return destination.stat(req.destination(), req.algorithm(), req.credentials().destination(), "prepare");
+    }
+
+    @Override
     public SourceStat statDestination(CopyRequest req) throws MoverException {
         StorageCredential credential = req.credentials().destination();
         SourceStat stat = destination.stat(req.destination(), req.algorithm(), credential, "prepare");
-        return stat.checksum() != null ? stat : new SourceStat(stat.size(), stat.ranges(),
-                readAndSum(destination, req.destination(), credential, req.algorithm(), "prepare"));
+        return stat.checksum() != null ? stat : stat.withChecksum(readAndSum(destination, req.destination(), credential, req.algorithm(), "prepare"));
     }
 
     @Override

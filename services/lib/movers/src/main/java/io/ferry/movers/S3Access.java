@@ -84,7 +84,8 @@ public final class S3Access implements StorageAccess {
         S3ObjectUrl object = object(url, credential, phase);
         try (HttpWire.Response head = requests.send("HEAD", object, Map.of(), Map.of(), credential)) {
             S3Errors.check(head, phase, "object " + object);
-            return new SourceStat(head.contentLength(), true, algorithm == null ? null : checksum(head, algorithm));
+            return new SourceStat(head.contentLength(), true, algorithm == null ? null : checksum(head, algorithm),
+                    HttpDates.parse(head.header("last-modified")));
         } catch (IOException e) {
             throw HttpMover.ioFailure(e, phase);
         }

@@ -26,6 +26,11 @@ public abstract class ThirdPartyOrStreamed implements Mover {
     }
 
     @Override
+    public final SourceStat destinationStat(CopyRequest req) throws MoverException {
+        return streamed.destinationStat(req);
+    }
+
+    @Override
     public final SourceStat statDestination(CopyRequest req) throws MoverException {
         return streamed.statDestination(req);
     }

@@ -37,7 +37,7 @@ final class WebDavAccess implements StorageAccess {
             HttpMover.check(head.status, phase, "source " + url);
             String ranges = head.header("accept-ranges");
             return new SourceStat(head.contentLength(), ranges != null && ranges.contains("bytes"),
-                    algorithm == null ? null : algorithm.fromDigestHeaders(head.headers("digest")));
+                    algorithm == null ? null : algorithm.fromDigestHeaders(head.headers("digest")), HttpDates.parse(head.header("last-modified")));
         } catch (IOException e) {
             throw HttpMover.ioFailure(e, phase);
         }

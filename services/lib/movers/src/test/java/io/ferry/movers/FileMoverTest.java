@@ -36,6 +36,16 @@ class FileMoverTest {
                 "none", false, 1, null));
         assertEquals(300_000, there.size());
         assertEquals(adler, there.checksum());
+        java.time.Instant then = java.time.Instant.parse("2026-01-02T03:04:05Z");
+        Files.setLastModifiedTime(seB.resolve("a/b/f1"), java.nio.file.attribute.FileTime.from(then));
+        SourceStat cheap = mover.destinationStat(new CopyRequest(seA.resolve("run/f1").toUri(), seB.resolve("a/b/f1").toUri(), null, null,
+                "none", false, 1, null));
+        assertEquals(then, cheap.mtime(), "a sync check compares modification times");
+        assertEquals(300_000, cheap.size());
+        assertEquals(null, cheap.checksum(), "the cheap stat never reads the file");
+        assertEquals(then, mover.statDestination(new CopyRequest(seA.resolve("run/f1").toUri(), seB.resolve("a/b/f1").toUri(), null, null,
+                "none", false, 1, null)).mtime());
+        assertEquals(Files.getLastModifiedTime(seA.resolve("run/f1")).toInstant(), mover.stat(seA.resolve("run/f1").toUri()).mtime());
         assertEquals(MoverException.Code.PERMISSION_DENIED, assertThrows(MoverException.class, () -> mover.statDestination(new CopyRequest(
                 seA.resolve("run/f1").toUri(), outside.resolve("secret").toUri(), null, null, "none", false, 1, null))).code());
         assertEquals(MoverException.Code.PERMISSION_DENIED, assertThrows(MoverException.class, () -> mover.copy(new CopyRequest(

@@ -53,6 +53,28 @@ class RelayMoverTest {
     }
 
     @Test
+    void statsTellModificationTimesAndTheCheapDestinationStatReadsNothing() throws Exception {
+        String adler = HttpMoverTest.write(nginx.file("/se-a/relay/when"), 2000, 11);
+        HttpMoverTest.write(nginx.file("/se-b/relay/when"), 2000, 11);
+        java.time.Instant then = java.time.Instant.parse("2026-01-02T03:04:05Z");
+        Files.setLastModifiedTime(nginx.file("/se-a/relay/when"), java.nio.file.attribute.FileTime.from(then));
+        CopyRequest req = request("/se-a/relay/when", "/se-b/relay/when", 2000, adler, "both", false);
+        assertEquals(then, RELAY.stat(req).mtime(), "WebDAV's Last-Modified");
+        assertEquals(then, HTTP.stat(req).mtime());
+        int before = nginx.requests().size();
+        SourceStat cheap = RELAY.destinationStat(req);
+        assertEquals(2000, cheap.size());
+        assertEquals(null, cheap.checksum(), "nginx offers no digest, and the cheap stat reads nothing");
+        assertEquals(Files.getLastModifiedTime(nginx.file("/se-b/relay/when")).toInstant().getEpochSecond(), cheap.mtime().getEpochSecond());
+        assertEquals(null, HTTP.destinationStat(req).checksum());
+        assertFalse(nginx.requests().subList(before, nginx.requests().size()).stream().anyMatch(r -> r.startsWith("GET")),
+                "HEADs only: " + nginx.requests());
+        SourceStat read = RELAY.statDestination(req);
+        assertEquals(adler, read.checksum());
+        assertEquals(cheap.mtime(), read.mtime());
+    }
+
+    @Test
     void aWrongChecksumFailsTheCopyAndRemovesWhatItWrote() throws Exception {
         HttpMoverTest.write(nginx.file("/se-a/relay/bad"), 5_000_000, 7);
         MoverException e = assertThrows(MoverException.class, () -> RELAY.copy(request("/se-a/relay/bad", "/se-b/relay/bad", 5_000_000, "00000001", "both", false)));

@@ -106,6 +106,8 @@ class S3AccessTest {
         assertEquals(data.length, md5.size());
         assertTrue(md5.ranges());
         assertEquals(md5(data), md5.checksum());
+        assertTrue(md5.mtime() != null && Math.abs(Duration.between(md5.mtime(), Instant.now()).toMinutes()) < 5,
+                "Last-Modified of an object just written: " + md5.mtime());
         assertEquals(adler32(data), access.stat(url, ChecksumAlgorithm.ADLER32, KEYS, "prepare").checksum(),
                 "the ADLER32 stored as x-amz-meta-adler32 at upload");
         assertTrue(access.exists(url, KEYS, "prepare"));

@@ -98,6 +98,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         }
         // validated here, read by the engine from the stored params when it stages, archives or finds a destination
         TapeParams tape = TapeParams.read(p, errors);
+        SyncLevel sync = SyncLevel.read(p, errors);
         // read by the token refresher from the stored params: the job's tokens are used as given, never exchanged
         bool(p.get("unmanaged_tokens"), "params.unmanaged_tokens", false, errors);
         boolean multihop = bool(p.get("multihop"), "params.multihop", false, errors);
@@ -111,13 +112,17 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         if (tape.overwriteWhenOnlyOnDisk()) {
             OverwriteOnDiskRules.check(tape, overwrite, p.get("overwrite_on_retry"), multihop, requests, errors);
         }
+        if (sync != null && multihop) {
+            errors.add(new Problem.FieldError("params.sync_level", "not with multihop: a hop found in place would not start the next"));
+        }
         if (multihop && errors.isEmpty()) {
             Hops.check(requests, errors);
         }
         if (!errors.isEmpty()) {
             throw ProblemException.badRequest("INVALID_JOB", errors.size() + " problem(s) with the submission; nothing was stored", errors);
         }
-        return new Submission(requests, verify, overwrite, retry, retryDelay, priority, maxInQueue, timeout, nostreams, metadata,
+        // a sync job replaces what does not match (Globus's meaning): it overwrites, the engine first checking for a match
+        return new Submission(requests, verify, overwrite || sync != null, retry, retryDelay, priority, maxInQueue, timeout, nostreams, metadata,
                 generator.equals("deterministic"), sid, p.isObject() ? p.toString() : "{}", multihop, overwriteHop, deadline);
     }
 

@@ -106,6 +106,13 @@ public class StateChanges implements StateStore {
     }
 
     @Override
+    public boolean alreadyThere(ClaimedFile f, String why) {
+        return change(f, Guard.PREPARING, "state = 'FINISHED', prepared_at = now(), finish_time = clock_timestamp(), bytes_transferred = 0, "
+                + "reason = $3, error_code = NULL, error_phase = NULL, lease_owner = NULL, lease_until = NULL", Tuple.of(why), FileState.FINISHED,
+                why, null, (c, ok) -> Uni.createFrom().voidItem());
+    }
+
+    @Override
     public void stillStaging(ClaimedFile f, OffsetDateTime nextPoll) {
         pool.preparedQuery("UPDATE transfer_file SET next_attempt_at = $3, lease_owner = NULL, lease_until = NULL "
                         + "WHERE file_id = $1 AND state = 'STAGING' AND lease_owner = $2 AND claim_epoch = $4")

@@ -38,6 +38,13 @@ public interface StateStore {
      */
     boolean staging(ClaimedFile f, String request, OffsetDateTime nextPoll);
 
+    /**
+     * A sync job's file found already at the destination ({@code params.sync_level}): FINISHED without a copy, no bytes
+     * moved, {@code why} as its reason. No transfer record is written: no attempt ran, so nothing may count as a
+     * transfer's throughput.
+     */
+    boolean alreadyThere(ClaimedFile f, String why);
+
     /** Not on disk yet: poll again at {@code nextPoll} (no event, nothing changed for users). */
     void stillStaging(ClaimedFile f, OffsetDateTime nextPoll);
 

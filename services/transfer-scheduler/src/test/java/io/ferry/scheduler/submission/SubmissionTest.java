@@ -299,6 +299,28 @@ class SubmissionTest {
                 + "\"destinations\":[\"https://cern.example/eos/f1\"]}],\"params\":" + params + "}"));
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"\"exists\"|EXISTS", "\"Size\"|SIZE", "2|MTIME", "\"3\"|CHECKSUM", "0|EXISTS", "null|"})
+    void aSyncLevelByNameOrGlobusNumberMakesTheJobOverwriteWhatDiffers(String sent, SyncLevel level) {
+        Submission s = parse(withParams("{\"sync_level\":" + sent + "}"));
+        assertEquals(level, SyncLevel.ofStored(s.params()));
+        assertEquals(level != null, s.overwrite(), "a sync job replaces a destination that does not match");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"newer\"", "4", "-1", "true", "1.5", "{}", "\"\""})
+    void aWrongSyncLevelIsRefusedByName(String sent) {
+        refused(withParams("{\"sync_level\":" + sent + "}"), "params.sync_level");
+    }
+
+    @Test
+    void aSyncLevelIsNotForMultihopJobs() {
+        String body = "{\"files\":[{\"sources\":[\"https://a.example/f\"],\"destinations\":[\"https://b.example/f\"]},"
+                + "{\"sources\":[\"https://b.example/f\"],\"destinations\":[\"https://c.example/f\"]}],"
+                + "\"params\":{\"multihop\":true,\"sync_level\":\"size\"}}";
+        refused(body, "params.sync_level");
+    }
+
     @Test
     void unmanagedTokensIsAFlag() {
         parse(withParams("{\"unmanaged_tokens\":true}"));

@@ -174,6 +174,15 @@ public class InMemoryStateStore implements StateStore {
     }
 
     @Override
+    public boolean alreadyThere(ClaimedFile f, String why) {
+        return change(f, Guard.PREPARING, FileState.FINISHED, why, null, r -> {
+            r.reason = why;
+            r.owner = null;
+            return true;
+        });
+    }
+
+    @Override
     public boolean staging(ClaimedFile f, String request, OffsetDateTime nextPoll) {
         return change(f, Guard.PREPARING, FileState.STAGING, "stage request " + request, null, r -> {
             r.owner = null;

@@ -71,7 +71,7 @@ public final class XrootdAccess implements StorageAccess, AutoCloseable {
         XrootdResponse r = requests.ask(t, credential, STAT, new byte[16], null, "kXR_stat", url, XrootdErrors.Role.SOURCE, phase);
         long size = statSize(r.text(), url, phase);
         String checksum = algorithm == null ? null : checksum(t, url, algorithm, credential, phase);
-        return new SourceStat(size, false, checksum);
+        return new SourceStat(size, false, checksum, statMtime(r.text()));
     }
 
     /**
@@ -186,6 +186,16 @@ public final class XrootdAccess implements StorageAccess, AutoCloseable {
     }
 
     /** The size in a stat answer "id size flags modtime"; a directory is no file to copy. */
+    /** kXR_stat's answer is "id size flags mtime" (mtime in seconds since the epoch); null when it has none. */
+    static java.time.Instant statMtime(String stat) {
+        String[] f = stat.trim().split("\\s+");
+        try {
+            return f.length > 3 ? java.time.Instant.ofEpochSecond(Long.parseLong(f[3])) : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
     private static long statSize(String stat, URI url, String phase) throws MoverException {
         String[] f = stat.trim().split("\\s+");
         try {

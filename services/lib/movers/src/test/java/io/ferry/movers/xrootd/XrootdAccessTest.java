@@ -102,6 +102,9 @@ class XrootdAccessTest {
         SourceStat s = access.stat(root("/stat/a"), ChecksumAlgorithm.ADLER32, null, "prepare");
         assertEquals(123_457, s.size());
         assertEquals(adler, s.checksum());
+        java.time.Instant then = java.time.Instant.parse("2026-01-02T03:04:05Z");
+        Files.setLastModifiedTime(server.file("/stat/a"), java.nio.file.attribute.FileTime.from(then));
+        assertEquals(then, access.stat(root("/stat/a"), null, null, "prepare").mtime(), "kXR_stat's modification time");
         SourceStat md5 = access.stat(root("/stat/a"), ChecksumAlgorithm.MD5, null, "prepare");
         assertEquals(123_457, md5.size());
         assertNull(md5.checksum(), "the server has only adler32 configured");

@@ -24,7 +24,7 @@ import java.time.ZoneOffset;
 
 /**
  * The prepare of one claimed file, on a thread of the prepare loop's pool: the source stat (exists, size, checksum
- * when offered) and the destination checks (exists/overwrite, {@link OverwriteOnDisk}, parent collections); its
+ * when offered), a sync job's check for a destination already right ({@link SyncCheck}) and the destination checks (exists/overwrite, {@link OverwriteOnDisk}, parent collections); its
  * outcome written: READY, deferred or failed. Stage requests and their polls are {@link StageBatches}'.
  */
 @ApplicationScoped
@@ -39,10 +39,12 @@ public class PrepareTask {
     private final EngineWakeups wakeups;
     private final DestinationReport destinationReport;
     private final OverwriteOnDisk overwriteOnDisk;
+    private final SyncCheck sync;
 
     @Inject
     PrepareTask(StateStore outcomes, RunningFiles running, MoverChoice movers, SiteDirectory sites, FileCredentials credentials,
-                StorageBoundary boundary, EngineWakeups wakeups, DestinationReport destinationReport, OverwriteOnDisk overwriteOnDisk) {
+                StorageBoundary boundary, EngineWakeups wakeups, DestinationReport destinationReport, OverwriteOnDisk overwriteOnDisk,
+                SyncCheck sync) {
         this.outcomes = outcomes;
         this.running = running;
         this.movers = movers;
@@ -52,6 +54,7 @@ public class PrepareTask {
         this.wakeups = wakeups;
         this.destinationReport = destinationReport;
         this.overwriteOnDisk = overwriteOnDisk;
+        this.sync = sync;
     }
 
     /**
@@ -77,6 +80,14 @@ public class PrepareTask {
             req = CopyRequests.of(f, allowed, 1, source, sites.se(f.destSe()), creds);
             SourceStat stat = mover.stat(req);
             Mover.checkSource(req, stat);
+            String alreadyThere = sync.alreadyThere(f, mover, req, stat);
+            if (alreadyThere != null) {
+                if (outcomes.alreadyThere(f, alreadyThere)) {
+                    // it left the link's prepare budget without becoming READY: the next files need not wait for a tick
+                    wakeups.preparedPoolShrank();
+                }
+                return;
+            }
             try {
                 mover.prepareDestination(req);
             } catch (MoverException inPlace) {

@@ -1,0 +1,42 @@
+package io.ferry.cli.command;
+
+import io.ferry.cli.Main;
+import io.ferry.cli.transfer.SyncLevels;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SubmitSyncTest {
+
+    @Test
+    void syncGoesIntoTheJobsParamsByNameOrGlobusNumber() {
+        String body = dryRun("submit", "https://a.example/f", "https://b.example/f", "--sync", "checksum", "--dry-run");
+        assertTrue(body.replace(" ", "").contains("\"sync_level\":\"checksum\""), body);
+        String numbered = dryRun("submit", "https://a.example/f", "https://b.example/f", "--sync", "2", "--dry-run");
+        assertTrue(numbered.replace(" ", "").contains("\"sync_level\":\"mtime\""), numbered);
+        String without = dryRun("submit", "https://a.example/f", "https://b.example/f", "--dry-run");
+        assertTrue(!without.contains("sync_level"), without);
+        assertEquals("exists", SyncLevels.parse("0"));
+        assertEquals("size", SyncLevels.parse("SIZE"));
+        IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class, () -> SyncLevels.parse("newer"));
+        assertTrue(wrong.getMessage().contains("--sync newer"), wrong.getMessage());
+    }
+
+    private static String dryRun(String... args) {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+            assertEquals(0, Main.run(args));
+        } finally {
+            System.setOut(saved);
+        }
+        return buffer.toString(StandardCharsets.UTF_8);
+    }
+}
