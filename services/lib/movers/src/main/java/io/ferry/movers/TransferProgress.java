@@ -34,7 +34,7 @@ public final class TransferProgress {
      * A copy waiting out its rate cap: it fails once stopped, like {@link #moved}, and is not stalled (it waits by
      * Ferry's choice, after bytes it did move).
      */
-    void rateLimited() throws IOException {
+    public void rateLimited() throws IOException {
         if (abortCode != null) {
             throw new IOException("aborted: " + abortReason);
         }
