@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 
 /**
  * The rate caps a starting copy waits for: its job's ({@code params.max_rate}) and its link's ({@code link_config.max_rate}),
@@ -44,6 +45,7 @@ public class RateCaps {
     static final double THIRD_PARTY_ROOM = 0.95;
 
     private final Pool pool;
+    private final LongSupplier clock;
     private final Map<UUID, Shared> jobs = new HashMap<>();
     private final Map<String, Shared> links = new HashMap<>();
 
@@ -60,7 +62,8 @@ public class RateCaps {
 
     /** What one copy holds: the limit its streamed bytes wait for; closed when the copy ends. */
     public final class Held implements AutoCloseable {
-        private final ClaimedFile file;
+        private final UUID jobId;
+        private final String linkKey;
         private final boolean job;
         private final boolean link;
         private final RateLimit limit;
@@ -69,8 +72,9 @@ public class RateCaps {
         private TransferProgress progress;
         private long startedNanos;
 
-        private Held(ClaimedFile file, boolean job, boolean link, RateLimit limit, Long jobCap, Long linkCap) {
-            this.file = file;
+        private Held(UUID jobId, String linkKey, boolean job, boolean link, RateLimit limit, Long jobCap, Long linkCap) {
+            this.jobId = jobId;
+            this.linkKey = linkKey;
             this.job = job;
             this.link = link;
             this.limit = limit;
@@ -119,11 +123,12 @@ public class RateCaps {
             }
         }
 
-        private boolean admitted(TransferProgress copy) {
+        /** Whether the copy may start now; if so it is counted among the running third-party copies from now on. */
+        boolean admitted(TransferProgress copy) {
             synchronized (RateCaps.this) {
-                long now = System.nanoTime();
-                Shared j = job ? jobs.get(file.jobId()) : null;
-                Shared l = link ? links.get(linkKey()) : null;
+                long now = clock.getAsLong();
+                Shared j = job ? jobs.get(jobId) : null;
+                Shared l = link ? links.get(linkKey) : null;
                 if (!room(j, now) || !room(l, now)) {
                     return false;
                 }
@@ -139,18 +144,14 @@ public class RateCaps {
             }
         }
 
-        private String linkKey() {
-            return SchedulingInputs.key(file.sourceSe(), file.destSe());
-        }
-
         @Override
         public void close() {
             synchronized (RateCaps.this) {
                 if (job) {
-                    release(jobs, file.jobId(), this);
+                    release(jobs, jobId, this);
                 }
                 if (link) {
-                    release(links, linkKey(), this);
+                    release(links, linkKey, this);
                 }
             }
         }
@@ -158,7 +159,12 @@ public class RateCaps {
 
     @Inject
     RateCaps(Pool pool) {
+        this(pool, System::nanoTime);
+    }
+
+    RateCaps(Pool pool, LongSupplier clock) {
         this.pool = pool;
+        this.clock = clock;
     }
 
     /** The caps {@code f}'s copy waits for, this replica's share of each (one query; a second only for a capped copy). */
@@ -170,27 +176,31 @@ public class RateCaps {
         OptionalLong parsed = MaxRate.parse(caps.getString(0));
         Long jobCap = parsed.isPresent() ? parsed.getAsLong() : null;
         Long linkCap = caps.getLong(1);
+        String linkKey = SchedulingInputs.key(f.sourceSe(), f.destSe());
         if (jobCap == null && linkCap == null) {
-            return new Held(f, false, false, RateLimit.NONE, null, null);
+            return held(f.jobId(), linkKey, null, null, 0, 0);
         }
         Row sharing = pool.preparedQuery("SELECT count(DISTINCT lease_owner) FILTER (WHERE job_id = $1), "
                         + "count(DISTINCT lease_owner) FILTER (WHERE source_se = $2 AND dest_se = $3) FROM transfer_file "
                         + "WHERE state = 'ACTIVE' AND (job_id = $1 OR (source_se = $2 AND dest_se = $3))")
                 .execute(Tuple.of(f.jobId(), f.sourceSe(), f.destSe())).await().atMost(Db.WAIT).iterator().next();
-        RateLimit limit = RateLimit.NONE;
-        synchronized (this) {
-            if (jobCap != null) {
-                limit = share(jobs, f.jobId(), jobCap, sharing.getLong(0));
-            }
-            if (linkCap != null) {
-                limit = RateLimit.both(limit, share(links, SchedulingInputs.key(f.sourceSe(), f.destSe()), linkCap, sharing.getLong(1)));
-            }
-        }
-        return new Held(f, jobCap != null, linkCap != null, limit, jobCap, linkCap);
+        return held(f.jobId(), linkKey, jobCap, linkCap, sharing.getLong(0), sharing.getLong(1));
     }
 
-    private static <K> TokenBucket share(Map<K, Shared> buckets, K key, long cap, Long replicas) {
-        double rate = cap / (double) Math.max(1, replicas == null ? 1 : replicas);
+    /** A copy of {@code jobId} on the link {@code linkKey} under these caps (null: none), each shared by so many replicas. */
+    synchronized Held held(UUID jobId, String linkKey, Long jobCap, Long linkCap, long jobReplicas, long linkReplicas) {
+        RateLimit limit = RateLimit.NONE;
+        if (jobCap != null) {
+            limit = share(jobs, jobId, jobCap, jobReplicas);
+        }
+        if (linkCap != null) {
+            limit = RateLimit.both(limit, share(links, linkKey, linkCap, linkReplicas));
+        }
+        return new Held(jobId, linkKey, jobCap != null, linkCap != null, limit, jobCap, linkCap);
+    }
+
+    private static <K> TokenBucket share(Map<K, Shared> buckets, K key, long cap, long replicas) {
+        double rate = cap / (double) Math.max(1, replicas);
         Shared s = buckets.get(key);
         if (s == null) {
             s = new Shared(rate);
