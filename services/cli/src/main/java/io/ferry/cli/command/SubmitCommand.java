@@ -36,6 +36,7 @@ import java.util.List;
                 "  ferry submit https://se-a.example/data/f1 https://se-b.example/data/f1 --checksum adler32:0a1b2c3d",
                 "  ferry submit handle:21.T12345/run-42 https://se-b.example/run-42.dat --wait",
                 "  ferry submit -f list.txt --activity 'Data Consolidation' --retry 3 --max-time-in-queue 12h",
+                "  ferry submit -f backlog.txt --max-rate 50MB/s",
                 "  sed 's|.*|https://a.example/& https://b.example/&|' names.txt | ferry submit -f -",
                 "  ferry submit -f bulk.json --dry-run"})
 public final class SubmitCommand extends FerryCommand {
@@ -84,6 +85,9 @@ public final class SubmitCommand extends FerryCommand {
     @Option(names = "--deadline", paramLabel = "WHEN", description = "cancel what is unfinished then: a time (2026-12-07T18:00:00Z) or an interval from now (2h); nearer deadlines go first")
     String deadline;
 
+    @Option(names = "--max-rate", paramLabel = "RATE", description = "cap the job's average rate over all its files: bytes/s, or e.g. 50MB/s, 1Gbit/s, 512KiB/s (100KB/s to 100GB/s)")
+    String maxRate;
+
     @Option(names = "--scitag", paramLabel = "N", description = "SciTag flow label of the files (65-65535: experiment id << 6 | activity id), sent to the SEs as the SciTag header")
     Integer scitag;
 
@@ -112,7 +116,7 @@ public final class SubmitCommand extends FerryCommand {
             Intervals.parse(maxTimeInQueue);
         }
         SubmitOptions options = new SubmitOptions(overwrite, retry, retryDelay, priority, activity, verifyChecksum, maxTimeInQueue, jobMetadata, sid, scitag,
-                deadline == null ? null : Deadlines.resolve(deadline, Instant.now()));
+                deadline == null ? null : Deadlines.resolve(deadline, Instant.now()), maxRate);
         List<ObjectNode> bodies = options.bodies(files, Math.min(maxFilesPerJob, SCHEDULER_FILES_PER_JOB));
         SyncLevels.apply(bodies, sync == null ? null : SyncLevels.parse(sync));
         if (dryRun) {

@@ -13,10 +13,11 @@ import java.util.List;
  * The job parameters of a submission, as FTS3's {@code params} names them; null fields are left to the scheduler's
  * defaults. {@code sid} asks for FTS3's deterministic job id; a list split into several jobs gets {@code sid-1},
  * {@code sid-2}, … so that each part keeps its own stable id. {@code deadline}: RFC 3339 ({@link Deadlines}), every part's.
+ * {@code maxRate}: Ferry's {@code max_rate}, the job's rate cap as given (bytes/s, or e.g. 50MB/s; the scheduler checks it).
  */
 public record SubmitOptions(boolean overwrite, Integer retry, Integer retryDelay, Integer priority, String activity,
                             String verifyChecksum, String maxTimeInQueue, String jobMetadata, String sid, Integer scitag,
-                            String deadline) {
+                            String deadline, String maxRate) {
 
     /** FTS3's range of SciTag flow labels (experiment id << 6 | activity id; below 65 is reserved). */
     public static final int SCITAG_MIN = 65;
@@ -26,6 +27,12 @@ public record SubmitOptions(boolean overwrite, Integer retry, Integer retryDelay
         if (scitag != null && (scitag < SCITAG_MIN || scitag > SCITAG_MAX)) {
             throw new IllegalArgumentException("--scitag " + scitag + " is no SciTag: expected " + SCITAG_MIN + " to " + SCITAG_MAX);
         }
+    }
+
+    /** Options without a rate cap. */
+    public SubmitOptions(boolean overwrite, Integer retry, Integer retryDelay, Integer priority, String activity, String verifyChecksum,
+                         String maxTimeInQueue, String jobMetadata, String sid, Integer scitag, String deadline) {
+        this(overwrite, retry, retryDelay, priority, activity, verifyChecksum, maxTimeInQueue, jobMetadata, sid, scitag, deadline, null);
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -74,6 +81,10 @@ public record SubmitOptions(boolean overwrite, Integer retry, Integer retryDelay
         }
         if (deadline != null) {
             p.put("deadline", deadline);
+        }
+        if (maxRate != null) {
+            // every part gets the whole cap: split parts are separate jobs
+            p.put("max_rate", maxRate);
         }
         if (jobMetadata != null) {
             p.set("job_metadata", metadata(jobMetadata));

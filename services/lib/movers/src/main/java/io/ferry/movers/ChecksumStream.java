@@ -14,6 +14,7 @@ public final class ChecksumStream extends FilterInputStream {
 
     private final ChecksumAlgorithm.Sum sum;
     private final TransferProgress progress;
+    private final RateLimit limit;
     private long bytes;
     private String hex;
 
@@ -24,14 +25,32 @@ public final class ChecksumStream extends FilterInputStream {
 
     /** Counts and checksums bytes that a relay moves itself, reported through {@link #moved(ByteBuffer)}; {@code algorithm} null: counts only. */
     static ChecksumStream counter(TransferProgress progress, ChecksumAlgorithm algorithm) {
-        return new ChecksumStream(InputStream.nullInputStream(), progress, algorithm);
+        return counter(progress, algorithm, RateLimit.NONE);
+    }
+
+    /** A {@link #counter} whose bytes also wait for {@code limit}. */
+    static ChecksumStream counter(TransferProgress progress, ChecksumAlgorithm algorithm, RateLimit limit) {
+        return new ChecksumStream(InputStream.nullInputStream(), progress, algorithm, limit);
     }
 
     /** Also reports every read to {@code progress} (if any), and fails reads once it is aborted; {@code algorithm} null: counts only. */
     public ChecksumStream(InputStream in, TransferProgress progress, ChecksumAlgorithm algorithm) {
+        this(in, progress, algorithm, RateLimit.NONE);
+    }
+
+    /** Also waits after each read as {@code limit} asks (the copy's rate cap; {@link RateLimit#NONE}: never). */
+    public ChecksumStream(InputStream in, TransferProgress progress, ChecksumAlgorithm algorithm, RateLimit limit) {
         super(in);
         this.progress = progress;
+        this.limit = limit == null ? RateLimit.NONE : limit;
         this.sum = algorithm == null ? null : algorithm.start();
+    }
+
+    /** Waits until {@code n} more bytes keep the copy within its rate cap. */
+    private void paced(long n) throws IOException {
+        if (n > 0 && limit != RateLimit.NONE) {
+            limit.acquire(n, progress == null ? () -> { } : progress::rateLimited);
+        }
     }
 
     @Override
@@ -45,6 +64,7 @@ public final class ChecksumStream extends FilterInputStream {
                 sum.update(new byte[] {(byte) b}, 0, 1);
             }
             bytes++;
+            paced(1);
         }
         return b;
     }
@@ -60,6 +80,7 @@ public final class ChecksumStream extends FilterInputStream {
                 sum.update(buf, off, n);
             }
             bytes += n;
+            paced(n);
         }
         return n;
     }
@@ -79,6 +100,7 @@ public final class ChecksumStream extends FilterInputStream {
             data.position(p);
         }
         bytes += n;
+        paced(n);
     }
 
     public long bytes() {

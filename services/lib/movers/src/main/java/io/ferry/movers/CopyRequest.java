@@ -20,17 +20,30 @@ import java.util.Map;
  * requests so the SEs can mark its packets; null without one. {@code archiveMetadata}: FTS3's per-file archive
  * metadata (JSON text) for a tape destination, sent base64-encoded in the {@code ArchiveMetadata} header of the
  * request that writes the destination (the PUT, or the COPY its SE pulls with), as gfal2 sends it; null without.
+ * {@code rateLimit}: what the copy's streamed bytes wait for (its job's and link's rate caps, shared with their other
+ * copies); {@link RateLimit#NONE} without. A third-party copy's bytes do not pass through the mover: the scheduler
+ * caps those by how many it starts.
  */
 public record CopyRequest(URI source, URI destination, Long expectedSize, String expectedChecksum, String verify,
                           boolean overwrite, int streams, URI destinationBase, boolean thirdPartyCopy, URI sourceBase,
-                          StorageCredentials credentials, ChecksumAlgorithm algorithm, Integer scitag, String archiveMetadata) {
+                          StorageCredentials credentials, ChecksumAlgorithm algorithm, Integer scitag, String archiveMetadata,
+                          RateLimit rateLimit) {
 
     public CopyRequest {
+        rateLimit = rateLimit == null ? RateLimit.NONE : rateLimit;
         credentials = credentials == null ? StorageCredentials.SERVICE : credentials;
         algorithm = algorithm == null ? ChecksumAlgorithm.ADLER32 : algorithm;
         if (scitag != null && (scitag < 65 || scitag > 65535)) {
             throw new IllegalArgumentException("a SciTag flow label is 65 to 65535, not " + scitag);
         }
+    }
+
+    /** A copy without a rate cap. */
+    public CopyRequest(URI source, URI destination, Long expectedSize, String expectedChecksum, String verify, boolean overwrite, int streams,
+                       URI destinationBase, boolean thirdPartyCopy, URI sourceBase, StorageCredentials credentials, ChecksumAlgorithm algorithm,
+                       Integer scitag, String archiveMetadata) {
+        this(source, destination, expectedSize, expectedChecksum, verify, overwrite, streams, destinationBase, thirdPartyCopy, sourceBase,
+                credentials, algorithm, scitag, archiveMetadata, RateLimit.NONE);
     }
 
     /** A copy without archive metadata. */
@@ -51,13 +64,19 @@ public record CopyRequest(URI source, URI destination, Long expectedSize, String
     /** The same copy marked with {@code label} (null: unmarked). */
     public CopyRequest withSciTag(Integer label) {
         return new CopyRequest(source, destination, expectedSize, expectedChecksum, verify, overwrite, streams, destinationBase, thirdPartyCopy,
-                sourceBase, credentials, algorithm, label, archiveMetadata);
+                sourceBase, credentials, algorithm, label, archiveMetadata, rateLimit);
     }
 
     /** The same copy with {@code metadata} (JSON text; null: none) for the destination's archive. */
     public CopyRequest withArchiveMetadata(String metadata) {
         return new CopyRequest(source, destination, expectedSize, expectedChecksum, verify, overwrite, streams, destinationBase, thirdPartyCopy,
-                sourceBase, credentials, algorithm, scitag, metadata);
+                sourceBase, credentials, algorithm, scitag, metadata, rateLimit);
+    }
+
+    /** The same copy with its streamed bytes waiting for {@code limit} (null: none). */
+    public CopyRequest withRateLimit(RateLimit limit) {
+        return new CopyRequest(source, destination, expectedSize, expectedChecksum, verify, overwrite, streams, destinationBase, thirdPartyCopy,
+                sourceBase, credentials, algorithm, scitag, archiveMetadata, limit);
     }
 
     /** {@code headers} of a request that writes the destination: marked, and with the archive metadata when there is some (a new map). */

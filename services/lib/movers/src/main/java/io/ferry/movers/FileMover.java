@@ -91,7 +91,7 @@ public final class FileMover implements Mover {
             try {
                 ChecksumStream in;
                 try (InputStream raw = Files.newInputStream(source); ChecksumStream counted = new ChecksumStream(raw, progress,
-                             req.streamedAlgorithm());
+                             req.streamedAlgorithm(), req.rateLimit());
                      OutputStream out = Files.newOutputStream(partial, StandardOpenOption.TRUNCATE_EXISTING)) {
                     counted.transferTo(out);
                     in = counted;

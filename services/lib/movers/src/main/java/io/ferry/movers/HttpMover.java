@@ -252,7 +252,7 @@ public final class HttpMover implements Mover {
                 throw new MoverException(MoverException.Code.SIZE_MISMATCH, "transfer",
                         "the source now has " + length + " bytes, " + (req.expectedSize() != null ? req.expectedSize() : size) + " expected");
             }
-            ChecksumStream body = ChecksumStream.counter(progress, req.streamedAlgorithm());
+            ChecksumStream body = ChecksumStream.counter(progress, req.streamedAlgorithm(), req.rateLimit());
             if (streams > 1) {
                 pool = Executors.newFixedThreadPool(streams + 1);
                 relay = new RangeRelay(toSource(req), req.source(), req.marked(BearerHeaders.of(req.credentials().source())), size, streams, body, pool,

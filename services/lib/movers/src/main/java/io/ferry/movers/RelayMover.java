@@ -73,7 +73,7 @@ public final class RelayMover implements Mover {
     @Override
     public CopyResult transfer(CopyRequest req, SourceStat stat, TransferProgress progress) throws MoverException {
         long t0 = System.nanoTime();
-        ChecksumStream counter = ChecksumStream.counter(progress, req.streamedAlgorithm());
+        ChecksumStream counter = ChecksumStream.counter(progress, req.streamedAlgorithm(), req.rateLimit());
         boolean began = false;
         try (DirectBuffers.Reservation reserved = reserve(stat.size(), progress);
              ReadableByteChannel in = source.read(req.source(), req.credentials().source(), "transfer")) {

@@ -32,7 +32,7 @@ public final class S3ToWebDavMover extends ThirdPartyOrStreamed {
         // the puller needs no credential of ours for the source: the URL is its own
         CopyRequest pull = new CopyRequest(presigned, req.destination(), req.expectedSize(), req.expectedChecksum(), req.verify(), req.overwrite(),
                 req.streams(), req.destinationBase(), true, null, new StorageCredentials(null, req.credentials().destination()), req.algorithm(),
-                req.scitag(), req.archiveMetadata());
+                req.scitag(), req.archiveMetadata(), req.rateLimit());
         try {
             return http.transfer(pull, stat, progress);
         } catch (MoverException e) {

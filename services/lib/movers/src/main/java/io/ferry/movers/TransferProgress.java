@@ -31,6 +31,17 @@ public final class TransferProgress {
     }
 
     /**
+     * A copy waiting out its rate cap: it fails once stopped, like {@link #moved}, and is not stalled (it waits by
+     * Ferry's choice, after bytes it did move).
+     */
+    public void rateLimited() throws IOException {
+        if (abortCode != null) {
+            throw new IOException("aborted: " + abortReason);
+        }
+        lastProgressNanos = System.nanoTime();
+    }
+
+    /**
      * For a copy another party runs (a root:// third-party copy, where Ferry only watches the destination grow): the
      * destination holds {@code total} bytes now; what it gained since the last call counts as moved. Fails once the
      * copy was stopped, like {@link #moved}.

@@ -39,6 +39,6 @@ public final class WebDavSchemes {
     public static CopyRequest asHttp(CopyRequest r) {
         return new CopyRequest(asHttp(r.source()), asHttp(r.destination()), r.expectedSize(), r.expectedChecksum(), r.verify(),
                 r.overwrite(), r.streams(), asHttp(r.destinationBase()), r.thirdPartyCopy(), asHttp(r.sourceBase()), r.credentials(),
-                r.algorithm(), r.scitag(), r.archiveMetadata());
+                r.algorithm(), r.scitag(), r.archiveMetadata(), r.rateLimit());
     }
 }

@@ -95,7 +95,7 @@ public class OptimizerLoop extends EngineLoop {
                         samples == 0 ? null : ok / (double) samples, samples, r.getLong(5).intValue(), r.getLong(6).intValue());
                 LinkOptimizer.State state = r.getInteger(7) == null ? LinkOptimizer.State.initial(link.minActive())
                         : new LinkOptimizer.State(r.getInteger(7), r.getDouble(8), r.getInteger(9), r.getDouble(10), r.getInteger(11));
-                LinkOptimizer.Decision d = LinkOptimizer.decide(state, o, link.minActive(), link.maxActive(), params);
+                LinkOptimizer.Decision d = LinkOptimizer.decide(state, o, link.minActive(), link.maxActive(), params, link.maxRate());
                 LinkOptimizer.State n = d.next();
                 c.preparedQuery("INSERT INTO link_state (source_se, dest_se, active_target, ema_throughput, best_active, best_ema, hold_rounds, updated_at) "
                                 + "VALUES ($1, $2, $3, $4, $5, $6, $7, now()) ON CONFLICT (source_se, dest_se) DO UPDATE SET active_target = $3, "

@@ -11,7 +11,7 @@ import java.io.Serializable;
 import java.time.OffsetDateTime;
 import java.util.Objects;
 
-/** How a link (source SE -> destination SE) may be driven: active transfer bounds, streams, optimizer mode. */
+/** How a link (source SE -> destination SE) may be driven: active transfer bounds, streams, optimizer mode, rate cap. */
 @Entity
 @Table(name = "link_config")
 @IdClass(LinkConfig.Key.class)
@@ -48,6 +48,10 @@ public class LinkConfig extends PanacheEntityBase {
 
     /** Null: ask tcp-profiles. */
     public Integer nostreams;
+
+    /** Bytes per second all the link's copies together may move (null: no cap). */
+    @Column(name = "max_rate")
+    public Long maxRate;
 
     @Column(name = "optimizer_mode")
     public String optimizerMode;

@@ -1,17 +1,33 @@
 package io.ferry.scheduler.links;
 
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.ferry.problem.Problem;
+import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.submission.MaxRate;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** A link's settings with FTS3's field names; omitted streams mean "ask tcp-profiles". */
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A link's settings with FTS3's field names; omitted streams mean "ask tcp-profiles", an omitted {@code max_rate}
+ * means no rate cap (bytes per second, or a number with a unit: see {@link MaxRate}).
+ */
 public record LinkInput(@Min(1) @Max(1000) Integer min_active, @Min(1) @Max(1000) Integer max_active,
                         @Min(1) @Max(16) Integer nostreams,
                         // the enumeration for the document: a JSON Schema pattern matches anywhere in the value
-                        @Schema(enumeration = {"adaptive", "fixed"}) @Pattern(regexp = "adaptive|fixed", message = "must be adaptive or fixed") String optimizer_mode) {
+                        @Schema(enumeration = {"adaptive", "fixed"}) @Pattern(regexp = "adaptive|fixed", message = "must be adaptive or fixed") String optimizer_mode,
+                        @Schema(description = "bytes/s, or with a unit: 50MB/s, 1Gbit/s", example = "500MB/s") String max_rate) {
 
     LinkService.Settings settings() {
-        return new LinkService.Settings(min_active, max_active, nostreams, optimizer_mode);
+        List<Problem.FieldError> errors = new ArrayList<>();
+        Long rate = max_rate == null ? null : MaxRate.read(TextNode.valueOf(max_rate), "max_rate", errors);
+        if (!errors.isEmpty()) {
+            throw ProblemException.badRequest("max_rate", errors.get(0).message());
+        }
+        return new LinkService.Settings(min_active, max_active, nostreams, optimizer_mode, rate);
     }
 }

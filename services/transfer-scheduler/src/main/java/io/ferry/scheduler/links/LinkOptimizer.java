@@ -7,6 +7,9 @@ import java.util.Locale;
  * smoothed (EMA) per active count, a lower success rate backs the link off, and the count climbs one step at a time
  * while each step pays. A step that does not pay is undone and the link settles on the best count it has seen; it
  * probes one step up again only after {@code holdRounds} steady rounds, so a steady link does not oscillate.
+ * A link with a rate cap ({@code max_rate}) that moves {@link #AT_CAP} of it or more holds its count: more
+ * transfers could only share the same capped bytes, and each one added would be kept by the noise of a throughput
+ * that can no longer grow.
  */
 public final class LinkOptimizer {
 
@@ -30,10 +33,18 @@ public final class LinkOptimizer {
         }
     }
 
+    /** The share of its cap at which a capped link gains nothing from more transfers. */
+    static final double AT_CAP = 0.95;
+
     private LinkOptimizer() {
     }
 
     public static Decision decide(State s, Observation o, int min, int max, Params p) {
+        return decide(s, o, min, max, p, null);
+    }
+
+    /** {@link #decide(State, Observation, int, int, Params)} for a link capped at {@code maxRate} bytes per second (null: no cap). */
+    public static Decision decide(State s, Observation o, int min, int max, Params p, Long maxRate) {
         int n = clamp(s.target(), min, max);
         if (o.samples() == 0 && o.running() == 0) {
             return new Decision(new State(n, s.ema(), s.bestActive(), s.bestEma(), s.holdRounds()), s.target(), value(s.ema()),
@@ -49,6 +60,13 @@ public final class LinkOptimizer {
         if (o.running() + o.queued() < n) {
             return new Decision(new State(n, ema, s.bestActive(), s.bestEma(), s.holdRounds()), s.target(), ema,
                     "only " + (o.running() + o.queued()) + " file(s) running or queued: the target " + n + " is not what limits the link");
+        }
+        if (maxRate != null && ema >= AT_CAP * maxRate) {
+            int hold = s.bestActive() != null && s.bestActive() < n && s.bestEma() != null && s.bestEma() >= AT_CAP * maxRate
+                    ? clamp(s.bestActive(), min, max) : n;
+            return new Decision(new State(hold, ema, hold, ema, p.holdRounds()), s.target(), ema,
+                    String.format(Locale.ROOT, "%s with %d active is at %.0f%% of the link's max_rate %s: more transfers cannot gain, holding %d",
+                            rate(ema), n, 100 * ema / maxRate, rate(maxRate), hold));
         }
         if (s.bestActive() == null || s.bestEma() == null) {
             return climb(n, ema, ema, max, p, s.target(), String.format(Locale.ROOT, "first measurement %s with %d active", rate(ema), n));

@@ -58,6 +58,7 @@ public class LinkService {
                         throw ProblemException.badRequest("min_active", "must not exceed max_active (" + l.maxActive + ")");
                     }
                     l.nostreams = in.nostreams();
+                    l.maxRate = in.maxRate();
                     if (in.optimizerMode() != null) {
                         l.optimizerMode = in.optimizerMode();
                     }
@@ -90,8 +91,15 @@ public class LinkService {
         });
     }
 
-    /** A link's settings as an administrator gives them; null leaves min/max/mode as they are, null streams ask tcp-profiles. */
-    public record Settings(Integer minActive, Integer maxActive, Integer nostreams, String optimizerMode) {
+    /**
+     * A link's settings as an administrator gives them; null leaves min/max/mode as they are, null streams ask
+     * tcp-profiles, a null rate cap removes the cap (like streams, it is part of every PUT).
+     */
+    public record Settings(Integer minActive, Integer maxActive, Integer nostreams, String optimizerMode, Long maxRate) {
+        /** Settings without a rate cap. */
+        public Settings(Integer minActive, Integer maxActive, Integer nostreams, String optimizerMode) {
+            this(minActive, maxActive, nostreams, optimizerMode, null);
+        }
     }
 
     static LinkConfig defaults(String source, String dest) {

@@ -20,8 +20,16 @@ import java.util.Optional;
 public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> targets, Map<String, Se> ses, Map<String, Double> voWeights,
                                Map<String, Double> activityWeights) {
 
-    /** A link's bounds (configured or default), its optimizer mode, streams, and the optimizer's current target. */
-    public record Link(int minActive, int maxActive, String mode, Integer nostreams, Integer target) {
+    /**
+     * A link's bounds (configured or default), its optimizer mode, streams, the optimizer's current target, and its
+     * rate cap in bytes per second (null: none).
+     */
+    public record Link(int minActive, int maxActive, String mode, Integer nostreams, Integer target, Long maxRate) {
+        /** A link without a rate cap. */
+        public Link(int minActive, int maxActive, String mode, Integer nostreams, Integer target) {
+            this(minActive, maxActive, mode, nostreams, target, null);
+        }
+
         public boolean adaptive() {
             return !"fixed".equals(mode);
         }
@@ -95,11 +103,11 @@ public record SchedulingInputs(Map<String, Link> links, Map<String, Integer> tar
                         targets.put(key(r.getString(0), r.getString(1)), r.getInteger(2));
                     }
                 })
-                .chain(x -> c.query("SELECT source_se, dest_se, min_active, max_active, optimizer_mode, nostreams FROM link_config").execute())
+                .chain(x -> c.query("SELECT source_se, dest_se, min_active, max_active, optimizer_mode, nostreams, max_rate FROM link_config").execute())
                 .invoke(rows -> {
                     for (Row r : rows) {
                         String k = key(r.getString(0), r.getString(1));
-                        links.put(k, new Link(r.getInteger(2), r.getInteger(3), r.getString(4), r.getInteger(5), targets.get(k)));
+                        links.put(k, new Link(r.getInteger(2), r.getInteger(3), r.getString(4), r.getInteger(5), targets.get(k), r.getLong(6)));
                     }
                 })
                 .chain(x -> c.query("SELECT name, site, base_urls, needs_prepare, inbound_max_active, outbound_max_active, third_party_copy, access, "

@@ -99,6 +99,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         // validated here, read by the engine from the stored params when it stages, archives or finds a destination
         TapeParams tape = TapeParams.read(p, errors);
         SyncLevel sync = SyncLevel.read(p, errors);
+        // read by the engine from the stored params when a file of the job starts (see engine/RateCaps)
+        MaxRate.read(p.get("max_rate"), "params.max_rate", errors);
         // read by the token refresher from the stored params: the job's tokens are used as given, never exchanged
         bool(p.get("unmanaged_tokens"), "params.unmanaged_tokens", false, errors);
         boolean multihop = bool(p.get("multihop"), "params.multihop", false, errors);

@@ -29,10 +29,14 @@ class LinkOptimizerTest {
     }
 
     static List<Integer> run(SimulatedLink link, int rounds, int min, int max, double successRate) {
+        return run(link, rounds, min, max, successRate, null);
+    }
+
+    static List<Integer> run(SimulatedLink link, int rounds, int min, int max, double successRate, Long maxRate) {
         LinkOptimizer.State s = LinkOptimizer.State.initial(min);
         List<Integer> targets = new ArrayList<>();
         for (int i = 0; i < rounds; i++) {
-            LinkOptimizer.Decision d = LinkOptimizer.decide(s, link.observe(s.target(), successRate), min, max, PARAMS);
+            LinkOptimizer.Decision d = LinkOptimizer.decide(s, link.observe(s.target(), successRate), min, max, PARAMS, maxRate);
             assertTrue(d.rationale() != null && !d.rationale().isBlank());
             s = d.next();
             targets.add(s.target());
@@ -54,6 +58,27 @@ class LinkOptimizerTest {
             changes += late.get(i).equals(late.get(i - 1)) ? 0 : 1;
         }
         assertTrue(changes <= 2 * late.size() / (PARAMS.holdRounds() + 1) + 2, changes + " changes in " + late.size() + " rounds: " + late);
+    }
+
+    @Test
+    void aLinkAtItsRateCapHoldsInsteadOfProbingForMore() {
+        // 10 MB/s per transfer on an 80 MB/s link capped at 40 MB/s: the cap is the capacity, 4 transfers reach it
+        SimulatedLink capped = new SimulatedLink(10e6, 40e6, new Random(3));
+        List<Integer> targets = run(capped, 120, 2, 60, 1.0, 40_000_000L);
+        assertTrue(targets.subList(10, 120).stream().allMatch(t -> t == 4), "probed past the cap: " + targets);
+        // without the cap known, the optimizer keeps probing one step up every holdRounds rounds
+        List<Integer> blind = run(new SimulatedLink(10e6, 40e6, new Random(3)), 120, 2, 60, 1.0);
+        assertTrue(blind.subList(10, 120).stream().anyMatch(t -> t > 4), "no probe at all: " + blind);
+        LinkOptimizer.Decision d = LinkOptimizer.decide(new LinkOptimizer.State(4, 39e6, 4, 39e6, 0),
+                new LinkOptimizer.Observation(39.5e6, 1.0, 50, 4, 500), 2, 60, PARAMS, 40_000_000L);
+        assertEquals(4, d.next().target());
+        assertTrue(d.rationale().contains("max_rate"), d.rationale());
+    }
+
+    @Test
+    void aLinkBelowItsRateCapClimbsAsUsual() {
+        List<Integer> targets = run(new SimulatedLink(10e6, 80e6, new Random(1)), 120, 2, 60, 1.0, 1_000_000_000L);
+        assertTrue(targets.subList(40, 120).stream().allMatch(t -> t >= 7 && t <= 9), "strayed from the knee: " + targets);
     }
 
     @Test

@@ -30,7 +30,7 @@ import java.time.ZoneOffset;
 
 /**
  * The copy of one claimed file, on a thread of the transfer loop's pool: its streams, the storage boundary checked again,
- * the request and credentials, the mover's copy (watched by the lease keeper through {@link RunningFiles}), and its
+ * the request and credentials, its job's and link's rate caps ({@link RateCaps}), the mover's copy (watched by the lease keeper through {@link RunningFiles}), and its
  * outcome written: finished (or on to ARCHIVING), failed, cancelled or deferred; a staged source is released after.
  */
 @ApplicationScoped
@@ -46,11 +46,12 @@ public class TransferTask {
     private final StorageBoundary boundary;
     private final StreamAdvice advice;
     private final DestinationReport destinationReport;
+    private final RateCaps rateCaps;
 
     @Inject
     TransferTask(Pool pool, StateStore outcomes, RunningFiles running, StageReleases stageReleases, MoverChoice movers,
                  SiteDirectory sites, FileCredentials credentials, StorageBoundary boundary, StreamAdvice advice,
-                 DestinationReport destinationReport) {
+                 DestinationReport destinationReport, RateCaps rateCaps) {
         this.pool = pool;
         this.outcomes = outcomes;
         this.running = running;
@@ -61,6 +62,7 @@ public class TransferTask {
         this.boundary = boundary;
         this.advice = advice;
         this.destinationReport = destinationReport;
+        this.rateCaps = rateCaps;
     }
 
     /** Moves the file and writes its outcome; answers a {@link System#nanoTime} no earlier than the outcome's commit. */
@@ -81,7 +83,13 @@ public class TransferTask {
             req = CopyRequests.of(f, allowed, streams, sites.se(f.sourceSe()), sites.se(f.destSe()), credentials.of(f, allowed.source().toUri(), allowed.destination().toUri(), "transfer"));
             sourceCredential = req.credentials().source();
             SourceStat stat = new SourceStat(f.sourceSize() == null ? -1 : f.sourceSize(), f.sourceRanges(), null);
-            CopyResult r = mover.transfer(req, stat, progress);
+            CopyResult r;
+            try (RateCaps.Held caps = rateCaps.hold(f)) {
+                if (req.thirdPartyCopy()) {
+                    caps.awaitThirdPartyRoom(progress);
+                }
+                r = mover.transfer(req.withRateLimit(caps.limit()), stat, progress);
+            }
             OffsetDateTime transferEnd = start.plusNanos(r.transferMillis() * 1_000_000);
             OffsetDateTime checksumEnd = transferEnd.plusNanos(r.checksumMillis() * 1_000_000);
             times = new AttemptTimes(f.prepareStartedAt(), f.preparedAt(), start, transferEnd, transferEnd, checksumEnd);

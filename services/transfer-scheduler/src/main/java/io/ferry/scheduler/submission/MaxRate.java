@@ -1,0 +1,77 @@
+package io.ferry.scheduler.submission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ferry.problem.Problem;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A rate cap ({@code max_rate}) as a job or a link gives it: bytes per second as a whole number, or a number with a
+ * unit, optionally followed by {@code /s}: {@code B}, decimal {@code KB MB GB TB} (powers of 1000), binary
+ * {@code KiB MiB GiB TiB} (powers of 1024), or bits {@code bit kbit Mbit Gbit Tbit} (decimal, / 8). Units ignore
+ * case ("mb" is megabytes: bits are always spelled {@code bit}). Bounded to {@link #MIN} … {@link #MAX}: below
+ * 100 KB/s a streamed copy would sit on one 256 KiB buffer for seconds at a time, long enough for storage to drop
+ * the idle connection.
+ */
+public final class MaxRate {
+
+    public static final long MIN = 100_000;
+    public static final long MAX = 100_000_000_000L;
+    private static final Pattern FORM = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([a-zA-Z]*)\\s*(?:/\\s*s)?\\s*");
+    private static final Map<String, Double> UNITS = Map.ofEntries(
+            Map.entry("", 1.0), Map.entry("b", 1.0),
+            Map.entry("kb", 1e3), Map.entry("mb", 1e6), Map.entry("gb", 1e9), Map.entry("tb", 1e12),
+            Map.entry("kib", 1024.0), Map.entry("mib", 1024.0 * 1024), Map.entry("gib", 1024.0 * 1024 * 1024),
+            Map.entry("tib", 1024.0 * 1024 * 1024 * 1024),
+            Map.entry("bit", 1 / 8.0), Map.entry("kbit", 1e3 / 8), Map.entry("mbit", 1e6 / 8), Map.entry("gbit", 1e9 / 8),
+            Map.entry("tbit", 1e12 / 8));
+    private static final String EXPECTED = "bytes per second, " + MIN + " (100KB/s) to " + MAX
+            + " (100GB/s): a whole number or a number with a unit such as 50MB/s, 1Gbit/s, 512KiB/s";
+
+    private MaxRate() {
+    }
+
+    /** {@code value} in bytes per second; empty when it is not a rate within the bounds. */
+    public static OptionalLong parse(String value) {
+        if (value == null) {
+            return OptionalLong.empty();
+        }
+        Matcher m = FORM.matcher(value);
+        if (!m.matches()) {
+            return OptionalLong.empty();
+        }
+        Double unit = UNITS.get(m.group(2).toLowerCase(Locale.ROOT));
+        if (unit == null) {
+            return OptionalLong.empty();
+        }
+        double bytes = new BigDecimal(m.group(1)).doubleValue() * unit;
+        if (bytes < MIN || bytes > MAX) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(Math.round(bytes));
+    }
+
+    /** A JSON value (a number or a string) as {@link #parse}; absent or null: no cap (null); else a field error named {@code field}. */
+    public static Long read(JsonNode v, String field, List<Problem.FieldError> errors) {
+        if (v == null || v.isNull() || v.isMissingNode()) {
+            return null;
+        }
+        OptionalLong rate = v.isIntegralNumber() || v.isTextual() ? parse(v.asText()) : OptionalLong.empty();
+        if (rate.isEmpty()) {
+            errors.add(new Problem.FieldError(field, EXPECTED));
+            return null;
+        }
+        return rate.getAsLong();
+    }
+
+    /** What a bad value is told. */
+    public static String expected() {
+        return EXPECTED;
+    }
+}
