@@ -66,6 +66,18 @@ public final class FileMover implements Mover {
     }
 
     @Override
+    public String sourceChecksum(CopyRequest req) throws MoverException {
+        try (ChecksumStream in = new ChecksumStream(Files.newInputStream(confined(req.source(), true, req.sourceBase())), req.algorithm())) {
+            in.transferTo(OutputStream.nullOutputStream());
+            return in.hex();
+        } catch (NoSuchFileException e) {
+            throw new MoverException(MoverException.Code.SOURCE_NOT_FOUND, "prepare", req.source() + " does not exist");
+        } catch (IOException e) {
+            throw failure(e, "prepare");
+        }
+    }
+
+    @Override
     public void prepareDestination(CopyRequest req) throws MoverException {
         Path dest = confined(req.destination(), false, req.destinationBase());
         if (Files.exists(dest, LinkOption.NOFOLLOW_LINKS) && !req.overwrite()) {

@@ -432,7 +432,9 @@ public final class HttpMover implements Mover {
     }
 
     /** The source's checksum in the copy's algorithm, read whole. */
-    private String sourceChecksum(CopyRequest req) throws MoverException {
+    @Override
+    public String sourceChecksum(CopyRequest req) throws MoverException {
+        req = WebDavSchemes.asHttp(req);
         try {
             return checksumOf(toSource(req), req.source(), req.credentials().source(), req.algorithm(), "source ");
         } catch (IOException e) {

@@ -36,6 +36,14 @@ public interface Mover {
         return statDestination(req);
     }
 
+    /**
+     * The source read whole and summed in the request's algorithm, presenting what the request gives for the source:
+     * for a caller whose {@link #stat} got no digest from the SE (a sync check). Null: this mover cannot read it.
+     */
+    default String sourceChecksum(CopyRequest req) throws MoverException {
+        return null;
+    }
+
     /** DEST_EXISTS unless overwrite (an existing file is then removed); parent collections created. */
     void prepareDestination(CopyRequest req) throws MoverException;
 

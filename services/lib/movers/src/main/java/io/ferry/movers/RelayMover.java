@@ -47,6 +47,11 @@ public final class RelayMover implements Mover {
     }
 
     @Override
+    public String sourceChecksum(CopyRequest req) throws MoverException {
+        return readAndSum(source, req.source(), req.credentials().source(), req.algorithm(), "prepare");
+    }
+
+    @Override
     public SourceStat destinationStat(CopyRequest req) throws MoverException {
         return destination.stat(req.destination(), req.algorithm(), req.credentials().destination(), "prepare");
     }

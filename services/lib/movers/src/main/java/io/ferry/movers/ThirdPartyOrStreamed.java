@@ -26,6 +26,11 @@ public abstract class ThirdPartyOrStreamed implements Mover {
     }
 
     @Override
+    public final String sourceChecksum(CopyRequest req) throws MoverException {
+        return streamed.sourceChecksum(req);
+    }
+
+    @Override
     public final SourceStat destinationStat(CopyRequest req) throws MoverException {
         return streamed.destinationStat(req);
     }

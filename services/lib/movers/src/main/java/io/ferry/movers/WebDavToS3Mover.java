@@ -56,7 +56,7 @@ public final class WebDavToS3Mover extends ThirdPartyOrStreamed {
             long pushed = System.nanoTime();
             SourceStat copied = s3.stat(req.destination(), req.checksums() ? req.algorithm() : null, keys, "checksum");
             String sum = ThirdPartyCopy.verify(req, stat, copied,
-                    () -> RelayMover.readAndSum(s3, req.destination(), keys, req.algorithm(), "checksum"), () -> sourceChecksum(req));
+                    () -> RelayMover.readAndSum(s3, req.destination(), keys, req.algorithm(), "checksum"), () -> digestOrSum(req));
             return new CopyResult(copied.size(), sum, 1, (pushed - t0) / 1_000_000, (System.nanoTime() - pushed) / 1_000_000);
         } catch (MoverException e) {
             if (attempt.wrote) {
@@ -72,7 +72,7 @@ public final class WebDavToS3Mover extends ThirdPartyOrStreamed {
     }
 
     /** The source's checksum when the job gives none: its SE's digest, else the source read whole. */
-    private String sourceChecksum(CopyRequest req) throws MoverException {
+    private String digestOrSum(CopyRequest req) throws MoverException {
         StorageAccess source = http.webDav();
         StorageCredential credential = req.credentials().source();
         String told = source.stat(req.source(), req.algorithm(), credential, "checksum").checksum();

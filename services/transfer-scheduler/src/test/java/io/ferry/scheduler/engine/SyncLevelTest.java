@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code params.sync_level} end to end against a real nginx with WebDAV (it answers no Digest, so a destination's
- * checksum is read back, and the source's is the job's): files already at the destination end FINISHED with the
+ * checksum is read back, and the source's is the job's or read too): files already at the destination end FINISHED with the
  * reason, no PUT and no transfer record; the others are copied, replacing what differs.
  */
 @QuarkusTest
@@ -101,14 +101,23 @@ class SyncLevelTest extends EngineFixture {
     }
 
     @Test
-    void withoutAKnownSourceChecksumNothingIsClaimedToMatch() throws Exception {
-        write("/se-a/sync/nosum/f", 20_000, 3);
-        write("/se-b/sync/nosum/f", 20_000, 3);
+    void withoutAKnownSourceChecksumBothSidesAreReadAndCompared() throws Exception {
+        write("/se-a/sync/nosum/same", 20_000, 3);
+        write("/se-b/sync/nosum/same", 20_000, 3);
+        write("/se-a/sync/nosum/other", 20_000, 4);
+        write("/se-b/sync/nosum/other", 20_000, 5);
         int logged = nginx.requests().size();
-        String id = submit(vo("atlas"), List.of(file("/se-a/sync/nosum/f", "/se-b/sync/nosum/f", null)), sync("checksum"));
+        // nginx gives no digest and the job no checksum: Ferry reads both sides of a file whose sizes match
+        String id = submit(vo("atlas"), List.of(file("/se-a/sync/nosum/same", "/se-b/sync/nosum/same", null),
+                file("/se-a/sync/nosum/other", "/se-b/sync/nosum/other", null)), sync("checksum"));
         assertEquals("FINISHED", awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED"));
-        assertNull(files(vo("atlas"), id).getString("[0].reason"), "nginx gives no source digest and the job none: copied");
-        assertEquals(1, putsSince(logged, "/se-b/sync/nosum/").size());
+        JsonPath f = files(vo("atlas"), id);
+        assertTrue(f.getString("[0].reason").matches("already at the destination \\(sync_level checksum: adler32 [0-9a-f]{8} matches\\)"), f.prettify());
+        assertNull(f.getString("[1].reason"), f.prettify());
+        List<String> puts = putsSince(logged, "/se-b/sync/nosum/");
+        assertEquals(1, puts.size(), puts.toString());
+        assertTrue(puts.get(0).contains("/se-b/sync/nosum/other"), puts.toString());
+        assertArrayEquals(Files.readAllBytes(nginx.file("/se-a/sync/nosum/other")), Files.readAllBytes(nginx.file("/se-b/sync/nosum/other")));
     }
 
     @Test

@@ -22,9 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * {@code params.sync_level}: whether a sync job's file is already at the destination, so its prepare ends it
  * FINISHED instead of copying it. A match is claimed only when it was checked: a destination that cannot be stat'ed,
- * a size, time or checksum that either side does not give, all mean "copy". Checksums are the submitted one or the
- * source SE's (a source is never read for it) against the destination SE's, the destination read and summed only when
- * its SE gives none and its size already matches.
+ * a size or time that either side does not give, all mean "copy". Checksums are the submitted one, else the source
+ * SE's, else the source read and summed, against the destination SE's, else the destination read and summed; either
+ * side is read only once the sizes match.
  */
 @ApplicationScoped
 public class SyncCheck {
@@ -80,14 +80,24 @@ public class SyncCheck {
     }
 
     private static String sameChecksum(ClaimedFile f, Mover mover, CopyRequest req, SourceStat source, SourceStat dest) {
-        String expected = f.expectedChecksum() != null ? f.expectedChecksum() : source.checksum();
-        if (expected == null) {
-            LOG.infof("file %d: sync_level checksum, but neither the job nor the source SE gives the source's %s: copied", f.fileId(),
-                    req.algorithm().digestName());
-            return null;
-        }
         if (source.size() >= 0 && dest.size() >= 0 && source.size() != dest.size()) {
             return null;
+        }
+        String expected = f.expectedChecksum() != null ? f.expectedChecksum() : source.checksum();
+        if (expected == null) {
+            // neither the job nor the source SE tells it: both sides are read, as rsync --checksum does, which still
+            // writes nothing and moves each byte once instead of twice
+            try {
+                expected = mover.sourceChecksum(req);
+            } catch (MoverException | RuntimeException unreadable) {
+                LOG.infof("file %d: sync_level checksum, but the source's checksum could not be had (%s): copied", f.fileId(),
+                        unreadable.getMessage());
+                return null;
+            }
+            if (expected == null) {
+                LOG.infof("file %d: sync_level checksum, but the source's %s cannot be had: copied", f.fileId(), req.algorithm().digestName());
+                return null;
+            }
         }
         String actual = dest.checksum();
         if (actual == null) {
