@@ -1,6 +1,9 @@
 package io.ferry.scheduler.engine;
 
+import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.FerryTestResource;
+import io.ferry.dev.TestCertificates;
+import io.ferry.dev.XrootdServer;
 import io.ferry.scheduler.EngineFixture;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -15,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 
@@ -75,6 +79,29 @@ class DirectoryJobTest extends EngineFixture {
         assertTrue(files.getList("dest_surl").contains(destination.toUri() + "copy/sub%20dir/%C3%BC%20%C3%B1/c%20%231+%3F.root"), files.prettify());
         given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().statusCode(200).body("job_state", equalTo("FINISHED"))
                 .body("source_se", equalTo("DIR-SRC")).body("dest_se", equalTo("DIR-DST"));
+    }
+
+    /** XRootD's kXR_dirlist walk, the files streamed to a WebDAV SE. */
+    @Test
+    void aTreeOnAnXrootdSeIsCopiedToWebDav() throws Exception {
+        Path pki = Files.createTempDirectory("ferry-dir-pki");
+        try (XrootdServer xrootd = new XrootdServer(TestCertificates.create(pki), Map.of(), XrootdServer.Options.plain())) {
+            register("XRD-DIR", "{\"site\":\"XRD-SITE\",\"baseUrls\":{\"root\":\"" + xrootd.rootUrl("root", "/store") + "\"},\"access\":{\"open\":true}}");
+            List<String> paths = List.of("x.root", "run 1/y.root", "run 1/deeper/z.root");
+            for (String path : paths) {
+                write(xrootd.file("/store/xtree/" + path), 30_000);
+            }
+            String body = "{\"sources\":[\"" + xrootd.rootUrl("root", "/store/xtree/") + "\"],\"destinations\":[\"" + nginx.url("/se-b/xcopy/")
+                    + "\"],\"recursive\":true}";
+            String id = submit(vo("atlas"), List.of(body), "{}");
+            assertEquals("FINISHED", awaitJob(vo("atlas"), id, Duration.ofSeconds(60), "FINISHED", "FAILED", "FINISHEDDIRTY"),
+                    files(vo("atlas"), id).prettify());
+            for (String path : paths) {
+                assertEquals(-1, Files.mismatch(xrootd.file("/store/xtree/" + path), nginx.file("/se-b/xcopy/" + path)), path);
+            }
+        } finally {
+            DirectoryTrees.delete(pki);
+        }
     }
 
     @Test
