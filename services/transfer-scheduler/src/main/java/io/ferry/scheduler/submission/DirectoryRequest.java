@@ -19,7 +19,7 @@ import java.util.Set;
 public record DirectoryRequest(List<String> include, List<String> exclude, int maxFiles) {
 
     /** The protocols whose directories the engine can list. */
-    public static final Set<String> LISTED_SCHEMES = Set.of("file", "s3", "s3s", "root", "roots");
+    public static final Set<String> LISTED_SCHEMES = Set.of("file", "http", "https", "dav", "davs", "root", "roots", "s3", "s3s");
     static final int MAX_GLOBS = 50;
     static final int MAX_GLOB_LENGTH = 256;
 

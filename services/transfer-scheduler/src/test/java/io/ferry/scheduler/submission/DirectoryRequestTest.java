@@ -40,7 +40,7 @@ class DirectoryRequestTest {
     @Test
     void everyWrongDirectoryFieldIsNamed() {
         assertEquals(List.of("files[0].recursive"), fields("{\"files\":[{\"sources\":[\"file:///a/\"],\"destinations\":[\"file:///b/\"],\"recursive\":\"yes\"}]}"));
-        assertEquals(List.of("files[0].sources"), fields("{\"files\":[{\"sources\":[\"https://a.example/d/\"],\"destinations\":[\"file:///b/\"],\"recursive\":true}]}"));
+        assertEquals(List.of("files[0].sources"), fields("{\"files\":[{\"sources\":[\"gsiftp://a.example/d/\"],\"destinations\":[\"file:///b/\"],\"recursive\":true}]}"));
         assertEquals(List.of("files[0].include[1]", "files[0].exclude[0]"), fields("{\"files\":[{\"sources\":[\"file:///a/\"],\"destinations\":[\"file:///b/\"],"
                 + "\"recursive\":true,\"include\":[\"*.root\",\"[x\"],\"exclude\":[\"/abs\"]}]}"));
         assertEquals(List.of("params.max_files"), fields("{\"files\":[{\"sources\":[\"file:///a/\"],\"destinations\":[\"file:///b/\"],\"recursive\":true}],"

@@ -119,6 +119,8 @@ public class MoverChoice {
                 return s3;
             case "root":
                 return xrootd;
+            case "http":
+                return http.webDavListing();
             default:
                 break;
         }
