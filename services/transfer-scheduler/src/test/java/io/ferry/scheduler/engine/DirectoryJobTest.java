@@ -2,8 +2,12 @@ package io.ferry.scheduler.engine;
 
 import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.FerryTestResource;
+import io.ferry.dev.S3Server;
 import io.ferry.dev.TestCertificates;
 import io.ferry.dev.XrootdServer;
+import io.ferry.movers.S3Access;
+import io.ferry.movers.S3Keys;
+import io.ferry.movers.StorageAccess;
 import io.ferry.scheduler.EngineFixture;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -14,6 +18,8 @@ import org.jboss.logging.Logger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +32,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -101,6 +108,56 @@ class DirectoryJobTest extends EngineFixture {
             }
         } finally {
             DirectoryTrees.delete(pki);
+        }
+    }
+
+    /** WebDAV's PROPFIND walk (XRootD's HTTP plugin: the test nginx answers no PROPFIND), the files streamed to nginx. */
+    @Test
+    void aTreeOnAWebDavSeIsCopiedToAnother() throws Exception {
+        Path pki = Files.createTempDirectory("ferry-dir-pki");
+        try (XrootdServer dav = new XrootdServer(TestCertificates.create(pki), Map.of(), XrootdServer.Options.plain())) {
+            register("DAV-DIR", "{\"site\":\"DAV-SITE\",\"baseUrls\":{\"http\":\"" + dav.httpUrl("/store") + "\"},\"access\":{\"open\":true}}");
+            List<String> paths = List.of("w.root", "run 2/v ü.root", "run 2/deeper/u.root");
+            for (String path : paths) {
+                write(dav.file("/store/wtree/" + path), 25_000);
+            }
+            String body = "{\"sources\":[\"" + dav.httpUrl("/store/wtree/") + "\"],\"destinations\":[\"" + nginx.url("/se-b/wcopy/")
+                    + "\"],\"recursive\":true}";
+            String id = submit(vo("atlas"), List.of(body), "{}");
+            assertEquals("FINISHED", awaitJob(vo("atlas"), id, Duration.ofSeconds(60), "FINISHED", "FAILED", "FINISHEDDIRTY"),
+                    files(vo("atlas"), id).prettify());
+            for (String path : paths) {
+                assertEquals(-1, Files.mismatch(dav.file("/store/wtree/" + path), nginx.file("/se-b/wcopy/" + path)), path);
+            }
+        } finally {
+            DirectoryTrees.delete(pki);
+        }
+    }
+
+    /** S3's ListObjectsV2 with the SE's configured account (s3proxy), the objects pulled to nginx. */
+    @Test
+    void aPrefixOnAnS3SeIsCopiedToWebDav() throws Exception {
+        try (S3Server s3 = new S3Server("dirs")) {
+            register("DIR-S3", "{\"site\":\"S3-SITE\",\"baseUrls\":{\"s3\":\"" + s3.url("/dirs") + "\"},\"access\":{\"open\":true}}");
+            S3Access access = new S3Access(Duration.ofSeconds(30));
+            S3Keys keys = new S3Keys(S3Server.IDENTITY, S3Server.CREDENTIAL);
+            List<String> keysBelow = List.of("s.root", "run%203/t.root", "run%203/deeper/r.root");
+            byte[] data = new byte[12_345];
+            new Random(5).nextBytes(data);
+            for (String key : keysBelow) {
+                try (StorageAccess.Upload up = access.write(URI.create(s3.url("/dirs/prefix/" + key)), data.length, keys, "transfer")) {
+                    up.write(ByteBuffer.wrap(data));
+                    up.commit();
+                }
+            }
+            String body = "{\"sources\":[\"" + s3.url("/dirs/prefix/") + "\"],\"destinations\":[\"" + nginx.url("/se-b/s3copy/")
+                    + "\"],\"recursive\":true}";
+            String id = submit(vo("atlas"), List.of(body), "{}");
+            assertEquals("FINISHED", awaitJob(vo("atlas"), id, Duration.ofSeconds(60), "FINISHED", "FAILED", "FINISHEDDIRTY"),
+                    files(vo("atlas"), id).prettify());
+            for (String path : List.of("s.root", "run 3/t.root", "run 3/deeper/r.root")) {
+                assertArrayEquals(data, Files.readAllBytes(nginx.file("/se-b/s3copy/" + path)), path);
+            }
         }
     }
 
