@@ -7,10 +7,7 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
 
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -84,20 +81,12 @@ final class S3Listing {
                 r.abort();
                 throw new MoverException(MoverException.Code.HTTP_ERROR, "list", "a listing page of " + dir + " over " + MAX_PAGE_BYTES + " bytes");
             }
-            return parse(xml);
+            return StorageXml.parse(xml);
         } catch (IOException e) {
             throw HttpMover.ioFailure(e, "list");
         } catch (SAXException | ParserConfigurationException e) {
             throw new MoverException(MoverException.Code.HTTP_ERROR, "list", "the listing of " + dir + " is no S3 XML: " + e.getMessage());
         }
-    }
-
-    private static Document parse(byte[] xml) throws ParserConfigurationException, SAXException, IOException {
-        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-        f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-        f.setExpandEntityReferences(false);
-        return f.newDocumentBuilder().parse(new ByteArrayInputStream(xml));
     }
 
     private static String text(Element parent, String tag) {

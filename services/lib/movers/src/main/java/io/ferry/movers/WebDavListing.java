@@ -5,10 +5,7 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
 
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -91,7 +88,7 @@ final class WebDavListing {
                 r.abort();
                 throw new MoverException(MoverException.Code.HTTP_ERROR, "list", "the listing of " + collection + " is over " + MAX_ANSWER_BYTES + " bytes");
             }
-            answer = parse(xml);
+            answer = StorageXml.parse(xml);
         } catch (IOException e) {
             throw HttpMover.ioFailure(e, "list");
         } catch (SAXException | ParserConfigurationException e) {
@@ -151,15 +148,6 @@ final class WebDavListing {
         } catch (URISyntaxException e) {
             throw new MoverException(MoverException.Code.UNSUPPORTED_URL, "list", "cannot name '" + path + "' in a URL");
         }
-    }
-
-    private static Document parse(byte[] xml) throws ParserConfigurationException, SAXException, IOException {
-        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-        f.setNamespaceAware(true);
-        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-        f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-        f.setExpandEntityReferences(false);
-        return f.newDocumentBuilder().parse(new ByteArrayInputStream(xml));
     }
 
     private static String text(Element parent, String tag) {
