@@ -193,6 +193,30 @@ class DirectoryJobTest extends EngineFixture {
         assertTrue(Files.exists(destination.resolve("percent-copy/ok.dat")));
     }
 
+    /**
+     * A job waiting for its listing (its request held by a replica that is still at it) has no file: the settler
+     * leaves it SUBMITTED rather than calling it FINISHED, and a cancel makes it CANCELED.
+     */
+    @Test
+    void aJobWaitingForItsListingStaysSubmittedAndIsCancelled() throws Exception {
+        write(source.resolve("held/f"), 10);
+        String listed = submit(vo("atlas"), List.of(entry("held/", "held-copy/", null)), "{}");
+        awaitJob(vo("atlas"), listed, Duration.ofSeconds(30), "FINISHED");
+        String id = java.util.UUID.randomUUID().toString();
+        // a copy of that job's row under a new id, as if just submitted, its request held by another replica
+        pool.withTransaction(c -> c.query("CREATE TEMP TABLE held_job ON COMMIT DROP AS SELECT * FROM job WHERE job_id = '" + listed + "'").execute()
+                .chain(x -> c.query("UPDATE held_job SET job_id = '" + id + "', state = 'SUBMITTED', finished_at = NULL, reason = NULL").execute())
+                .chain(x -> c.query("INSERT INTO job SELECT * FROM held_job").execute())
+                .chain(x -> c.query("INSERT INTO directory_request (job_id, source_url, dest_url, source_se, dest_se, max_files, activity, "
+                        + "lease_owner, lease_until) VALUES ('" + id + "', 'file:///x/', 'file:///y/', 'DIR-SRC', 'DIR-DST', 10, 'default', "
+                        + "'another-replica', now() + interval '1 hour')").execute())).await().atMost(Duration.ofSeconds(10));
+        Thread.sleep(1500);
+        given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().statusCode(200).body("job_state", equalTo("SUBMITTED"));
+        given().auth().oauth2(vo("atlas")).delete("/jobs/" + id).then().statusCode(200);
+        given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().body("job_state", equalTo("CANCELED"));
+        assertEquals(0, files(vo("atlas"), id).getList("file_id").size());
+    }
+
     @Test
     void aBadDirectoryEntryIsRefusedNamingTheFieldAndNothingIsStored() throws Exception {
         long jobs = count("SELECT count(*) FROM job");
