@@ -6,6 +6,7 @@ import io.ferry.dev.DirectoryTrees;
 import io.ferry.dev.FerryTestResource;
 import io.ferry.dev.FreePort;
 import io.ferry.dev.NginxWebDav;
+import io.ferry.dev.S3Server;
 import io.ferry.dev.testca.TestTokenIssuer;
 import io.ferry.scheduler.delivery.StompBroker;
 import io.ferry.scheduler.queue.ClaimedFile;
@@ -92,7 +93,10 @@ public abstract class EngineFixture {
                     Map.entry("ferry.identity.issuers.iam.jwks", "http://127.0.0.1:" + ISSUER_PORT + "/jwks"),
                     Map.entry("ferry.identity.issuers.iam.vo", "atlas"),
                     Map.entry("ferry.identity.grants.iam-fts.scope", "fts"),
-                    Map.entry("ferry.identity.grants.iam-fts.roles", "transfer:read,transfer:submit"));
+                    Map.entry("ferry.identity.grants.iam-fts.roles", "transfer:read,transfer:submit"),
+                    // DirectoryJobTest's S3 SE: s3proxy's one account
+                    Map.entry("ferry.scheduler.s3.\"DIR-S3\".access-key", S3Server.IDENTITY),
+                    Map.entry("ferry.scheduler.s3.\"DIR-S3\".secret-key", S3Server.CREDENTIAL));
         }
 
         private static Path tempDirectory() {

@@ -8,6 +8,7 @@ import io.ferry.cli.client.FerryHttp;
 import io.ferry.cli.output.OutputFormat;
 import io.ferry.cli.transfer.Checksums;
 import io.ferry.cli.transfer.Deadlines;
+import io.ferry.cli.transfer.DirectoryEntry;
 import io.ferry.cli.transfer.Intervals;
 import io.ferry.cli.transfer.Sizes;
 import io.ferry.cli.transfer.SubmitOptions;
@@ -38,7 +39,8 @@ import java.util.List;
                 "  ferry submit -f list.txt --activity 'Data Consolidation' --retry 3 --max-time-in-queue 12h",
                 "  ferry submit -f backlog.txt --max-rate 50MB/s",
                 "  sed 's|.*|https://a.example/& https://b.example/&|' names.txt | ferry submit -f -",
-                "  ferry submit -f bulk.json --dry-run"})
+                "  ferry submit -f bulk.json --dry-run",
+                "  ferry submit -r davs://se-a.example/run/ davs://se-b.example/run/ --include '*.root' --exclude 'tmp/*'"})
 public final class SubmitCommand extends FerryCommand {
 
     /** The scheduler's limit of files per job (Submission.MAX_FILES). */
@@ -100,6 +102,18 @@ public final class SubmitCommand extends FerryCommand {
     @Option(names = "--max-files-per-job", paramLabel = "N", description = "split longer lists into several jobs (default: the scheduler's limit, 10000)")
     int maxFilesPerJob = SCHEDULER_FILES_PER_JOB;
 
+    @Option(names = {"-r", "--recursive"}, description = "SRC/ and DST/ are directories: the scheduler lists SRC/ and copies its tree to DST/")
+    boolean recursive;
+
+    @Option(names = "--include", paramLabel = "GLOB", description = "with -r: copy only files matching (a glob without / matches names)")
+    List<String> include = new ArrayList<>();
+
+    @Option(names = "--exclude", paramLabel = "GLOB", description = "with -r: leave out files matching (e.g. 'tmp/*', '*.log')")
+    List<String> exclude = new ArrayList<>();
+
+    @Option(names = "--max-files", paramLabel = "N", description = "with -r: refuse a tree of more files than this (default 10000)")
+    Integer maxFiles;
+
     @Option(names = "--dry-run", description = "print the body(ies) that would be sent, send nothing")
     boolean dryRun;
 
@@ -118,6 +132,9 @@ public final class SubmitCommand extends FerryCommand {
         SubmitOptions options = new SubmitOptions(overwrite, retry, retryDelay, priority, activity, verifyChecksum, maxTimeInQueue, jobMetadata, sid, scitag,
                 deadline == null ? null : Deadlines.resolve(deadline, Instant.now()), maxRate);
         List<ObjectNode> bodies = options.bodies(files, Math.min(maxFilesPerJob, SCHEDULER_FILES_PER_JOB));
+        if (recursive) {
+            new DirectoryEntry(include, exclude, maxFiles).applyToJob(bodies.get(0));
+        }
         SyncLevels.apply(bodies, sync == null ? null : SyncLevels.parse(sync));
         if (dryRun) {
             printer().document(bodies.size() == 1 ? bodies.get(0) : TransferList.array(bodies));
@@ -160,7 +177,7 @@ public final class SubmitCommand extends FerryCommand {
 
     private List<ObjectNode> files() throws IOException {
         if (file != null) {
-            if (!pair.isEmpty() || checksum != null || filesize != null) {
+            if (!pair.isEmpty() || checksum != null || filesize != null || recursive) {
                 throw new IllegalArgumentException("give either SRC DST (with --checksum, --filesize) or -f FILE, not both");
             }
             String text = file.equals("-") ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8) : Files.readString(Path.of(file));
@@ -173,7 +190,13 @@ public final class SubmitCommand extends FerryCommand {
         if (pair.size() != 2) {
             throw new IllegalArgumentException("give SRC DST, or -f FILE (- for stdin); see ferry submit --help");
         }
-        return List.of(TransferList.file(pair.get(0), pair.get(1), filesize == null ? null : Sizes.parse(filesize),
-                checksum == null ? null : Checksums.normalise(checksum)));
+        ObjectNode one = TransferList.file(pair.get(0), pair.get(1), filesize == null ? null : Sizes.parse(filesize),
+                checksum == null ? null : Checksums.normalise(checksum));
+        if (recursive) {
+            new DirectoryEntry(include, exclude, maxFiles).applyTo(one);
+        } else if (!include.isEmpty() || !exclude.isEmpty() || maxFiles != null) {
+            throw new IllegalArgumentException("--include, --exclude and --max-files filter a directory copy (-r SRC/ DST/)");
+        }
+        return List.of(one);
     }
 }

@@ -19,7 +19,7 @@ import java.util.List;
  * root or out of its SE, on either side. Data goes to a temporary name in the destination directory and is
  * renamed into place once size and checksum are right, so a failed copy leaves nothing behind.
  */
-public final class FileMover implements Mover {
+public final class FileMover implements Mover, DirectoryListing {
 
     private final List<Path> roots;
 
@@ -171,6 +171,46 @@ public final class FileMover implements Mover {
             return new MoverException(MoverException.Code.PERMISSION_DENIED, phase, "permission denied: " + denied.getFile());
         }
         return new MoverException(MoverException.Code.CONNECTION_RESET, phase, "I/O failed: " + e);
+    }
+
+    @Override
+    public java.util.Set<String> schemes() {
+        return java.util.Set.of("file");
+    }
+
+    /**
+     * Walks the tree without following links: a link is never listed, so a link loop or a link out of the root is
+     * never entered (its target is not copied either: the copy of a file refuses a link out of its SE).
+     */
+    @Override
+    public Listing list(URI dir, URI base, StorageCredential credential, java.util.function.Predicate<String> keep, int limit)
+            throws MoverException {
+        Path top = confined(dir, true, base);
+        if (!Files.isDirectory(top, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new MoverException(MoverException.Code.SOURCE_NOT_FOUND, "list", dir + " is not a directory");
+        }
+        List<ListedFile> kept = new java.util.ArrayList<>();
+        long[] matching = {0};
+        try {
+            Files.walkFileTree(top, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                    if (attrs.isRegularFile()) {
+                        StringBuilder rel = new StringBuilder();
+                        for (Path part : top.relativize(file)) {
+                            rel.append(rel.length() == 0 ? "" : "/").append(part);
+                        }
+                        if (keep.test(rel.toString()) && matching[0]++ < limit) {
+                            kept.add(new ListedFile(rel.toString(), attrs.size()));
+                        }
+                    }
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw failure(e, "list");
+        }
+        return new Listing(kept, matching[0]);
     }
 
     /**

@@ -4,10 +4,7 @@ import org.w3c.dom.Document;
 import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
 
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -114,12 +111,7 @@ final class GridSiteDelegation {
     /** A namespace-aware parse that reads no DTD or external entity (the answer comes from an SE). */
     private static Document parse(byte[] xml) {
         try {
-            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-            f.setNamespaceAware(true);
-            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            f.setExpandEntityReferences(false);
-            return f.newDocumentBuilder().parse(new ByteArrayInputStream(xml));
+            return StorageXml.parse(xml);
         } catch (ParserConfigurationException | SAXException | IOException e) {
             return null;
         }

@@ -68,6 +68,11 @@ public final class HttpMover implements Mover {
         return webDav;
     }
 
+    /** WebDAV collection trees listed for directory jobs, over this mover's kept connections. */
+    public DirectoryListing webDavListing() {
+        return webDav;
+    }
+
     /**
      * A mover that streams from {@code source} to {@code destination} (two protocols, or one with no third party to copy),
      * within this mover's copy memory: the replica has one budget, whichever protocols its copies speak.

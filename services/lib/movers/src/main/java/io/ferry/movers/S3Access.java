@@ -23,7 +23,7 @@ import java.util.concurrent.Semaphore;
  * Ferry writes with every single-PUT upload. S3 has no directories: {@link #makeParents} does nothing. It also
  * makes pre-signed URLs, for an HTTP third-party copy whose other side pulls from or pushes to S3 itself.
  */
-public final class S3Access implements StorageAccess {
+public final class S3Access implements StorageAccess, DirectoryListing {
 
     /** S3's smallest part (but for the last one). */
     public static final int MIN_PART_SIZE = 5 << 20;
@@ -139,6 +139,16 @@ public final class S3Access implements StorageAccess {
         S3ObjectUrl object = S3ObjectUrl.parse(url, phase);
         S3Requests.checkCredential(credential, object, phase);
         return object;
+    }
+
+    /** Every object below the directory's prefix ({@link S3Listing}). */
+    @Override
+    public Listing list(URI dir, URI base, StorageCredential credential, java.util.function.Predicate<String> keep, int limit) throws MoverException {
+        S3ObjectUrl.parse(dir.resolve("x"), "list");  // the bucket and the prefix as an object URL would have them
+        if (credential instanceof BearerToken) {
+            throw new MoverException(MoverException.Code.PERMISSION_DENIED, "list", "an S3 store takes S3 keys, not a bearer token (" + dir + ")");
+        }
+        return new S3Listing(requests).list(dir, credential, keep, limit);
     }
 
     /** S3 has no directories: an object's key is the whole path. */

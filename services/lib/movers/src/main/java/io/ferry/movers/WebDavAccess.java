@@ -12,7 +12,7 @@ import java.util.concurrent.ExecutorService;
  * GET, PUT, MKCOL, DELETE over the HTTP mover's kept connections, presenting each side's credential as the HTTP
  * mover does (a bearer token in the header, a proxy in the TLS handshake).
  */
-final class WebDavAccess implements StorageAccess {
+final class WebDavAccess implements StorageAccess, DirectoryListing {
 
     private final HttpWire wire;
     private final KnownCollections collections;
@@ -103,6 +103,12 @@ final class WebDavAccess implements StorageAccess {
         if (status != 404) {
             HttpMover.check(status, phase, "file " + url);
         }
+    }
+
+    /** The collection tree below {@code dir}, walked with PROPFIND Depth 1 ({@link WebDavListing}). */
+    @Override
+    public Listing list(URI dir, URI base, StorageCredential credential, java.util.function.Predicate<String> keep, int limit) throws MoverException {
+        return new WebDavListing(wire).list(dir, credential, keep, limit);
     }
 
     private int status(String method, URI http, StorageCredential credential, String phase) throws MoverException {

@@ -20,6 +20,7 @@ import io.ferry.scheduler.storage.StorageEndpoint;
 import io.ferry.scheduler.storage.bans.BanService;
 import io.ferry.scheduler.submission.Submission;
 import io.ferry.scheduler.transitions.CommittedBefore;
+import io.ferry.scheduler.transitions.DirectoryExpansions;
 import io.ferry.scheduler.transitions.JobEvents;
 import io.ferry.scheduler.transitions.JobInserts;
 import io.ferry.scheduler.transitions.StateChanges;
@@ -168,7 +169,12 @@ public class JobService {
                 ses.add(f.destSe());
             });
             checked.forEach(c -> ses.addAll(c.sourceSes()));
-            return bans.checkSubmission(vo, ses).flatMap(unbanned -> pool.withTransaction(c -> JobInserts.insert(c, job, files, JobInserts.claimBy(job, config.engine().undatedHorizon())).flatMap(stored -> stored
+            // a directory job's files come once the engine listed its tree: only its request is stored now
+            Optional<DirectoryExpansions.Request> directory = DirectoryJobs.request(id, vo, s.files().get(0), checked.get(0));
+            List<JobInserts.NewFile> fileRows = directory.isPresent() ? List.of() : files;
+            return bans.checkSubmission(vo, ses).flatMap(unbanned -> pool.withTransaction(c -> JobInserts.insert(c, job, fileRows, JobInserts.claimBy(job, config.engine().undatedHorizon()))
+                    .call(inserted -> inserted && directory.isPresent() ? DirectoryExpansions.store(c, directory.get()) : Uni.createFrom().voidItem())
+                    .flatMap(stored -> stored
                     ? FileTokenRows.insert(c, id, sealed.tokens(), sealed.uses())
                     .chain(x -> fromSubmitter.map(r -> SubmitterTokenRows.insert(c, id, r.sealed(), r.issuer(), r.expiresAt(), r.sides()))
                             .orElseGet(() -> Uni.createFrom().voidItem()))

@@ -148,6 +148,19 @@ public class StorageBoundary {
         return new Authorized(source, sourceBase, destination, destinationBase);
     }
 
+    /**
+     * A directory job's source, checked as {@link #authorize} checks a file's before it is listed: still under the SE
+     * it was submitted under and still readable by {@code vo}; answers that SE's base URL.
+     */
+    public StorageUrl readableBase(String vo, StorageUrl source, String seName, String phase) throws MoverException {
+        SchedulingInputs.Se se = sites.se(seName);
+        if (se == null) {
+            throw new MoverException(MoverException.Code.UNSUPPORTED_URL, phase, "storage endpoint " + seName + " is no longer registered");
+        }
+        stillBelongs(source, se, phase);
+        return allowed(vo, StorageAccess.Operation.READ, source, se, phase);
+    }
+
     private void stillBelongs(StorageUrl url, SchedulingInputs.Se queuedUnder, String phase) throws MoverException {
         Optional<String> now = sites.seOf(url);
         if (now.isPresent() && !now.get().equals(queuedUnder.name())) {

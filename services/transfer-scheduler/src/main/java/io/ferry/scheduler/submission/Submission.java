@@ -33,13 +33,19 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
     /**
      * {@code tokens}: the file's bearer tokens toward storage, null when it brings none (Ferry's own identity is used).
      * {@code scitag}: its SciTag flow label ({@link SciTag}), null without one. {@code tape}: its staging and
-     * archive metadata ({@link FileTapeMetadata}).
+     * archive metadata ({@link FileTapeMetadata}). {@code directory}: the directory tree it stands for, null for a file.
      */
     public record FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum,
-                              String metadata, String activity, FileTokens tokens, Integer scitag, FileTapeMetadata tape) {
+                              String metadata, String activity, FileTokens tokens, Integer scitag, FileTapeMetadata tape,
+                              DirectoryRequest directory) {
 
         public FileRequest {
             tape = tape == null ? FileTapeMetadata.NONE : tape;
+        }
+
+        public FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum, String metadata, String activity,
+                           FileTokens tokens, Integer scitag, FileTapeMetadata tape) {
+            this(sources, destinations, filesize, checksum, metadata, activity, tokens, scitag, tape, null);
         }
 
         public FileRequest(List<String> sources, List<String> destinations, Long filesize, String checksum, String metadata, String activity) {
@@ -117,6 +123,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         if (sync != null && multihop) {
             errors.add(new Problem.FieldError("params.sync_level", "not with multihop: a hop found in place would not start the next"));
         }
+        requests = DirectoryRequest.checkJob(requests, p, multihop, errors);
         if (multihop && errors.isEmpty()) {
             Hops.check(requests, errors);
         }
@@ -159,7 +166,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         FileTokens tokens = FileTokens.parse(f, sources.size(), destinations.size(), at, Instant.now(), errors);
         Integer scitag = SciTag.parse(f.get("scitag"), at + ".scitag", errors);
         FileTapeMetadata tape = FileTapeMetadata.parse(f, at, errors);
-        return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens, scitag, tape);
+        DirectoryRequest directory = DirectoryRequest.parse(f, sources, destinations, at, errors);
+        return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens, scitag, tape, directory);
     }
 
     private static List<String> urls(JsonNode node, String at, List<Problem.FieldError> errors) {

@@ -75,8 +75,13 @@ public final class JobInserts {
             if (stored.rowCount() == 0) {
                 return Uni.createFrom().item(false);
             }
-            return c.preparedQuery(FILES).execute(files(job, files).addOffsetDateTime(claimBy)).map(rows -> true);
+            return insertFiles(c, job, files, claimBy).replaceWith(true);
         });
+    }
+
+    /** Stores files of a job that is stored already (a directory job's, once its tree was listed). */
+    public static Uni<Void> insertFiles(SqlClient c, Job job, List<NewFile> files, OffsetDateTime claimBy) {
+        return c.preparedQuery(FILES).execute(files(job, files).addOffsetDateTime(claimBy)).replaceWithVoid();
     }
 
     private static Tuple files(Job job, List<NewFile> files) {

@@ -484,7 +484,9 @@ public class StateChanges implements StateStore {
     public List<UUID> unsettledJobs() {
         List<UUID> unsettled = new ArrayList<>();
         for (Row r : pool.query("SELECT job_id FROM job j WHERE state IN (" + JobState.sql(JobState.OPEN) + ") AND NOT EXISTS ("
-                + "SELECT 1 FROM transfer_file f WHERE f.job_id = j.job_id AND f.state IN (" + FileState.sql(FileState.OPEN) + ")) LIMIT 500")
+                + "SELECT 1 FROM transfer_file f WHERE f.job_id = j.job_id AND f.state IN (" + FileState.sql(FileState.OPEN) + ")) "
+                // a directory job has no files until its tree is listed
+                + "AND NOT EXISTS (SELECT 1 FROM directory_request d WHERE d.job_id = j.job_id) LIMIT 500")
                 .execute().await().atMost(Db.WAIT)) {
             unsettled.add(r.getUUID(0));
         }
@@ -537,7 +539,8 @@ public class StateChanges implements StateStore {
                             if (!missing.isEmpty()) {
                                 throw unknown.apply(missing);
                             }
-                            JobState after = JobStateRule.of(counts, multihop);
+                            // a directory job before its tree was listed (or one that failed listing) has no file to count
+                            JobState after = !counts.isEmpty() ? JobStateRule.of(counts, multihop) : before.terminal() ? before : JobState.CANCELED;
                             Uni<Void> write = c.preparedQuery("UPDATE transfer_file SET state = $2, error_code = $3, reason = $4, finish_time = now() "
                                             + "WHERE file_id = ANY($1)")
                                     .execute(Tuple.of(canceled.toArray(Long[]::new), FileState.CANCELED.name(), MoverException.Code.CANCELED.name(), reason))

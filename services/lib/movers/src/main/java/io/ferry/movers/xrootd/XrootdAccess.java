@@ -1,6 +1,7 @@
 package io.ferry.movers.xrootd;
 
 import io.ferry.movers.ChecksumAlgorithm;
+import io.ferry.movers.DirectoryListing;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.SourceStat;
 import io.ferry.movers.StorageAccess;
@@ -23,7 +24,7 @@ import static io.ferry.movers.xrootd.XrootdProtocol.*;
  * a {@link io.ferry.movers.BearerToken} is sent with XRootD's {@code ztn} protocol, which needs TLS (root:// is
  * upgraded with kXR_wantTLS when the server offers TLS). Shared by every copy; {@link #close()} drops the pool.
  */
-public final class XrootdAccess implements StorageAccess, AutoCloseable {
+public final class XrootdAccess implements StorageAccess, DirectoryListing, AutoCloseable {
 
     private final XrootdPool pool;
     private final XrootdRequests requests;
@@ -183,6 +184,12 @@ public final class XrootdAccess implements StorageAccess, AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /** The tree below {@code dir}, walked with kXR_dirlist ({@link XrootdListing}). */
+    @Override
+    public Listing list(URI dir, URI base, StorageCredential credential, java.util.function.Predicate<String> keep, int limit) throws MoverException {
+        return new XrootdListing(requests).list(dir, credential, keep, limit);
     }
 
     /** The size in a stat answer "id size flags modtime"; a directory is no file to copy. */

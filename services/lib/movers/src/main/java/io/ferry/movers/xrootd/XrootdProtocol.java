@@ -15,6 +15,7 @@ final class XrootdProtocol {
     static final int CLOSE = 3003;
     static final int PROTOCOL = 3006;
     static final int LOGIN = 3007;
+    static final int DIRLIST = 3004;
     static final int MKDIR = 3008;
     static final int OPEN = 3010;
     static final int PING = 3011;
@@ -93,6 +94,10 @@ final class XrootdProtocol {
     static final int MKDIR_PATH = 0x01;
     static final int QUERY_CHECKSUM = 3;
     static final int STAT_IS_DIR = 2;
+    /** kXR_stat flag: neither a regular file nor a directory. */
+    static final int STAT_OTHER = 4;
+    /** kXR_dirlist option: each name followed by its stat line. */
+    static final int DIRLIST_DSTAT = 2;
 
     private XrootdProtocol() {
     }

@@ -1,6 +1,7 @@
 package io.ferry.scheduler.engine.tasks;
 
 import io.ferry.scheduler.config.SchedulerConfig;
+import io.ferry.movers.DirectoryListing;
 import io.ferry.movers.FileMover;
 import io.ferry.movers.HttpMover;
 import io.ferry.movers.Mover;
@@ -51,6 +52,8 @@ public class MoverChoice {
     /** By URL scheme: the protocols a streamed copy can read from and write to. */
     private final Map<String, StorageAccess> accesses = new HashMap<>();
     private final Map<String, Mover> relays = new ConcurrentHashMap<>();
+    private S3Access s3;
+    private XrootdAccess xrootd;
     private S3ToWebDavMover s3ToWebDav;
     private WebDavToS3Mover webDavToS3;
     private XrootdMover rootToRoot;
@@ -68,11 +71,11 @@ public class MoverChoice {
         http = new HttpMover(config.engine().ioTimeout(), config.engine().copyMemory().asLongValue(), sockets);
         file = new FileMover(config.engine().fileRoots().orElse(List.of()).stream().map(Path::of).toList());
         SchedulerConfig.Engine engine = config.engine();
-        S3Access s3 = new S3Access(engine.ioTimeout(), sockets, (int) Math.max(S3Access.MIN_PART_SIZE, engine.s3PartSize().asLongValue()),
+        s3 = new S3Access(engine.ioTimeout(), sockets, (int) Math.max(S3Access.MIN_PART_SIZE, engine.s3PartSize().asLongValue()),
                 Math.max(1, engine.s3PartsInFlight()), engine.s3PartMemory().asLongValue());
         s3ToWebDav = new S3ToWebDavMover(s3, http);
         webDavToS3 = new WebDavToS3Mover(s3, http);
-        XrootdAccess xrootd = new XrootdAccess(engine.ioTimeout(), sockets);
+        xrootd = new XrootdAccess(engine.ioTimeout(), sockets);
         // a pull is watched by the engine's stall detection (the destination's growing size), not by a fixed limit
         rootToRoot = new XrootdMover(http.relay(xrootd, xrootd), xrootd, new XrootdThirdPartyCopy(xrootd, Duration.ofDays(1)));
         for (StorageAccess access : List.of(http.webDav(), s3, xrootd)) {
@@ -105,6 +108,23 @@ public class MoverChoice {
         }
         throw new MoverException(MoverException.Code.UNSUPPORTED_URL, "prepare",
                 "no mover copies " + source.getScheme() + ":// to " + destination.getScheme() + "://");
+    }
+
+    /** What lists a directory job's source tree on its protocol. */
+    public DirectoryListing listing(URI directory) throws MoverException {
+        switch (family(directory)) {
+            case "file":
+                return file;
+            case "s3":
+                return s3;
+            case "root":
+                return xrootd;
+            case "http":
+                return http.webDavListing();
+            default:
+                break;
+        }
+        throw new MoverException(MoverException.Code.UNSUPPORTED_URL, "list", "no directory listing for " + directory.getScheme() + "://");
     }
 
     /** http for every WebDAV scheme, s3 for s3 and s3s, root for root and roots, else the scheme. */
