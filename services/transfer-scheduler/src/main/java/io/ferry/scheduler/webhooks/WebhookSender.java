@@ -3,6 +3,7 @@ package io.ferry.scheduler.webhooks;
 import io.ferry.movers.TlsSockets;
 import io.ferry.scheduler.config.SchedulerConfig;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -24,6 +25,10 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * POSTs one event over HTTP/1.1 and TLS, and nothing else: the host is resolved here and every address it resolves
@@ -41,6 +46,12 @@ public class WebhookSender {
     private final SchedulerConfig scheduler;
     private final WebhookResolver resolver;
     private SSLSocketFactory tls;
+    /** Closes a try's socket at its deadline, whatever it waits for then: a handshake a byte at a time included. */
+    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "webhook-deadlines");
+        t.setDaemon(true);
+        return t;
+    });
 
     @Inject
     WebhookSender(WebhookConfig config, SchedulerConfig scheduler, WebhookResolver resolver) {
@@ -84,28 +95,56 @@ public class WebhookSender {
             return new Outcome(0, "not sent: " + host + " does not resolve (" + e.getMessage() + ")");
         }
         try (Socket plain = new Socket()) {
-            plain.connect(new InetSocketAddress(address, port), remainingMillis(deadline));
-            try (SSLSocket s = (SSLSocket) tls.createSocket(plain, host, port, true)) {
-                SSLParameters p = s.getSSLParameters();
-                p.setEndpointIdentificationAlgorithm("HTTPS");
-                if (!host.startsWith("[") && !host.matches("[0-9.]+")) {
-                    p.setServerNames(List.of(new SNIHostName(host)));
+            ScheduledFuture<?> watchdog = deadlines.schedule(() -> closeQuietly(plain), deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            try {
+                return exchange(plain, address, url, host, port, headers, body, deadline);
+            } catch (IOException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    return new Outcome(0, "no answer within " + config.timeout());
                 }
-                s.setSSLParameters(p);
-                s.setSoTimeout(remainingMillis(deadline));
-                s.startHandshake();
-                OutputStream out = s.getOutputStream();
-                out.write(requestHead(url, host, port, headers, body.length));
-                out.write(body);
-                out.flush();
-                int status = status(readHead(s, deadline));
-                return status / 100 == 2 ? new Outcome(status, null)
-                        : new Outcome(status, "answered HTTP " + status + (status / 100 == 3 ? " (redirects are not followed)" : ""));
+                throw e;
+            } finally {
+                watchdog.cancel(false);
             }
         } catch (SocketTimeoutException e) {
             return new Outcome(0, "no answer within " + config.timeout());
         } catch (IOException | RuntimeException e) {
             return new Outcome(0, "failed: " + e);
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        deadlines.shutdownNow();
+    }
+
+    private Outcome exchange(Socket plain, InetAddress address, URI url, String host, int port, Map<String, String> headers, byte[] body,
+                             long deadline) throws IOException {
+        plain.connect(new InetSocketAddress(address, port), remainingMillis(deadline));
+        try (SSLSocket s = (SSLSocket) tls.createSocket(plain, host, port, true)) {
+            SSLParameters p = s.getSSLParameters();
+            p.setEndpointIdentificationAlgorithm("HTTPS");
+            if (!host.startsWith("[") && !host.matches("[0-9.]+")) {
+                p.setServerNames(List.of(new SNIHostName(host)));
+            }
+            s.setSSLParameters(p);
+            s.setSoTimeout(remainingMillis(deadline));
+            s.startHandshake();
+            OutputStream out = s.getOutputStream();
+            out.write(requestHead(url, host, port, headers, body.length));
+            out.write(body);
+            out.flush();
+            int status = status(readHead(s, deadline));
+            return status / 100 == 2 ? new Outcome(status, null)
+                    : new Outcome(status, "answered HTTP " + status + (status / 100 == 3 ? " (redirects are not followed)" : ""));
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // closing is all that was wanted
         }
     }
 
