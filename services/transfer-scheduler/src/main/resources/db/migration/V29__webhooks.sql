@@ -27,13 +27,18 @@ CREATE TABLE webhook_event (
 -- what the delivery loop claims: undecided events, soonest first
 CREATE INDEX webhook_event_due_idx ON webhook_event (next_attempt_at) WHERE delivered_at IS NULL AND failed_at IS NULL;
 CREATE INDEX webhook_event_job_idx ON webhook_event (job_id, created_at);
+-- what the retention sweep deletes
+CREATE INDEX webhook_event_done_idx ON webhook_event ((coalesce(delivered_at, failed_at))) WHERE delivered_at IS NOT NULL OR failed_at IS NOT NULL;
 
 CREATE FUNCTION webhook_job_finished() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     hook JSONB;
     id UUID := gen_random_uuid();
 BEGIN
-    hook := NEW.params::jsonb -> 'webhook';
+    -- the text is looked at before it is parsed: most jobs name no webhook
+    IF NEW.params LIKE '%"webhook"%' THEN
+        hook := NEW.params::jsonb -> 'webhook';
+    END IF;
     IF jsonb_typeof(hook) = 'object' AND jsonb_typeof(hook -> 'url') = 'string' THEN
         INSERT INTO webhook_event (event_id, job_id, vo, kind, url, body) VALUES (id, NEW.job_id, NEW.vo, 'job.finished', hook ->> 'url',
             jsonb_build_object('event_id', id::text, 'type', 'job.finished', 'job_id', NEW.job_id::text, 'vo', NEW.vo,
@@ -54,7 +59,7 @@ DECLARE
     hook JSONB;
     id UUID := gen_random_uuid();
 BEGIN
-    SELECT params::jsonb -> 'webhook' INTO hook FROM job WHERE job_id = NEW.job_id;
+    SELECT CASE WHEN params LIKE '%"webhook"%' THEN params::jsonb -> 'webhook' END INTO hook FROM job WHERE job_id = NEW.job_id;
     IF jsonb_typeof(hook) = 'object' AND jsonb_typeof(hook -> 'url') = 'string' AND (hook -> 'file_failures') = 'true'::jsonb THEN
         INSERT INTO webhook_event (event_id, job_id, vo, kind, url, body) VALUES (id, NEW.job_id, NEW.vo, 'file.failed', hook ->> 'url',
             jsonb_build_object('event_id', id::text, 'type', 'file.failed', 'job_id', NEW.job_id::text, 'vo', NEW.vo,

@@ -33,6 +33,10 @@ public interface WebhookConfig {
     @WithDefault("3d")
     Duration maxAge();
 
+    /** How long delivered and failed events stay visible ({@code GET /webhooks/jobs/{id}}) before they are deleted. */
+    @WithDefault("30d")
+    Duration retention();
+
     /** Connecting, the TLS handshake, sending and the answer's head together: a slow receiver holds no sender longer. */
     @WithDefault("10s")
     Duration timeout();

@@ -27,8 +27,8 @@ import java.util.UUID;
  * time a send can take ({@code FOR UPDATE SKIP LOCKED}: replicas never claim the same event), commits, sends, then
  * records the outcome: no transaction stays open during a send, and an event whose sender died is sent again, with
  * the same event id, once its claim lapses. A failed try waits, doubling from {@code initial-backoff} up to
- * {@code max-backoff}; an event still undelivered after {@code max-age} is given up, its last error kept. Runs on every
- * replica, the engine's or not.
+ * {@code max-backoff}; an event still undelivered after {@code max-age} is given up, its last error kept, and
+ * deleted with the delivered ones after {@code retention}. Runs on every replica, the engine's or not.
  */
 @ApplicationScoped
 public class WebhookDelivery extends EngineLoop implements RunsWithoutEngine {
@@ -66,8 +66,17 @@ public class WebhookDelivery extends EngineLoop implements RunsWithoutEngine {
         return config.enabled();
     }
 
+    /** When the next retention sweep is due: once a minute is plenty for a retention of days. */
+    private long nextSweepNanos = System.nanoTime();
+
     @Override
     protected void pass() {
+        if (System.nanoTime() - nextSweepNanos >= 0) {
+            nextSweepNanos = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+            pool.preparedQuery("DELETE FROM webhook_event WHERE (delivered_at IS NOT NULL OR failed_at IS NOT NULL) "
+                    + "AND coalesce(delivered_at, failed_at) < now() - make_interval(secs => $1)")
+                    .execute(Tuple.of((double) config.retention().toSeconds())).await().atMost(Db.WAIT);
+        }
         List<Claimed> claimed;
         do {
             claimed = claim();
