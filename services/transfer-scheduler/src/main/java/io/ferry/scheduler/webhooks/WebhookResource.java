@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.identity.model.FerryRoles;
 import io.ferry.identity.security.CurrentCaller;
 import io.ferry.problem.ProblemException;
+import io.ferry.scheduler.ApiPatterns;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -19,6 +20,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -44,7 +46,7 @@ public class WebhookResource {
         this.caller = caller;
     }
 
-    public record Hosts(@Schema(required = true, description = "host names or *.domain patterns") List<String> allowed_hosts) {
+    public record Hosts(@Schema(required = true, maxItems = AllowedHosts.MAX_PATTERNS, description = "host names or *.domain patterns") List<String> allowed_hosts) {
     }
 
     public record VoView(String vo, List<String> allowed_hosts, boolean has_secret, @Schema(nullable = true) OffsetDateTime secret_created_at) {
@@ -64,26 +66,26 @@ public class WebhookResource {
     @GET
     @Path("vos/{vo}")
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
-    public Uni<VoView> get(@PathParam("vo") String vo) {
-        return vos.get(vo).map(VoView::of);
+    public Uni<VoView> get(@PathParam("vo") @Parameter(schema = @Schema(pattern = ApiPatterns.VO)) String vo) {
+        return vos.get(checked(vo)).map(VoView::of);
     }
 
     @PUT
     @Path("vos/{vo}")
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
-    public Uni<VoView> putHosts(@PathParam("vo") String vo, Hosts body) {
+    public Uni<VoView> putHosts(@PathParam("vo") @Parameter(schema = @Schema(pattern = ApiPatterns.VO)) String vo, Hosts body) {
         if (body == null) {
             throw ProblemException.badRequest("allowed_hosts", "required: a list of host names or *.domain patterns");
         }
-        return vos.putHosts(vo, body.allowed_hosts()).map(VoView::of);
+        return vos.putHosts(checked(vo), body.allowed_hosts()).map(VoView::of);
     }
 
     @POST
     @Path("vos/{vo}/secret")
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
-    public Uni<NewSecret> newSecret(@PathParam("vo") String vo) {
-        return vos.newSecret(vo).map(secret -> new NewSecret(vo, secret));
+    public Uni<NewSecret> newSecret(@PathParam("vo") @Parameter(schema = @Schema(pattern = ApiPatterns.VO)) String vo) {
+        return vos.newSecret(checked(vo)).map(secret -> new NewSecret(vo, secret));
     }
 
     /** The job's webhook events, oldest first: pending (with its next try), delivered or failed, and the last error. */
@@ -116,6 +118,16 @@ public class WebhookResource {
             return out;
         });
     }
+
+    /** A VO name as jobs carry it, before it reaches the database (a longer one or a NUL would fail there). */
+    private static String checked(String vo) {
+        if (vo == null || !VO.matcher(vo).matches()) {
+            throw ProblemException.badRequest("vo", "a VO name: a letter or digit, then letters, digits, '.', '_' or '-', at most 100 in all");
+        }
+        return vo;
+    }
+
+    private static final java.util.regex.Pattern VO = java.util.regex.Pattern.compile(ApiPatterns.VO);
 
     private static JsonNode json(String body) {
         try {

@@ -150,6 +150,21 @@ class WebhookTest {
     }
 
     @Test
+    void settingsAreForAdministratorsAndTheSecretIsShownOnlyOnce() {
+        given().auth().oauth2(atlas()).contentType(ContentType.JSON).body("{\"allowed_hosts\":[\"evil.example\"]}").put("/webhooks/vos/atlas")
+                .then().statusCode(403);
+        given().auth().oauth2(atlas()).post("/webhooks/vos/atlas/secret").then().statusCode(403);
+        given().auth().oauth2(admin()).get("/webhooks/vos/" + "a".repeat(101)).then().statusCode(400).contentType(PROBLEM);
+        given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"allowed_hosts\":\"x\"}").put("/webhooks/vos/atlas").then().statusCode(400);
+        String shown = given().auth().oauth2(admin()).get("/webhooks/vos/atlas").then().statusCode(200)
+                .body("has_secret", equalTo(true)).body("allowed_hosts", equalTo(List.of("*.ferry.test"))).extract().asString();
+        assertFalse(shown.contains(secret.substring(6)), "the secret is never shown again");
+        byte[] stored = pool.preparedQuery("SELECT secret FROM webhook_vo WHERE vo = 'atlas'").execute().await().indefinitely()
+                .iterator().next().getBuffer(0).getBytes();
+        assertFalse(new String(stored, StandardCharsets.ISO_8859_1).contains(secret.substring(6)), "stored sealed");
+    }
+
+    @Test
     void aJobsEndAndItsFileFailuresArePostedSignedOnceEach() throws Exception {
         String job = submit("{\"url\":\"https://hooks.ferry.test/ok?source=ferry\",\"file_failures\":true}", 2);
         // a file fails (as the engine would write it) and the job is cancelled: two events
