@@ -32,6 +32,18 @@ public record TestCertificates(Path caDirectory, Path caCertificate, Path server
         return new TestCertificates(grid, ca, server, dir.resolve("server.key"), client, clientRsa);
     }
 
+    /**
+     * A further server certificate of this CA, for the given DNS names: {@code name.pem} and {@code name.key} beside the
+     * CA's. Index 0 is the certificate, 1 its key.
+     */
+    public Path[] issueServer(String name, String... dnsNames) throws Exception {
+        Path dir = caCertificate.getParent();
+        String san = "subjectAltName=" + String.join(",", java.util.Arrays.stream(dnsNames).map(n -> "DNS:" + n).toList())
+                + "\nextendedKeyUsage=serverAuth\n";
+        Path cert = sign(dir, name, caCertificate, dir.resolve("ca.key"), "/CN=" + dnsNames[0], san);
+        return new Path[] {cert, dir.resolve(name + ".key")};
+    }
+
     private static Path sign(Path dir, String name, Path ca, Path caKey, String subject, String extensions) throws Exception {
         Path key = dir.resolve(name + ".key");
         Path csr = dir.resolve(name + ".csr");

@@ -18,6 +18,7 @@ import io.ferry.scheduler.queue.TransferFile;
 import io.ferry.scheduler.storage.StorageBoundary;
 import io.ferry.scheduler.storage.StorageEndpoint;
 import io.ferry.scheduler.storage.bans.BanService;
+import io.ferry.scheduler.submission.JobWebhook;
 import io.ferry.scheduler.submission.Submission;
 import io.ferry.scheduler.transitions.CommittedBefore;
 import io.ferry.scheduler.transitions.DirectoryExpansions;
@@ -25,6 +26,7 @@ import io.ferry.scheduler.transitions.JobEvents;
 import io.ferry.scheduler.transitions.JobInserts;
 import io.ferry.scheduler.transitions.StateChanges;
 import io.ferry.scheduler.transitions.StateStore;
+import io.ferry.scheduler.webhooks.WebhookVos;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
@@ -75,6 +77,8 @@ public class JobService {
 
     final SchedulerConfig config;
 
+    final WebhookVos webhooks;
+
     @Inject
     public JobService(
             CurrentCaller caller,
@@ -87,7 +91,8 @@ public class JobService {
             DelegationService delegations,
             SubmitterTokenRequest submitterToken,
             BanService bans,
-            SchedulerConfig config) {
+            SchedulerConfig config,
+            WebhookVos webhooks) {
         this.caller = caller;
         this.events = events;
         this.pool = pool;
@@ -99,6 +104,7 @@ public class JobService {
         this.submitterToken = submitterToken;
         this.bans = bans;
         this.config = config;
+        this.webhooks = webhooks;
     }
 
     /** Stores the job and its files in one transaction; answers the job id. */
@@ -119,8 +125,9 @@ public class JobService {
         Submission parsed = Submission.parse(body);
         String vo = requireVo();
         UUID id = parsed.jobId(vo);
+        JobWebhook webhook = JobWebhook.read(body.path("params").get("webhook"), new ArrayList<>());
         // a certificate submission runs with the caller's delegated proxy: it must be there (419 otherwise, as in FTS3)
-        return delegations.forSubmission().flatMap(credId -> StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> logicalSources.resolve(parsed, endpoints).flatMap(s -> {
+        return webhooks.checkSubmission(vo, webhook).chain(allowed -> delegations.forSubmission()).flatMap(credId -> StorageEndpoint.<StorageEndpoint>listAll().flatMap(endpoints -> logicalSources.resolve(parsed, endpoints).flatMap(s -> {
             List<StorageBoundary.CheckedFile> checked = boundary.checkSubmission(s, endpoints, vo);
             List<JobInserts.NewFile> files = new ArrayList<>(s.files().size());
             OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);

@@ -109,6 +109,8 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         MaxRate.read(p.get("max_rate"), "params.max_rate", errors);
         // read by the token refresher from the stored params: the job's tokens are used as given, never exchanged
         bool(p.get("unmanaged_tokens"), "params.unmanaged_tokens", false, errors);
+        // the host's allow-list is the job service's check; the triggers read the webhook from the stored params
+        JobWebhook.read(p.get("webhook"), errors);
         boolean multihop = bool(p.get("multihop"), "params.multihop", false, errors);
         boolean overwriteHop = bool(p.get("overwrite_hop"), "params.overwrite_hop", false, errors);
         if (overwriteHop && overwrite) {
