@@ -161,7 +161,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         }
         String checksum = present(f.get("checksum")) ? FileChecksum.parse(f.get("checksum"), at + ".checksum", errors) : null;
         String activity = present(f.get("activity")) ? f.get("activity").asText() : "default";
-        if (activity.length() > 100) {
+        if (characters(activity) > 100) {
             errors.add(new Problem.FieldError(at + ".activity", "at most 100 characters"));
         }
         String metadata = present(f.get("metadata")) ? f.get("metadata").toString() : null;
@@ -172,6 +172,11 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
         return new FileRequest(sources, destinations, size, checksum, metadata, activity, tokens, scitag, tape, directory);
     }
 
+    /** JSON Schema's maxLength counts characters (code points), String.length() UTF-16 units: two per astral character. */
+    private static int characters(String s) {
+        return s.codePointCount(0, s.length());
+    }
+
     private static List<String> urls(JsonNode node, String at, List<Problem.FieldError> errors) {
         List<String> out = new ArrayList<>();
         if (node == null || !node.isArray() || node.isEmpty()) {
@@ -179,7 +184,7 @@ public record Submission(List<FileRequest> files, String verifyChecksum, boolean
             return out;
         }
         for (JsonNode u : node) {
-            if (!u.isTextual() || u.asText().isBlank() || u.asText().length() > 4096) {
+            if (!u.isTextual() || u.asText().isBlank() || characters(u.asText()) > 4096) {
                 errors.add(new Problem.FieldError(at, "URLs are non-empty strings of at most 4096 characters"));
             } else {
                 out.add(u.asText());

@@ -10,11 +10,14 @@ import java.util.regex.Pattern;
 
 /**
  * A VO's webhook hosts as its administrator wrote them: exact host names ({@code hooks.example.org}) or every name
- * under a domain ({@code *.example.org}, not the domain itself). Compared in lower case, IDNs in their ASCII form.
+ * under a domain ({@code *.example.org}, not the domain itself). Compared in lower case; an IDN is written in its
+ * ASCII ({@code xn--}) form, as {@link #FORM} states for the API's document.
  */
 public record AllowedHosts(List<String> patterns) {
 
     public static final int MAX_PATTERNS = 100;
+    /** What a pattern looks like, for the API's document: the rule {@link #parse} applies, no address among them. */
+    public static final String FORM = "^(?![0-9.*]+$)(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$";
     private static final Pattern NAME = Pattern.compile("(\\*\\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
 
     public boolean allows(String host) {
@@ -38,7 +41,7 @@ public record AllowedHosts(List<String> patterns) {
             errors.add(new Problem.FieldError(field, "at most " + MAX_PATTERNS + " entries"));
         }
         for (int i = 0; i < given.size(); i++) {
-            String p = given.get(i) == null ? "" : normal(given.get(i));
+            String p = given.get(i) == null ? "" : given.get(i).toLowerCase(Locale.ROOT);
             if (p.length() > 253 || !NAME.matcher(p).matches() || p.equals("*.") || p.matches("[0-9.*]+")) {
                 // names only: a receiver is reached by name, its certificate verified against it
                 errors.add(new Problem.FieldError(field + "[" + i + "]", "a host name or *.domain (no address, port or scheme)"));

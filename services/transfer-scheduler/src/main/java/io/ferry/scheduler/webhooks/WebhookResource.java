@@ -11,6 +11,8 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -46,7 +48,8 @@ public class WebhookResource {
         this.caller = caller;
     }
 
-    public record Hosts(@Schema(required = true, maxItems = AllowedHosts.MAX_PATTERNS, description = "host names or *.domain patterns") List<String> allowed_hosts) {
+    public record Hosts(@Schema(required = true, maxItems = AllowedHosts.MAX_PATTERNS, description = "host names or *.domain patterns")
+                        List<@Pattern(regexp = AllowedHosts.FORM) @Size(max = 253) String> allowed_hosts) {
     }
 
     public record VoView(String vo, List<String> allowed_hosts, boolean has_secret, @Schema(nullable = true) OffsetDateTime secret_created_at) {
