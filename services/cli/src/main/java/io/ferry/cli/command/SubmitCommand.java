@@ -14,6 +14,7 @@ import io.ferry.cli.transfer.Sizes;
 import io.ferry.cli.transfer.SubmitOptions;
 import io.ferry.cli.transfer.SyncLevels;
 import io.ferry.cli.transfer.TransferList;
+import io.ferry.cli.transfer.Webhooks;
 import io.ferry.cli.watch.JobWatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,6 +65,12 @@ public final class SubmitCommand extends FerryCommand {
     @Option(names = "--sync", paramLabel = "LEVEL",
             description = "copy only what is not already at the destination: exists, size, mtime or checksum (0-3); what differs is replaced")
     String sync;
+
+    @Option(names = "--webhook", paramLabel = "URL", description = "https URL the scheduler POSTs a signed event to when the job ends (its host allowed for the VO)")
+    String webhook;
+
+    @Option(names = "--webhook-file-failures", description = "with --webhook: also an event for each file that fails for good")
+    boolean webhookFileFailures;
 
     @Option(names = "--retry", paramLabel = "N", description = "retries per file after a failure")
     Integer retry;
@@ -136,6 +143,7 @@ public final class SubmitCommand extends FerryCommand {
             new DirectoryEntry(include, exclude, maxFiles).applyToJob(bodies.get(0));
         }
         SyncLevels.apply(bodies, sync == null ? null : SyncLevels.parse(sync));
+        Webhooks.apply(bodies, webhook == null ? null : Webhooks.check(webhook), webhookFileFailures);
         if (dryRun) {
             printer().document(bodies.size() == 1 ? bodies.get(0) : TransferList.array(bodies));
             return 0;

@@ -28,6 +28,16 @@ class SubmitSyncTest {
         assertTrue(wrong.getMessage().contains("--sync newer"), wrong.getMessage());
     }
 
+    @Test
+    void aWebhookGoesIntoTheJobsParamsAndOnlyHttpsIsSent() {
+        String body = dryRun("submit", "https://a.example/f", "https://b.example/f", "--webhook", "https://hooks.example.org/ferry",
+                "--webhook-file-failures", "--dry-run").replace(" ", "").replace("\n", "");
+        assertTrue(body.contains("\"webhook\":{\"url\":\"https://hooks.example.org/ferry\",\"file_failures\":true}"), body);
+        assertTrue(!dryRun("submit", "https://a.example/f", "https://b.example/f", "--dry-run").contains("webhook"));
+        IllegalArgumentException plain = assertThrows(IllegalArgumentException.class, () -> io.ferry.cli.transfer.Webhooks.check("http://hooks.example.org/x"));
+        assertTrue(plain.getMessage().contains("https://"), plain.getMessage());
+    }
+
     private static String dryRun(String... args) {
         PrintStream saved = System.out;
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
