@@ -21,6 +21,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
@@ -69,7 +70,7 @@ public class WebhookResource {
     @GET
     @Path("vos/{vo}")
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
-    public Uni<VoView> get(@PathParam("vo") @Parameter(schema = @Schema(pattern = ApiPatterns.VO)) String vo) {
+    public Uni<VoView> get(@PathParam("vo") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.VO)) String vo) {
         return vos.get(checked(vo)).map(VoView::of);
     }
 
@@ -77,7 +78,7 @@ public class WebhookResource {
     @Path("vos/{vo}")
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
-    public Uni<VoView> putHosts(@PathParam("vo") @Parameter(schema = @Schema(pattern = ApiPatterns.VO)) String vo, Hosts body) {
+    public Uni<VoView> putHosts(@PathParam("vo") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.VO)) String vo, Hosts body) {
         if (body == null) {
             throw ProblemException.badRequest("allowed_hosts", "required: a list of host names or *.domain patterns");
         }
@@ -87,7 +88,7 @@ public class WebhookResource {
     @POST
     @Path("vos/{vo}/secret")
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
-    public Uni<NewSecret> newSecret(@PathParam("vo") @Parameter(schema = @Schema(pattern = ApiPatterns.VO)) String vo) {
+    public Uni<NewSecret> newSecret(@PathParam("vo") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.VO)) String vo) {
         return vos.newSecret(checked(vo)).map(secret -> new NewSecret(vo, secret));
     }
 
