@@ -22,8 +22,10 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -78,11 +80,25 @@ public class WebhookResource {
     @Path("vos/{vo}")
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(FerryRoles.TRANSFER_ADMIN)
-    public Uni<VoView> putHosts(@PathParam("vo") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.VO)) String vo, Hosts body) {
-        if (body == null) {
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Hosts.class)))
+    public Uni<VoView> putHosts(@PathParam("vo") @Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiPatterns.VO)) String vo, JsonNode body) {
+        return vos.putHosts(checked(vo), hosts(body)).map(VoView::of);
+    }
+
+    /** The body's host patterns, read as given: a list bound by Jackson would take {@code false} or {@code 1} as text. */
+    private static List<String> hosts(JsonNode body) {
+        JsonNode list = body == null ? null : body.get("allowed_hosts");
+        if (list == null || !list.isArray()) {
             throw ProblemException.badRequest("allowed_hosts", "required: a list of host names or *.domain patterns");
         }
-        return vos.putHosts(checked(vo), body.allowed_hosts()).map(VoView::of);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            if (!list.get(i).isTextual()) {
+                throw ProblemException.badRequest("allowed_hosts[" + i + "]", "a host name or *.domain (a string)");
+            }
+            out.add(list.get(i).asText());
+        }
+        return out;
     }
 
     @POST

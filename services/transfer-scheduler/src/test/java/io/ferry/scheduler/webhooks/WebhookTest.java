@@ -156,6 +156,9 @@ class WebhookTest {
         given().auth().oauth2(atlas()).post("/webhooks/vos/atlas/secret").then().statusCode(403);
         given().auth().oauth2(admin()).get("/webhooks/vos/" + "a".repeat(101)).then().statusCode(400).contentType(PROBLEM);
         given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"allowed_hosts\":\"x\"}").put("/webhooks/vos/atlas").then().statusCode(400);
+        // Jackson would bind false as the text "false": every entry must be a string
+        given().auth().oauth2(admin()).contentType(ContentType.JSON).body("{\"allowed_hosts\":[\"ok.example.org\",false]}").put("/webhooks/vos/atlas")
+                .then().statusCode(400).body("errors.field", hasItem("allowed_hosts[1]"));
         String shown = given().auth().oauth2(admin()).get("/webhooks/vos/atlas").then().statusCode(200)
                 .body("has_secret", equalTo(true)).body("allowed_hosts", equalTo(List.of("*.ferry.test"))).extract().asString();
         assertFalse(shown.contains(secret.substring(6)), "the secret is never shown again");
