@@ -5,10 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.cli.Main;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-
+import static io.ferry.cli.command.DryRuns.dryRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,17 +28,5 @@ class RecursiveSubmitTest {
     void filtersWithoutADirectoryOrADirectoryWithoutSlashesAreRefused() {
         assertNotEquals(0, Main.run("submit", "davs://a.example/f", "davs://b.example/f", "--include", "*.root", "--dry-run"));
         assertNotEquals(0, Main.run("submit", "-r", "davs://a.example/run", "davs://b.example/run/", "--dry-run"));
-    }
-
-    private static String dryRun(String... args) {
-        PrintStream saved = System.out;
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
-            assertEquals(0, Main.run(args));
-        } finally {
-            System.setOut(saved);
-        }
-        return buffer.toString(StandardCharsets.UTF_8);
     }
 }

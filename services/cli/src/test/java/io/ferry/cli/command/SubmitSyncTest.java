@@ -1,13 +1,9 @@
 package io.ferry.cli.command;
 
-import io.ferry.cli.Main;
 import io.ferry.cli.transfer.SyncLevels;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-
+import static io.ferry.cli.command.DryRuns.dryRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,17 +32,5 @@ class SubmitSyncTest {
         assertTrue(!dryRun("submit", "https://a.example/f", "https://b.example/f", "--dry-run").contains("webhook"));
         IllegalArgumentException plain = assertThrows(IllegalArgumentException.class, () -> io.ferry.cli.transfer.Webhooks.check("http://hooks.example.org/x"));
         assertTrue(plain.getMessage().contains("https://"), plain.getMessage());
-    }
-
-    private static String dryRun(String... args) {
-        PrintStream saved = System.out;
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
-            assertEquals(0, Main.run(args));
-        } finally {
-            System.setOut(saved);
-        }
-        return buffer.toString(StandardCharsets.UTF_8);
     }
 }
