@@ -287,6 +287,98 @@ class FerryCommandIT {
         assertTrue(completion.out().contains("complete -F") && completion.out().contains("watch"), completion.out());
     }
 
+    @Test
+    @Order(8)
+    void altoPublishesTheLinkTheJobMeasuredByPid() throws Exception {
+        // the list job's four slow files are the link's samples, once the scheduler's records reach the aggregator
+        Run[] costs = new Run[1];
+        Eventually.until(Duration.ofSeconds(60), () -> {
+            costs[0] = ferry("alto", "costs", "--from", "CLI-SLOW", "--to", "CLI-DST", "-o", "tsv");
+            return costs[0].exit() == 0 && costs[0].out().contains("CLI-SLOW\tCLI-DST\t");
+        }, "a routing cost for CLI-SLOW -> CLI-DST: " + (costs[0] == null ? "" : costs[0].out() + costs[0].err()));
+        String[] cell = costs[0].out().lines().filter(l -> l.startsWith("CLI-SLOW\t")).findFirst().orElseThrow().split("\t");
+        double seconds = Double.parseDouble(cell[2]);
+        // 1 GB at the slow location's 256 KiB/s is over an hour; the cost is that file's time, not a default
+        assertTrue(seconds > 3_000 && seconds < 10_000, costs[0].out());
+
+        Run throughput = ferry("alto", "costs", "--from", "CLI-SLOW", "--metric", "throughput", "-o", "json");
+        assertEquals(0, throughput.exit(), throughput.err());
+        JsonNode map = JSON.readTree(throughput.out());
+        assertEquals("priv:ferry-throughput", map.path("meta").path("cost-type").path("cost-metric").asText(), throughput.out());
+        double rate = map.path("cost-map").path("CLI-SLOW").path("CLI-DST").asDouble();
+        assertTrue(rate > 100_000 && rate < 400_000, "about 256 KiB/s: " + throughput.out());
+
+        Run table = ferry("alto", "costs", "--from", "CLI-SLOW", "--to", "CLI-DST");
+        assertTrue(table.out().startsWith("FROM") && table.out().contains("ROUTINGCOST") && table.out().matches("(?s).*CLI-SLOW +CLI-DST +1h\\d\\dm.*"),
+                "people read the cost as a duration: " + table.out());
+        Run none = ferry("alto", "costs", "--from", "CLI-SLOW", "--where", "lt 1");
+        assertTrue(none.out().contains("no measured costs between these SEs"), "a constraint no link meets: " + none.out());
+
+        Run networkMap = ferry("alto", "map");
+        assertEquals(0, networkMap.exit(), networkMap.err());
+        assertTrue(networkMap.out().matches("(?s)PID +SE\n.*CLI-DST +CLI-DST\n.*CLI-SLOW +CLI-SLOW\n.*vtag [0-9a-f]{64}\n"), networkMap.out());
+        Run directory = ferry("alto", "directory", "-o", "tsv");
+        assertTrue(directory.out().contains("ferry-filtered-cost-map\tapplication/alto-costmap+json\tapplication/alto-costmapfilter+json\t"), directory.out());
+
+        Run refused = ferry("alto", "costs", "--where", "about 5");
+        assertEquals(1, refused.exit(), refused.out());
+        assertEquals("ferry alto costs: 400 E_INVALID_FIELD_VALUE: field constraints, value about 5", refused.err().strip());
+    }
+
+    @Test
+    @Order(9)
+    void anAdminLetsAVoNameWebhooksAndTheVoSeesItsJobsEvents() throws Exception {
+        Map<String, String> admin = new HashMap<>(environment());
+        admin.put("BEARER_TOKEN", stack.tokens().mint(DevTokens.Claims.of("it-admin", null, "transfer:admin")));
+        Run forbidden = ferry("webhook", "put-hosts", "atlas", "hooks.atlas.example.org");
+        assertEquals(1, forbidden.exit(), forbidden.out());
+        assertTrue(forbidden.err().startsWith("ferry webhook put-hosts: 403"), forbidden.err());
+        Run address = run(admin, null, "webhook", "put-hosts", "atlas", "10.0.0.1");
+        assertEquals(1, address.exit(), address.out());
+        assertTrue(address.err().contains("allowed_hosts[0]"), address.err());
+        Run empty = run(admin, null, "webhook", "put-hosts", "atlas");
+        assertEquals(2, empty.exit());
+        assertEquals("ferry webhook put-hosts: name the hosts, or --none to allow none", empty.err().strip());
+
+        Run put = run(admin, null, "webhook", "put-hosts", "atlas", "hooks.atlas.example.org", "*.cern.ch");
+        assertEquals(0, put.exit(), put.err());
+        assertTrue(put.out().matches("(?s).*ALLOWED HOSTS: +hooks.atlas.example.org, \\*.cern.ch\n.*"), put.out());
+        Run secret = run(admin, null, "webhook", "new-secret", "atlas");
+        assertEquals(0, secret.exit(), secret.err());
+        assertTrue(secret.out().strip().length() >= 32 && secret.out().strip().lines().count() == 1, "the secret alone on stdout: " + secret.out());
+        assertTrue(secret.err().contains("shown this once"), secret.err());
+        Run shown = run(admin, null, "webhook", "show", "atlas", "-o", "json");
+        assertTrue(JSON.readTree(shown.out()).get("has_secret").asBoolean(), shown.out());
+        assertFalse(shown.out().contains(secret.out().strip()), "the secret is never shown again");
+
+        Run elsewhere = ferry("submit", nginx.url("/slow/cli/missing"), nginx.url("/cli-b/hooked"), "--webhook", "https://hooks.other.example.net/ferry");
+        assertEquals(1, elsewhere.exit(), elsewhere.out());
+        assertTrue(elsewhere.err().contains("params.webhook"), "a host the VO was not allowed: " + elsewhere.err());
+        Run submitted = ferry("submit", nginx.url("/slow/cli/missing"), nginx.url("/cli-b/hooked"), "--retry", "0",
+                "--webhook", "https://hooks.atlas.example.org/ferry", "--webhook-file-failures", "--sync", "size", "--max-rate", "50MB/s", "-o", "json");
+        assertEquals(0, submitted.exit(), submitted.err());
+        String id = JSON.readTree(submitted.out()).get(0).get("job_id").asText();
+        Run[] events = new Run[1];
+        Eventually.until(Duration.ofSeconds(60), () -> {
+            events[0] = ferry("webhook", "events", id, "-o", "tsv");
+            return events[0].out().contains("\tjob.finished\t") && events[0].out().contains("\tfile.failed\t");
+        }, "a job.finished and a file.failed event: " + (events[0] == null ? "" : events[0].out() + events[0].err()));
+        assertTrue(events[0].out().startsWith("EVENT\tKIND\tSTATUS\tATTEMPTS\t"), events[0].out());
+
+        Run status = ferry("status", id);
+        assertTrue(status.out().matches("(?s).*sync level: +size\n.*max rate: +50\\.0 MB/s\n.*"), status.out());
+        Run again = ferry("resubmit", "--failed", id, "--dry-run", "-o", "json");
+        JsonNode params = JSON.readTree(again.out()).get("params");
+        assertEquals("size", params.path("sync_level").asText(), "the sync level is carried over: " + again.out());
+        assertEquals(50_000_000, params.path("max_rate").asLong(), "the rate cap is carried over: " + again.out());
+
+        Map<String, String> cms = new HashMap<>(environment());
+        cms.put("BEARER_TOKEN", stack.tokens().mint(DevTokens.Claims.of("cms-user", "cms", "transfer:read transfer:submit")));
+        Run foreign = run(cms, null, "webhook", "events", id);
+        assertEquals(1, foreign.exit(), foreign.out());
+        assertTrue(foreign.err().startsWith("ferry webhook events: 404"), "another VO's job is not found: " + foreign.err());
+    }
+
     // ---- helpers
 
     private String token() {

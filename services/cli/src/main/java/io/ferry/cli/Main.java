@@ -2,6 +2,7 @@ package io.ferry.cli;
 
 import io.ferry.cli.client.ApiProblem;
 import io.ferry.cli.client.FerryHttp;
+import io.ferry.cli.command.AltoCommand;
 import io.ferry.cli.command.CancelCommand;
 import io.ferry.cli.command.CompletionCommand;
 import io.ferry.cli.command.CostCommand;
@@ -17,6 +18,7 @@ import io.ferry.cli.command.SeCommand;
 import io.ferry.cli.command.ShareCommand;
 import io.ferry.cli.command.SubmitCommand;
 import io.ferry.cli.command.WatchCommand;
+import io.ferry.cli.command.WebhookCommand;
 import io.ferry.cli.command.WhoamiCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -32,8 +34,8 @@ import java.io.PrintWriter;
 @Command(name = "ferry", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Submit, watch and inspect Ferry transfers; resolve handles; administer SEs, links and shares.",
         subcommands = {WhoamiCommand.class, SubmitCommand.class, WatchCommand.class, JobStatusCommand.class, LsCommand.class,
-                CancelCommand.class, RetriesCommand.class, ResubmitCommand.class, ResolveCommand.class, CostCommand.class,
-                SeCommand.class, LinkCommand.class, ShareCommand.class, ProbeCommand.class, HandleCommand.class, CompletionCommand.class},
+                CancelCommand.class, RetriesCommand.class, ResubmitCommand.class, ResolveCommand.class, CostCommand.class, AltoCommand.class,
+                SeCommand.class, LinkCommand.class, ShareCommand.class, WebhookCommand.class, ProbeCommand.class, HandleCommand.class, CompletionCommand.class},
         footer = {"", "Examples:",
                 "  ferry whoami",
                 "  ferry submit https://se-a.example/f1 https://se-b.example/f1 --checksum adler32:0a1b2c3d --wait",
@@ -97,7 +99,7 @@ public final class Main {
     /** A failure as one line on stderr, with its exit status; a stack trace only with {@code FERRY_DEBUG} set. */
     private static int failed(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
         PrintWriter err = cmd.getErr();
-        String name = cmd.getCommandName().equals("ferry") ? "ferry" : "ferry " + cmd.getCommandName();
+        String name = cmd.getCommandSpec().qualifiedName(" ");
         int code;
         String message;
         if (e instanceof ApiProblem p) {

@@ -63,7 +63,15 @@ public final class FerryHttp {
 
     /** The answer's JSON (a missing node when it has no body). */
     public JsonNode send(String method, String path, JsonNode body) {
-        HttpRequest request = request(path, "application/json")
+        return exchange(method, path, body, "application/json", "application/json");
+    }
+
+    /**
+     * As {@link #send}, with the body sent as {@code contentType} and {@code accept} asked for: protocols with media
+     * types of their own (ALTO's {@code application/alto-costmap+json}, say) answer only when asked by them.
+     */
+    public JsonNode exchange(String method, String path, JsonNode body, String contentType, String accept) {
+        HttpRequest request = request(path, accept, contentType)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body.toString()))
                 .timeout(TIMEOUT).build();
         HttpResponse<String> response = call(request, HttpResponse.BodyHandlers.ofString());
@@ -76,7 +84,7 @@ public final class FerryHttp {
 
     /** A {@code text/event-stream} answer's lines as they arrive; the stream stays open until closed or the server ends it. */
     public Stream<String> eventLines(String path) {
-        HttpResponse<Stream<String>> response = call(request(path, "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<Stream<String>> response = call(request(path, "text/event-stream", "application/json").GET().build(), HttpResponse.BodyHandlers.ofLines());
         if (response.statusCode() >= 400) {
             String body = String.join("\n", response.body().toList());
             throw ApiProblem.of("GET", base + path, response.statusCode(), parse(body), body);
@@ -84,9 +92,9 @@ public final class FerryHttp {
         return response.body();
     }
 
-    private HttpRequest.Builder request(String path, String accept) {
+    private HttpRequest.Builder request(String path, String accept, String contentType) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).header("Accept", accept + ", application/problem+json")
-                .header("Content-Type", "application/json").header("User-Agent", "ferry-cli");
+                .header("Content-Type", contentType).header("User-Agent", "ferry-cli");
         credential.bearer().ifPresent(t -> b.header("Authorization", "Bearer " + t));
         return b;
     }

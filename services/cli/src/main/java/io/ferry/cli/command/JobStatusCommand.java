@@ -24,7 +24,8 @@ public final class JobStatusCommand extends FerryCommand {
     static final List<Column> JOB = List.of(Column.field("job", "job_id"), Column.field("state", "job_state"), Column.field("vo", "vo_name"),
             Column.field("user", "user_dn"), Column.field("submitted", "submit_time"), Column.field("finished", "job_finished"),
             Column.field("priority", "priority"), Column.field("source se", "source_se"), Column.field("destination se", "dest_se"),
-            Column.field("verify checksum", "verify_checksum"), Column.field("retry", "retry"), Column.field("reason", "reason"),
+            Column.field("verify checksum", "verify_checksum"), Column.field("retry", "retry"), Column.field("deadline", "deadline"),
+            Column.field("sync level", "sync_level"), Column.rate("max rate", "max_rate"), Column.field("reason", "reason"),
             Column.field("metadata", "job_metadata"));
 
     static final List<Column> FILES = List.of(Column.field("FILE", "file_id"), Column.field("STATE", "file_state"),

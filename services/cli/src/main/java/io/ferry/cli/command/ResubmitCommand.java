@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ferry.cli.client.FerryHttp;
 import io.ferry.cli.output.OutputFormat;
 import io.ferry.cli.transfer.SubmitOptions;
+import io.ferry.cli.transfer.SyncLevels;
 import io.ferry.cli.transfer.TransferList;
 import io.ferry.cli.watch.JobWatch;
 import picocli.CommandLine.Command;
@@ -17,7 +18,8 @@ import java.util.Set;
 
 /** {@code ferry resubmit --failed JOB}: a new job of a finished job's failed (and canceled) files, with its parameters. */
 @Command(name = "resubmit", mixinStandardHelpOptions = true,
-        description = "Submit again the files of a job that failed (with --canceled, also those canceled), with the job's parameters.",
+        description = "Submit again the files of a job that failed (with --canceled, also those canceled), with the job's parameters "
+                + "(its sync level and rate cap included; not its deadline).",
         footer = {"", "Examples:", "  ferry resubmit --failed 0b5f5b1e-6c0a-4a43-9a55-7c1f0f0d3a8e --wait",
                 "  ferry resubmit --failed JOB --dry-run -o json"})
 public final class ResubmitCommand extends FerryCommand {
@@ -67,8 +69,10 @@ public final class ResubmitCommand extends FerryCommand {
                 header.path("verify_checksum").isTextual() ? header.path("verify_checksum").asText() : null,
                 header.path("max_time_in_queue").isNumber() ? header.path("max_time_in_queue").asText() + "s" : null,
                 // a resubmission runs anew: the old job's deadline, likely passed, is not carried over
-                metadata.isMissingNode() || metadata.isNull() ? null : metadata.toString(), null, null, null);
+                metadata.isMissingNode() || metadata.isNull() ? null : metadata.toString(), null, null, null,
+                header.path("max_rate").isIntegralNumber() ? header.path("max_rate").asText() : null);
         List<ObjectNode> bodies = options.bodies(files, SubmitCommand.SCHEDULER_FILES_PER_JOB);
+        SyncLevels.apply(bodies, header.path("sync_level").isTextual() ? SyncLevels.parse(header.path("sync_level").asText()) : null);
         if (dryRun) {
             printer().document(bodies.size() == 1 ? bodies.get(0) : TransferList.array(bodies));
             return 0;

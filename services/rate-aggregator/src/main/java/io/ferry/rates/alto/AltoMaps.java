@@ -2,6 +2,7 @@ package io.ferry.rates.alto;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ferry.altopids.PidNames;
 import io.ferry.rates.alto.api.CostMap;
 import io.ferry.rates.alto.api.NetworkMap;
 import io.ferry.rates.alto.api.VersionTag;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.ferry.scheduler.fts3.Fts3Time;
 import io.ferry.scheduler.queue.Job;
 import io.ferry.scheduler.queue.TransferFile;
+import io.ferry.scheduler.submission.MaxRate;
+import io.ferry.scheduler.submission.SyncLevel;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.util.UUID;
@@ -19,15 +21,21 @@ public final class JobViews {
     private JobViews() {
     }
 
-    /** {@code deadline}: Ferry's own field, the job's {@code params.deadline} in RFC 3339 (UTC), null without one. */
+    /**
+     * Ferry's own fields, null when the job has none: {@code deadline}, the job's {@code params.deadline} in RFC 3339
+     * (UTC); {@code sync_level} ({@code exists|size|mtime|checksum}) and {@code max_rate} (bytes/s) as its params set them.
+     */
     public record JobView(UUID job_id, String job_state, String vo_name, String user_dn, String submit_time,
                           String job_finished, int priority, String reason, String source_se, String dest_se,
                           String verify_checksum, boolean overwrite_flag, int retry, int retry_delay, Integer max_time_in_queue,
-                          Integer nostreams, @JsonRawValue String job_metadata, String cred_id, String job_type, String deadline) {
+                          Integer nostreams, @JsonRawValue String job_metadata, String cred_id, String job_type, String deadline,
+                          String sync_level, Long max_rate) {
         public static JobView of(Job j) {
+            SyncLevel sync = SyncLevel.ofStored(j.params);
             return new JobView(j.jobId, j.state.name(), j.vo, j.userDn, Fts3Time.format(j.submittedAt), Fts3Time.format(j.finishedAt),
                     j.priority, j.reason, j.sourceSe, j.destSe, j.verifyChecksum, j.overwrite, j.retry, j.retryDelay, j.maxTimeInQueue,
-                    j.nostreams, j.jobMetadata, j.credId, j.jobType, j.deadline == null ? null : j.deadline.toInstant().toString());
+                    j.nostreams, j.jobMetadata, j.credId, j.jobType, j.deadline == null ? null : j.deadline.toInstant().toString(),
+                    sync == null ? null : sync.wire(), MaxRate.ofStored(j.params));
         }
     }
 

@@ -1,9 +1,13 @@
 package io.ferry.scheduler.submission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.problem.Problem;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,6 +37,8 @@ public final class MaxRate {
             Map.entry("tbit", 1e12 / 8));
     private static final String EXPECTED = "bytes per second, " + MIN + " (100KB/s) to " + MAX
             + " (100GB/s): a whole number or a number with a unit such as 50MB/s, 1Gbit/s, 512KiB/s";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private MaxRate() {
     }
@@ -68,6 +74,18 @@ public final class MaxRate {
             return null;
         }
         return rate.getAsLong();
+    }
+
+    /** From a job's stored params (accepted at submission, so right): bytes/s, null when the job has no cap. */
+    public static Long ofStored(String params) {
+        if (params == null || params.isBlank()) {
+            return null;
+        }
+        try {
+            return read(JSON.readTree(params).get("max_rate"), "params.max_rate", new ArrayList<>());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** What a bad value is told. */

@@ -16,6 +16,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -126,8 +128,11 @@ class SyncLevelTest extends EngineFixture {
         write("/se-b/sync/exists/there", 10, 5);
         write("/se-a/sync/exists/missing", 30_000, 6);
         String id = submit(vo("atlas"), List.of(file("/se-a/sync/exists/there", "/se-b/sync/exists/there", null),
-                file("/se-a/sync/exists/missing", "/se-b/sync/exists/missing", null)), "{\"sync_level\":0}");
+                file("/se-a/sync/exists/missing", "/se-b/sync/exists/missing", null)), "{\"sync_level\":0,\"max_rate\":\"50MB/s\"}");
         assertEquals("FINISHED", awaitJob(vo("atlas"), id, Duration.ofSeconds(30), "FINISHED", "FAILED"));
+        // the job says how it syncs and what it is capped at, so that people (and ferry resubmit) can read them back
+        given().auth().oauth2(vo("atlas")).get("/jobs/" + id).then().statusCode(200)
+                .body("sync_level", equalTo("exists")).body("max_rate", equalTo(50_000_000));
         JsonPath f = files(vo("atlas"), id);
         assertEquals("already at the destination (sync_level exists)", f.getString("find { it.dest_surl.endsWith('/there') }.reason"));
         assertEquals(10, Files.size(nginx.file("/se-b/sync/exists/there")));

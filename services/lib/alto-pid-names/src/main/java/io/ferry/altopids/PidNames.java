@@ -1,9 +1,10 @@
-package io.ferry.rates.alto;
+package io.ferry.altopids;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Optional;
 
 /**
  * How an SE becomes an ALTO PID (RFC 7285 §10.1: at most 64 of {@code A-Za-z0-9 - : @ _ .}, the '.' reserved).
@@ -27,6 +28,14 @@ public final class PidNames {
             return mapped;
         }
         return mapped.substring(0, MAX_PID - HASH_HEX - 1) + "@" + HexFormat.of().formatHex(sha256(se)).substring(0, HASH_HEX);
+    }
+
+    /**
+     * The SE a PID names, when the PID was mapped directly (fewer than 64 characters); empty for a cut-and-hashed PID,
+     * whose SE only a list of SE names can tell (compare {@link #pid} of each).
+     */
+    public static Optional<String> se(String pid) {
+        return pid.length() < MAX_PID ? Optional.of(pid.replace('@', '.')) : Optional.empty();
     }
 
     /** Whether {@code s} is a PID name by RFC 7285's syntax ('.' included: it is reserved, not forbidden to parse). */

@@ -1,4 +1,4 @@
-package io.ferry.rates.alto;
+package io.ferry.altopids;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The SE → PID rule of docs/alto.md at its edges: the 63/64-character boundary and names alike but for '.'. */
-class AltoPidNamesTest {
+class PidNamesTest {
 
     @Test
     void namesUpTo63CharactersMapOneToOneAndLongerOnesAreCutAndHashed() {
@@ -40,5 +40,12 @@ class AltoPidNamesTest {
         assertFalse(PidNames.isPidName(""));
         assertFalse(PidNames.isPidName("se/x"));
         assertFalse(PidNames.isPidName("p".repeat(65)));
+    }
+
+    @Test
+    void aDirectlyMappedPidGivesItsSeBackAndAHashedOneDoesNot() {
+        assertEquals("se.example.org:443", PidNames.se(PidNames.pid("se.example.org:443")).orElseThrow());
+        assertEquals("CERN-PROD_DATADISK", PidNames.se("CERN-PROD_DATADISK").orElseThrow());
+        assertTrue(PidNames.se(PidNames.pid("x".repeat(64))).isEmpty());
     }
 }
