@@ -58,6 +58,39 @@ final class DirectBuffers {
         return new Reservation(got);
     }
 
+    /**
+     * A copy's buffers: {@link #reserve} tried again while other copies hold the budget, as long as the copy is not
+     * stopped, up to {@code timeout} (then TIMEOUT: the file is tried again later). After a second, one buffer will
+     * do: a single stream moves the file with one, better than waiting for more.
+     */
+    Reservation reserveForCopy(int min, int max, Duration timeout, TransferProgress progress) throws MoverException {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        try {
+            while (true) {
+                Reservation r = reserve(min, max, Duration.ofMillis(200));
+                if (r != null) {
+                    return r;
+                }
+                MoverException aborted = progress.aborted("transfer");
+                if (aborted != null) {
+                    throw aborted;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new MoverException(MoverException.Code.TIMEOUT, "transfer",
+                            "no copy memory came free within " + timeout.toSeconds() + " s (all of it is held by running copies)");
+                }
+                if (min > 1 && System.nanoTime() - start > 1_000_000_000L) {
+                    min = 1;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            // as an interrupted read would be: the replica is stopping, the file is tried again
+            throw new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", "interrupted while waiting for copy memory");
+        }
+    }
+
     /** Buffers one copy may hold at once; taken and given back on the copy's threads, released when it closes. */
     final class Reservation implements AutoCloseable {
         private final int size;

@@ -304,38 +304,13 @@ public final class HttpMover implements Mover {
     }
 
     /**
-     * The copy's buffers from the replica's budget: Range streams want two ranges each and need one; a single stream
-     * wants a read-ahead queue and needs one buffer. Waits while other copies hold the budget, as long as the copy
-     * is not stopped, up to the I/O timeout (then TIMEOUT: the file is tried again later).
+     * The copy's buffers from the replica's budget ({@link DirectBuffers#reserveForCopy}): Range streams want two
+     * ranges each and need one; a single stream wants a read-ahead queue and needs one buffer.
      */
     private DirectBuffers.Reservation reserve(int streams, long size, TransferProgress progress) throws MoverException {
         int min = streams > 1 ? RangeRelay.BUFFERS_PER_RANGE : 1;
         int max = streams > 1 ? streams * 2 * RangeRelay.BUFFERS_PER_RANGE : size >= READ_AHEAD_THRESHOLD ? BodyRelay.DEPTH : 1;
-        long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
-        try {
-            while (true) {
-                DirectBuffers.Reservation r = buffers.reserve(min, max, Duration.ofMillis(200));
-                if (r != null) {
-                    return r;
-                }
-                MoverException aborted = progress.aborted("transfer");
-                if (aborted != null) {
-                    throw aborted;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new MoverException(MoverException.Code.TIMEOUT, "transfer",
-                            "no copy memory came free within " + timeout.toSeconds() + " s (all of it is held by running copies)");
-                }
-                if (min > 1 && System.nanoTime() - start > 1_000_000_000L) {
-                    min = 1;  // a single stream moves the file with one buffer: better than waiting for a whole range
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            // as an interrupted read would be: the replica is stopping, the file is tried again
-            throw new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", "interrupted while waiting for copy memory");
-        }
+        return buffers.reserveForCopy(min, max, timeout, progress);
     }
 
     /**

@@ -203,26 +203,7 @@ public final class RelayMover implements Mover {
 
     private DirectBuffers.Reservation reserve(long size, TransferProgress progress) throws MoverException {
         int max = size >= 0 && size < HttpMover.READ_AHEAD_THRESHOLD ? 1 : BodyRelay.DEPTH;
-        long deadline = System.nanoTime() + timeout.toNanos();
-        try {
-            while (true) {
-                DirectBuffers.Reservation r = buffers.reserve(1, max, Duration.ofMillis(200));
-                if (r != null) {
-                    return r;
-                }
-                MoverException aborted = progress.aborted("transfer");
-                if (aborted != null) {
-                    throw aborted;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new MoverException(MoverException.Code.TIMEOUT, "transfer",
-                            "no copy memory came free within " + timeout.toSeconds() + " s (all of it is held by running copies)");
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new MoverException(MoverException.Code.CONNECTION_RESET, "transfer", "interrupted while waiting for copy memory");
-        }
+        return buffers.reserveForCopy(1, max, timeout, progress);
     }
 
     /** The streamed checksum against the job's; with target or both, the destination's (its storage's, else read back) against it. */

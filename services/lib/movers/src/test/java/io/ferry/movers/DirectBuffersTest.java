@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The copies' direct memory stays within its budget, and every buffer's place comes back. */
 class DirectBuffersTest {
@@ -60,5 +61,43 @@ class DirectBuffersTest {
         assertThrows(IllegalStateException.class, r::take);
         r.give(late);
         assertEquals(8, budget.available());
+    }
+
+    @Test
+    void aCopyWaitsForMemoryUntilItsTimeoutOrItsStop() throws Exception {
+        DirectBuffers budget = new DirectBuffers(4L * DirectBuffers.SIZE);
+        DirectBuffers.Reservation[] held = new DirectBuffers.Reservation[4];
+        for (int i = 0; i < held.length; i++) {
+            held[i] = budget.reserve(1, 1, Duration.ZERO);
+        }
+        MoverException late = assertThrows(MoverException.class,
+                () -> budget.reserveForCopy(1, 1, Duration.ofMillis(300), TransferProgress.unwatched()));
+        assertEquals(MoverException.Code.TIMEOUT, late.code());
+        assertTrue(late.getMessage().contains("no copy memory came free"), late.getMessage());
+
+        TransferProgress stopped = TransferProgress.unwatched();
+        stopped.abort(MoverException.Code.CANCELED, "job canceled");
+        MoverException canceled = assertThrows(MoverException.class, () -> budget.reserveForCopy(1, 1, Duration.ofMinutes(1), stopped));
+        assertEquals(MoverException.Code.CANCELED, canceled.code());
+        for (DirectBuffers.Reservation r : held) {
+            r.close();
+        }
+        assertEquals(4, budget.available());
+    }
+
+    @Test
+    void aCopyWaitingForSeveralBuffersSettlesForOneAfterASecond() throws Exception {
+        DirectBuffers budget = new DirectBuffers(16L * DirectBuffers.SIZE);
+        DirectBuffers.Reservation[] held = {budget.reserve(4, 4, Duration.ZERO), budget.reserve(4, 4, Duration.ZERO),
+                budget.reserve(4, 4, Duration.ZERO), budget.reserve(3, 3, Duration.ZERO)};
+        long t0 = System.nanoTime();
+        try (DirectBuffers.Reservation one = budget.reserveForCopy(2, 4, Duration.ofSeconds(30), TransferProgress.unwatched())) {
+            assertEquals(1, one.size());
+            assertTrue(System.nanoTime() - t0 >= 1_000_000_000L, "it waited a second for two first");
+        }
+        for (DirectBuffers.Reservation r : held) {
+            r.close();
+        }
+        assertEquals(16, budget.available());
     }
 }

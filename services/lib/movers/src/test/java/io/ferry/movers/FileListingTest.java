@@ -5,7 +5,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,7 +33,7 @@ class FileListingTest {
 
         DirectoryListing.Listing all = mover.list(se.resolve("run").toUri(), se.toUri(), null, p -> true, 100);
         assertEquals(List.of(new DirectoryListing.ListedFile("a b/ü%20/x 1%.root", 1), new DirectoryListing.ListedFile("top.root", 5)),
-                all.files().stream().sorted(Comparator.comparing(DirectoryListing.ListedFile::path)).toList());
+                ListingTree.inPathOrder(all));
         assertFalse(all.overLimit());
 
         DirectoryListing.Listing one = mover.list(se.resolve("run").toUri(), se.toUri(), null, p -> true, 1);

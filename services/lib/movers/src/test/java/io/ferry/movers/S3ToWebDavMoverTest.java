@@ -1,18 +1,12 @@
 package io.ferry.movers;
 
-import io.ferry.dev.DirectoryTrees;
-import io.ferry.dev.S3Server;
-import io.ferry.dev.TestCertificates;
-import io.ferry.dev.XrootdServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -26,56 +20,47 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class S3ToWebDavMoverTest {
 
-    static final S3Keys KEYS = new S3Keys(S3Server.IDENTITY, S3Server.CREDENTIAL, null, false);
-    static Path dir;
-    static XrootdServer xrootd;
-    static S3Server s3;
+    static final S3Keys KEYS = XrootdAndS3Proxy.KEYS;
+    static XrootdAndS3Proxy servers;
     static S3ToWebDavMover mover;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("ferry-s3-tpc-pki");
-        TestCertificates pki = TestCertificates.create(dir);
-        xrootd = new XrootdServer(pki);
-        s3 = new S3Server("bkt");
-        HttpMover http = new HttpMover(Duration.ofSeconds(60), 64L << 20, TlsSockets.storageTls(Optional.of(pki.caDirectory()), Optional.empty(), Optional.empty()));
-        mover = new S3ToWebDavMover(new S3Access(Duration.ofSeconds(60)), http);
+        servers = XrootdAndS3Proxy.start();
+        mover = new S3ToWebDavMover(new S3Access(Duration.ofSeconds(60)), new HttpMover(Duration.ofSeconds(60), 64L << 20, servers.tls));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[] {xrootd, s3}) {
-            if (c != null) {
-                c.close();
-            }
+        if (servers != null) {
+            servers.close();
         }
-        DirectoryTrees.delete(dir);
     }
 
     private static CopyRequest request(String key, String dst, Long size, String adler, boolean thirdParty) {
-        return new CopyRequest(URI.create(s3.url("/bkt/" + key)), URI.create(xrootd.url(dst)), size, adler, "both", false, 1,
-                URI.create(xrootd.url("/")), thirdParty, URI.create(s3.url("/bkt")), new StorageCredentials(KEYS, null));
+        return new CopyRequest(URI.create(servers.s3.url("/bkt/" + key)), URI.create(servers.xrootd.url(dst)), size, adler, "both", false, 1,
+                URI.create(servers.xrootd.url("/")), thirdParty, URI.create(servers.s3.url("/bkt")), new StorageCredentials(KEYS, null));
     }
 
     @Test
     void theWebDavSePullsTheObjectFromAPresignedUrl() throws Exception {
         long size = (12L << 20) + 3;
-        String adler = HttpMoverTest.write(s3.bucket("bkt").resolve("run/f1"), size, 31);
+        String adler = HttpMoverTest.write(servers.s3.bucket("bkt").resolve("run/f1"), size, 31);
         CopyResult r = mover.copy(request("run/f1", "/from-s3/f1", size, adler, true));
         assertEquals(size, r.bytes());
         assertEquals(adler, r.checksum());
-        assertEquals(-1, Files.mismatch(s3.bucket("bkt").resolve("run/f1"), xrootd.file("/from-s3/f1")));
-        String log = xrootd.log();
-        assertTrue(log.contains("event=TRANSFER_SUCCESS, local=/from-s3/f1, remote=http://127.0.0.1:" + s3.port + "/bkt/run/f1?"), log);
+        assertEquals(-1, Files.mismatch(servers.s3.bucket("bkt").resolve("run/f1"), servers.xrootd.file("/from-s3/f1")));
+        String log = servers.xrootd.log();
+        assertTrue(log.contains("event=TRANSFER_SUCCESS, local=/from-s3/f1, remote=http://127.0.0.1:" + servers.s3.port + "/bkt/run/f1?"), log);
         assertTrue(log.contains("X-Amz-Signature="), "the pull went to a pre-signed URL: " + log);
     }
 
     @Test
     void withoutThirdPartyCopyTheObjectStreamsThroughFerry() throws Exception {
-        String adler = HttpMoverTest.write(s3.bucket("bkt").resolve("run/f2"), 2_000_000, 32);
+        String adler = HttpMoverTest.write(servers.s3.bucket("bkt").resolve("run/f2"), 2_000_000, 32);
         mover.copy(request("run/f2", "/from-s3/f2", 2_000_000L, adler, false));
-        assertEquals(-1, Files.mismatch(s3.bucket("bkt").resolve("run/f2"), xrootd.file("/from-s3/f2")));
-        assertFalse(xrootd.log().contains("local=/from-s3/f2"), "no pull: " + xrootd.log());
+        assertEquals(-1, Files.mismatch(servers.s3.bucket("bkt").resolve("run/f2"), servers.xrootd.file("/from-s3/f2")));
+        assertFalse(servers.xrootd.log().contains("local=/from-s3/f2"), "no pull: " + servers.xrootd.log());
     }
 
     @Test
@@ -84,8 +69,8 @@ class S3ToWebDavMoverTest {
         CopyRequest req = request("run/none", "/from-s3/none", null, null, true);
         mover.prepareDestination(req);
         MoverException e = assertThrows(MoverException.class, () -> mover.transfer(req, new SourceStat(10, true, null), TransferProgress.unwatched()));
-        assertTrue(e.getMessage().contains(s3.url("/bkt/run/none") + " (pre-signed)"), e.getMessage());
+        assertTrue(e.getMessage().contains(servers.s3.url("/bkt/run/none") + " (pre-signed)"), e.getMessage());
         assertFalse(e.getMessage().contains("X-Amz-Signature"), e.getMessage());
-        assertFalse(Files.exists(xrootd.file("/from-s3/none")));
+        assertFalse(Files.exists(servers.xrootd.file("/from-s3/none")));
     }
 }

@@ -8,10 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -46,17 +44,11 @@ class WebDavListingTest {
 
     @Test
     void aCollectionTreeIsWalkedOneDepthAtATimeWithNamesDecoded() throws Exception {
-        for (String path : List.of("/dav/a.root", "/dav/sub dir/b.root", "/dav/sub dir/ü ñ/c #1.root")) {
-            Files.createDirectories(server.file(path).getParent());
-            Files.write(server.file(path), new byte[11]);
-        }
-        Files.createDirectories(server.file("/dav/empty"));
+        ListingTree tree = new ListingTree(List.of("a.root", "sub dir/b.root", "sub dir/ü ñ/c #1.root"), 11);
+        tree.writeUnder(server.file("/dav"));
         URI dir = URI.create(server.url("/dav/").replace("https://", "davs://"));
 
-        DirectoryListing.Listing all = listing.list(dir, null, null, p -> true, 100);
-        assertEquals(List.of(new DirectoryListing.ListedFile("a.root", 11), new DirectoryListing.ListedFile("sub dir/b.root", 11),
-                        new DirectoryListing.ListedFile("sub dir/ü ñ/c #1.root", 11)),
-                all.files().stream().sorted(Comparator.comparing(DirectoryListing.ListedFile::path)).toList());
+        assertEquals(tree.listed(), ListingTree.inPathOrder(listing.list(dir, null, null, p -> true, 100)));
 
         DirectoryListing.Listing one = listing.list(dir, null, null, p -> p.endsWith(".root"), 1);
         assertEquals(3, one.matching());

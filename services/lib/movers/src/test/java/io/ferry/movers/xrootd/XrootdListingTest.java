@@ -3,6 +3,7 @@ package io.ferry.movers.xrootd;
 import io.ferry.dev.TestCertificates;
 import io.ferry.dev.XrootdServer;
 import io.ferry.movers.DirectoryListing;
+import io.ferry.movers.ListingTree;
 import io.ferry.movers.MoverException;
 import io.ferry.movers.TlsSockets;
 import org.junit.jupiter.api.AfterAll;
@@ -11,10 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -45,17 +44,11 @@ class XrootdListingTest {
 
     @Test
     void aTreeIsWalkedDirectoryByDirectory() throws Exception {
-        for (String path : List.of("/tree/a.root", "/tree/sub dir/b.root", "/tree/sub dir/ü ñ/c.root")) {
-            Files.createDirectories(server.file(path).getParent());
-            Files.write(server.file(path), new byte[9]);
-        }
-        Files.createDirectories(server.file("/tree/empty"));
+        ListingTree tree = new ListingTree(List.of("a.root", "sub dir/b.root", "sub dir/ü ñ/c.root"), 9);
+        tree.writeUnder(server.file("/tree"));
         URI dir = URI.create(server.rootUrl("root", "/tree/"));
 
-        DirectoryListing.Listing all = access.list(dir, null, null, p -> true, 100);
-        assertEquals(List.of(new DirectoryListing.ListedFile("a.root", 9), new DirectoryListing.ListedFile("sub dir/b.root", 9),
-                        new DirectoryListing.ListedFile("sub dir/ü ñ/c.root", 9)),
-                all.files().stream().sorted(Comparator.comparing(DirectoryListing.ListedFile::path)).toList());
+        assertEquals(tree.listed(), ListingTree.inPathOrder(access.list(dir, null, null, p -> true, 100)));
 
         DirectoryListing.Listing limited = access.list(dir, null, null, p -> !p.startsWith("a"), 1);
         assertEquals(1, limited.files().size());
