@@ -1,9 +1,11 @@
 package io.ferry.scheduler.submission;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.List;
 import java.util.OptionalLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,6 +27,18 @@ class MaxRateTest {
     @ValueSource(strings = {"", "fast", "0", "99999", "99KB/s", "100.1GB/s", "1Tbit/s", "-5MB/s", "5 parsecs", "MB/s", "5MB/h", "1e9"})
     void aValueThatIsNoRateOrOutOfBoundsIsNone(String given) {
         assertTrue(MaxRate.parse(given).isEmpty(), given);
+    }
+
+    @Test
+    void spacesAreJavasWhitespaceOnlyAsTheDocumentedPatternSays() {
+        assertEquals(OptionalLong.of(50_000_000), MaxRate.parse("\t50 MB\n/ s\r\n"));
+        assertEquals(OptionalLong.of(50_000_000), MaxRate.parse("\u000B50MB\f"));
+        for (String unicodeSpace : List.of("\u00a0", "\u2028", "\u3000", "\ufeff")) {
+            assertTrue(MaxRate.parse(unicodeSpace + "50MB/s").isEmpty(), unicodeSpace);
+            assertTrue(MaxRate.parse("50MB/s" + unicodeSpace).isEmpty(), unicodeSpace);
+        }
+        assertTrue(MaxRate.parse("50MB/S").isEmpty());
+        assertTrue(MaxRate.parse("50KiBit").isEmpty());
     }
 
     @ParameterizedTest
