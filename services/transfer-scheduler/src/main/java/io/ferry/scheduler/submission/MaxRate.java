@@ -69,17 +69,26 @@ public final class MaxRate {
         return OptionalLong.of(Math.round(bytes));
     }
 
-    /** A JSON value (a number or a string) as {@link #parse}; absent or null: no cap (null); else a field error named {@code field}. */
+    /**
+     * A JSON value, a string as {@link #parse} or a whole number of bytes per second; absent or null: no cap (null);
+     * else a field error named {@code field}.
+     */
     public static Long read(JsonNode v, String field, List<Problem.FieldError> errors) {
         if (v == null || v.isNull() || v.isMissingNode()) {
             return null;
         }
-        OptionalLong rate = v.isIntegralNumber() || v.isTextual() ? parse(v.asText()) : OptionalLong.empty();
+        OptionalLong rate = v.isIntegralNumber() || v.isTextual() ? parse(v.asText())
+                : v.isNumber() ? whole(v.doubleValue()) : OptionalLong.empty();
         if (rate.isEmpty()) {
             errors.add(new Problem.FieldError(field, EXPECTED));
             return null;
         }
         return rate.getAsLong();
+    }
+
+    /** A number written with a fraction or an exponent (4000000.0, 4e6) is whole when its value is, as JSON Schema's integer takes it. */
+    private static OptionalLong whole(double bytes) {
+        return bytes == Math.rint(bytes) && bytes >= MIN && bytes <= MAX ? OptionalLong.of((long) bytes) : OptionalLong.empty();
     }
 
     /** From a job's stored params (accepted at submission, so right): bytes/s, null when the job has no cap. */

@@ -76,7 +76,7 @@ class RateCapTest extends EngineFixture {
         write("/se-a/badcap/f1", 1000, 710);
         long jobs = count("SELECT count(*) FROM job");
         // a job's and a link's max_rate are read alike
-        for (String wrong : List.of("\"fast\"", "0", "50", "\"50KB/s\"", "\"200GB/s\"", "\"5 parsecs\"", "1.5e7", "{}", "true", "[4000000]", "99999", "\"1Tbit/s\"")) {
+        for (String wrong : List.of("\"fast\"", "0", "50", "\"50KB/s\"", "\"200GB/s\"", "\"5 parsecs\"", "4000000.5", "{}", "true", "[4000000]", "99999", "\"1Tbit/s\"")) {
             given().auth().oauth2(vo("atlas")).contentType(ContentType.JSON)
                     .body("{\"files\":[" + file("/se-a/badcap/f1", "/se-b/badcap/f1", null) + "],\"params\":{\"max_rate\":" + wrong + "}}")
                     .post("/jobs").then().statusCode(400).contentType("application/problem+json")

@@ -198,6 +198,9 @@ class StorageEndpointTest {
         }
         Map<String, Long> accepted = new LinkedHashMap<>();
         accepted.put("4000000", 4_000_000L);
+        // JSON Schema's integer: a whole value however it is written
+        accepted.put("4000000.0", 4_000_000L);
+        accepted.put("1.5e7", 15_000_000L);
         accepted.put("100000", MaxRate.MIN);
         accepted.put("100000000000", MaxRate.MAX);
         accepted.put("\"50MB/s\"", 50_000_000L);
@@ -209,7 +212,7 @@ class StorageEndpointTest {
             assertEquals(rate.getValue(), stored.longValue(), rate.getKey());
         }
         // a String field would take a number or a boolean as its text: JSON of any other type or form is refused
-        for (String wrong : List.of("true", "false", "[4000000]", "[\"50MB/s\"]", "{}", "{\"bytes\":4000000}", "4000000.5", "1.5e7",
+        for (String wrong : List.of("true", "false", "[4000000]", "[\"50MB/s\"]", "{}", "{\"bytes\":4000000}", "4000000.5", "1e12",
                 "99999", "100000000001", "-4000000", "\"99KB/s\"", "\"101GB/s\"", "\"fast\"", "\"\"", "\"50MB/S\"", "\"\\u00a050MB/s\"")) {
             given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"max_rate\":" + wrong + "}")
                     .put("/links/RATE-A/RATE-B").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("max_rate"));

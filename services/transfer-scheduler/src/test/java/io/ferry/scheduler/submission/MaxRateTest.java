@@ -42,13 +42,13 @@ class MaxRateTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"\"fast\"", "0", "50", "1.5e7", "{}", "[4000000]", "true", "\"200GB/s\""})
+    @ValueSource(strings = {"\"fast\"", "0", "50", "4000000.5", "1.5e3", "1e12", "1e400", "{}", "[4000000]", "true", "\"200GB/s\""})
     void aJobWithAWrongMaxRateIsRefusedNamingIt(String value) {
         SubmissionTest.refused(SubmissionTest.withParams("{\"max_rate\":" + value + "}"), "params.max_rate");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"4000000", "\"4MB/s\"", "null"})
+    @ValueSource(strings = {"4000000", "4000000.0", "1.5e7", "\"4MB/s\"", "null"})
     void aJobWithARateOrNoneIsAccepted(String value) {
         assertTrue(SubmissionTest.parse(SubmissionTest.withParams("{\"max_rate\":" + value + "}")).params().contains("max_rate"));
     }
