@@ -16,7 +16,10 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The network-cost matrix (WP7's getNetworkCost(SE[], SE[])): expected seconds per file of a given size between
@@ -44,15 +47,14 @@ public class CostMatrix {
             throw ProblemException.badRequest("from", "at most 2500 cells per request");
         }
         long size = filesize == null ? 1_000_000_000L : Window.parseBytes("filesize", filesize);
-        OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(Window.parse("window", config.cost().window(), "7d"));
-        return sources.transfers(since, froms, destinations).flatMap(byLink -> sources.measured(since, froms, destinations).map(byMeasurement -> {
+        return windowOf(froms, destinations).map(window -> {
             List<Cell> cells = new ArrayList<>();
             String w = config.cost().window();
             for (String s : froms) {
                 for (String d : destinations) {
                     LinkCostSources.Pair pair = new LinkCostSources.Pair(s, d);
-                    LinkCostSources.Transfers t = byLink.get(pair);
-                    Cell priced = priced(pair, size, t, byMeasurement.get(pair));
+                    LinkCostSources.Transfers t = window.byLink().get(pair);
+                    Cell priced = priced(pair, size, t, window.byMeasurement().get(pair));
                     if (priced != null) {
                         cells.add(priced);
                     } else {
@@ -64,7 +66,7 @@ public class CostMatrix {
                 }
             }
             return new Matrix(size, froms, destinations, cells);
-        }));
+        });
     }
 
     /**
@@ -73,19 +75,29 @@ public class CostMatrix {
      */
     @WithSpan
     public Uni<List<Cell>> pricedLinks(List<String> froms, List<String> destinations, long size) {
-        OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(Window.parse("window", config.cost().window(), "7d"));
-        return sources.transfers(since, froms, destinations).flatMap(byLink -> sources.measured(since, froms, destinations).map(byMeasurement -> {
-            java.util.Set<LinkCostSources.Pair> pairs = new java.util.HashSet<>(byLink.keySet());
-            pairs.addAll(byMeasurement.keySet());
+        return windowOf(froms, destinations).map(window -> {
+            Set<LinkCostSources.Pair> pairs = new HashSet<>(window.byLink().keySet());
+            pairs.addAll(window.byMeasurement().keySet());
             List<Cell> cells = new ArrayList<>();
             for (LinkCostSources.Pair pair : pairs) {
-                Cell priced = priced(pair, size, byLink.get(pair), byMeasurement.get(pair));
+                Cell priced = priced(pair, size, window.byLink().get(pair), window.byMeasurement().get(pair));
                 if (priced != null) {
                     cells.add(priced);
                 }
             }
             return cells;
-        }));
+        });
+    }
+
+    /** What the links from {@code froms} to {@code destinations} did over the cost window: their transfers and latest measurements. */
+    record CostWindow(Map<LinkCostSources.Pair, LinkCostSources.Transfers> byLink,
+                      Map<LinkCostSources.Pair, LinkCostSources.Measured> byMeasurement) {
+    }
+
+    private Uni<CostWindow> windowOf(List<String> froms, List<String> destinations) {
+        OffsetDateTime since = OffsetDateTime.now(ZoneOffset.UTC).minus(Window.parse("window", config.cost().window(), "7d"));
+        return sources.transfers(since, froms, destinations).flatMap(byLink -> sources.measured(since, froms, destinations)
+                .map(byMeasurement -> new CostWindow(byLink, byMeasurement)));
     }
 
     /** A link's cell from its own transfers (enough of them), else from a measurement; null when neither prices it. */

@@ -1,6 +1,6 @@
 package io.ferry.scheduler.links;
 
-import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.ferry.problem.Problem;
 import io.ferry.problem.ProblemException;
 import io.ferry.scheduler.submission.MaxRate;
@@ -20,11 +20,12 @@ public record LinkInput(@Min(1) @Max(1000) Integer min_active, @Min(1) @Max(1000
                         @Min(1) @Max(16) Integer nostreams,
                         // the enumeration for the document: a JSON Schema pattern matches anywhere in the value
                         @Schema(enumeration = {"adaptive", "fixed"}) @Pattern(regexp = "adaptive|fixed", message = "must be adaptive or fixed") String optimizer_mode,
-                        @Schema(description = "bytes/s, or with a unit: 50MB/s, 1Gbit/s", example = "500MB/s") String max_rate) {
+                        // JSON as given, which MaxRate reads: a String would take a number or a boolean as its text (see LinkMaxRateSchema)
+                        JsonNode max_rate) {
 
     LinkService.Settings settings() {
         List<Problem.FieldError> errors = new ArrayList<>();
-        Long rate = max_rate == null ? null : MaxRate.read(TextNode.valueOf(max_rate), "max_rate", errors);
+        Long rate = MaxRate.read(max_rate, "max_rate", errors);
         if (!errors.isEmpty()) {
             throw ProblemException.badRequest("max_rate", errors.get(0).message());
         }

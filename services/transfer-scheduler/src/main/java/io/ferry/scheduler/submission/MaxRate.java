@@ -27,7 +27,17 @@ public final class MaxRate {
 
     public static final long MIN = 100_000;
     public static final long MAX = 100_000_000_000L;
-    private static final Pattern FORM = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([a-zA-Z]*)\\s*(?:/\\s*s)?\\s*");
+    /** Java's {@code \s}, spelled out: in JSON Schema (ECMA 262) and in Python, {@code \s} also matches every Unicode space. */
+    private static final String SPACE = "[ \\t\\n\\x0B\\f\\r]";
+    /** The keys of {@link #UNITS} in any case, letter by letter: a JSON Schema pattern has no flag to ignore case. */
+    private static final String UNIT = "[bB](?:[iI][tT])?|[kKmMgGtT](?:[iI]?[bB]|[bB][iI][tT])";
+    /**
+     * A rate given as text, in a syntax Java, JSON Schema and Python read alike, so that the OpenAPI document states
+     * the very pattern that is checked here (the bounds are checked on the value, which a pattern cannot state).
+     */
+    public static final String PATTERN = "^" + SPACE + "*([0-9]+(?:\\.[0-9]+)?)" + SPACE + "*((?:" + UNIT + ")?)" + SPACE
+            + "*(?:/" + SPACE + "*s)?" + SPACE + "*$";
+    private static final Pattern FORM = Pattern.compile(PATTERN);
     private static final Map<String, Double> UNITS = Map.ofEntries(
             Map.entry("", 1.0), Map.entry("b", 1.0),
             Map.entry("kb", 1e3), Map.entry("mb", 1e6), Map.entry("gb", 1e9), Map.entry("tb", 1e12),
@@ -52,28 +62,33 @@ public final class MaxRate {
         if (!m.matches()) {
             return OptionalLong.empty();
         }
-        Double unit = UNITS.get(m.group(2).toLowerCase(Locale.ROOT));
-        if (unit == null) {
-            return OptionalLong.empty();
-        }
-        double bytes = new BigDecimal(m.group(1)).doubleValue() * unit;
+        double bytes = new BigDecimal(m.group(1)).doubleValue() * UNITS.get(m.group(2).toLowerCase(Locale.ROOT));
         if (bytes < MIN || bytes > MAX) {
             return OptionalLong.empty();
         }
         return OptionalLong.of(Math.round(bytes));
     }
 
-    /** A JSON value (a number or a string) as {@link #parse}; absent or null: no cap (null); else a field error named {@code field}. */
+    /**
+     * A JSON value, a string as {@link #parse} or a whole number of bytes per second; absent or null: no cap (null);
+     * else a field error named {@code field}.
+     */
     public static Long read(JsonNode v, String field, List<Problem.FieldError> errors) {
         if (v == null || v.isNull() || v.isMissingNode()) {
             return null;
         }
-        OptionalLong rate = v.isIntegralNumber() || v.isTextual() ? parse(v.asText()) : OptionalLong.empty();
+        OptionalLong rate = v.isIntegralNumber() || v.isTextual() ? parse(v.asText())
+                : v.isNumber() ? whole(v.doubleValue()) : OptionalLong.empty();
         if (rate.isEmpty()) {
             errors.add(new Problem.FieldError(field, EXPECTED));
             return null;
         }
         return rate.getAsLong();
+    }
+
+    /** A number written with a fraction or an exponent (4000000.0, 4e6) is whole when its value is, as JSON Schema's integer takes it. */
+    private static OptionalLong whole(double bytes) {
+        return bytes == Math.rint(bytes) && bytes >= MIN && bytes <= MAX ? OptionalLong.of((long) bytes) : OptionalLong.empty();
     }
 
     /** From a job's stored params (accepted at submission, so right): bytes/s, null when the job has no cap. */

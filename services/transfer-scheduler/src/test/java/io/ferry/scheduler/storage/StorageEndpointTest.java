@@ -1,7 +1,10 @@
 package io.ferry.scheduler.storage;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.dev.DevTokens;
 import io.ferry.dev.FerryTestResource;
+import io.ferry.scheduler.submission.MaxRate;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -14,7 +17,9 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -25,6 +30,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /** The SE catalogue and FTS3 discovery, with the platform's auth and error behaviour. */
 @QuarkusTest
@@ -179,6 +186,55 @@ class StorageEndpointTest {
                 .put("/links/LINK-A/LINK-B").then().statusCode(400);
         given().auth().oauth2(FerryTestResource.token("atlas", "transfer:submit")).contentType(ContentType.JSON).body("{}")
                 .put("/links/LINK-A/LINK-B").then().statusCode(403);
+    }
+
+    @Test
+    void aLinksMaxRateIsAWholeNumberOfBytesOrAStringWithAUnitAndNothingElse() {
+        String admin = FerryTestResource.token(null, "transfer:admin");
+        for (String se : new String[]{"RATE-A", "RATE-B"}) {
+            given().auth().oauth2(admin).contentType(ContentType.JSON)
+                    .body("{\"site\":\"S\",\"baseUrls\":{\"https\":\"https://" + se.toLowerCase() + ".example/data\"}}")
+                    .put("/endpoints/" + se).then().statusCode(anyOf(equalTo(200), equalTo(201)));
+        }
+        Map<String, Long> accepted = new LinkedHashMap<>();
+        accepted.put("4000000", 4_000_000L);
+        // JSON Schema's integer: a whole value however it is written
+        accepted.put("4000000.0", 4_000_000L);
+        accepted.put("1.5e7", 15_000_000L);
+        accepted.put("100000", MaxRate.MIN);
+        accepted.put("100000000000", MaxRate.MAX);
+        accepted.put("\"50MB/s\"", 50_000_000L);
+        accepted.put("\" 1 gbit / s\\t\"", 125_000_000L);
+        accepted.put("\"4000000\"", 4_000_000L);
+        for (Map.Entry<String, Long> rate : accepted.entrySet()) {
+            Number stored = given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"max_rate\":" + rate.getKey() + "}")
+                    .put("/links/RATE-A/RATE-B").then().statusCode(200).extract().path("max_rate");
+            assertEquals(rate.getValue(), stored.longValue(), rate.getKey());
+        }
+        // a String field would take a number or a boolean as its text: JSON of any other type or form is refused
+        for (String wrong : List.of("true", "false", "[4000000]", "[\"50MB/s\"]", "{}", "{\"bytes\":4000000}", "4000000.5", "1e12",
+                "99999", "100000000001", "-4000000", "\"99KB/s\"", "\"101GB/s\"", "\"fast\"", "\"\"", "\"50MB/S\"", "\"\\u00a050MB/s\"")) {
+            given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"max_rate\":" + wrong + "}")
+                    .put("/links/RATE-A/RATE-B").then().statusCode(400).contentType(PROBLEM).body("errors.field", hasItem("max_rate"));
+        }
+        given().auth().oauth2(admin).get("/links/RATE-A/RATE-B").then().statusCode(200).body("max_rate", equalTo(4_000_000));
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"max_rate\":null}")
+                .put("/links/RATE-A/RATE-B").then().statusCode(200).body("max_rate", nullValue());
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"max_rate\":\"1MiB/s\"}").put("/links/RATE-A/RATE-B").then().statusCode(200);
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{}")
+                .put("/links/RATE-A/RATE-B").then().statusCode(200).body("max_rate", nullValue());
+    }
+
+    @Test
+    void theDocumentStatesALinksMaxRateAsTheServerReadsIt() throws Exception {
+        JsonNode rate = new ObjectMapper().readTree(given().get("/q/openapi?format=json").then().statusCode(200).extract().asByteArray())
+                .at("/components/schemas/LinkInput/properties/max_rate");
+        // a type beside oneOf would allow only what both allow
+        assertFalse(rate.has("type"), rate.toString());
+        assertEquals(List.of("integer", "string", "null"), rate.get("oneOf").findValuesAsText("type"), rate.toString());
+        assertEquals(MaxRate.MIN, rate.at("/oneOf/0/minimum").asLong(), rate.toString());
+        assertEquals(MaxRate.MAX, rate.at("/oneOf/0/maximum").asLong(), rate.toString());
+        assertEquals(MaxRate.PATTERN, rate.at("/oneOf/1/pattern").asText(), rate.toString());
     }
 
     @Test

@@ -1,9 +1,11 @@
 package io.ferry.scheduler.submission;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.List;
 import java.util.OptionalLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,14 +29,26 @@ class MaxRateTest {
         assertTrue(MaxRate.parse(given).isEmpty(), given);
     }
 
+    @Test
+    void spacesAreJavasWhitespaceOnlyAsTheDocumentedPatternSays() {
+        assertEquals(OptionalLong.of(50_000_000), MaxRate.parse("\t50 MB\n/ s\r\n"));
+        assertEquals(OptionalLong.of(50_000_000), MaxRate.parse("\u000B50MB\f"));
+        for (String unicodeSpace : List.of("\u00a0", "\u2028", "\u3000", "\ufeff")) {
+            assertTrue(MaxRate.parse(unicodeSpace + "50MB/s").isEmpty(), unicodeSpace);
+            assertTrue(MaxRate.parse("50MB/s" + unicodeSpace).isEmpty(), unicodeSpace);
+        }
+        assertTrue(MaxRate.parse("50MB/S").isEmpty());
+        assertTrue(MaxRate.parse("50KiBit").isEmpty());
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"\"fast\"", "0", "50", "1.5e7", "{}", "[4000000]", "true", "\"200GB/s\""})
+    @ValueSource(strings = {"\"fast\"", "0", "50", "4000000.5", "1.5e3", "1e12", "1e400", "{}", "[4000000]", "true", "\"200GB/s\""})
     void aJobWithAWrongMaxRateIsRefusedNamingIt(String value) {
         SubmissionTest.refused(SubmissionTest.withParams("{\"max_rate\":" + value + "}"), "params.max_rate");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"4000000", "\"4MB/s\"", "null"})
+    @ValueSource(strings = {"4000000", "4000000.0", "1.5e7", "\"4MB/s\"", "null"})
     void aJobWithARateOrNoneIsAccepted(String value) {
         assertTrue(SubmissionTest.parse(SubmissionTest.withParams("{\"max_rate\":" + value + "}")).params().contains("max_rate"));
     }
