@@ -8,12 +8,12 @@ import io.ferry.scheduler.db.Tx;
 import io.ferry.scheduler.loops.RunsWithoutEngine;
 import io.ferry.scheduler.submission.TapeParams;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -29,7 +29,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Publishes FTS3's monitoring messages to the STOMP broker: the outbox's second reader. Each transfer record is copied
@@ -39,6 +38,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * ones oldest first, waits for the broker's receipts, and deletes them in the transaction that locked them. While the
  * broker is away they stay and delivery pauses as a whole (DeliveryPause), so none is lost; a batch whose receipts did
  * not all come is sent again whole (at least once, as FTS3's own). Consumers tell repeats apart by {@code tr_id}.
+ * The gauge {@code ferry_monitoring_pending_messages} is the table's {@link OutboxBacklog}, as for the transfer records:
+ * 0 once a pass has sent every message it found; while the broker is away, a count at most
+ * {@link OutboxBacklog#COUNT_EVERY} old, exact up to {@link OutboxBacklog#EXACT_COUNT_UP_TO} and above that
+ * PostgreSQL's estimate.
  */
 @ApplicationScoped
 public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine {
@@ -52,7 +55,7 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
     private final MeterRegistry metrics;
     private final int httpPort;
     private final DeliveryPause pause = new DeliveryPause();
-    private final AtomicLong pending = new AtomicLong();
+    private final OutboxBacklog backlog;
     private StompPublisher publisher;
     private String endpoint;
     private Counter published;
@@ -66,6 +69,7 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
         this.json = json;
         this.metrics = metrics;
         this.httpPort = httpPort;
+        this.backlog = new OutboxBacklog(pool, "monitoring_outbox", config.maxBackoff());
     }
 
     /** Every replica writes the switch: the trigger keeps messages only while a broker is configured. */
@@ -86,8 +90,7 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
 
     @Override
     protected void beforeStart() {
-        Gauge.builder("ferry_monitoring_pending_messages", pending, AtomicLong::get)
-                .description("FTS3 monitoring messages not yet taken by the STOMP broker").register(metrics);
+        backlog.register(metrics, "ferry_monitoring_pending_messages", "FTS3 monitoring messages not yet taken by the STOMP broker");
         published = Counter.builder("ferry_monitoring_published_messages_total").register(metrics);
         endpoint = config.endpoint().orElseGet(() -> "https://" + hostName() + ":" + httpPort);
         publisher = new StompPublisher(vertx, config);
@@ -105,40 +108,43 @@ public class MonitoringDelivery extends EngineLoop implements RunsWithoutEngine 
 
     @Override
     protected void pass() {
-        boolean more = pause.due();
-        while (more) {
-            more = Tx.run(pool, c -> {
-                List<Long> seqs = new ArrayList<>();
-                List<StompPublisher.Message> messages = new ArrayList<>();
-                Instant now = Instant.now();
-                for (Row r : c.preparedQuery(WAITING).execute(Tuple.of(config.batch())).await().atMost(Db.WAIT)) {
-                    seqs.add(r.getLong("seq"));
-                    messages.add(message(r, now));
-                }
-                if (seqs.isEmpty()) {
-                    return false;
-                }
-                String error = publisher.publish(messages);
-                if (error != null) {
-                    int failures = pause.failed(config.interval(), config.maxBackoff());
-                    if (failures == 1) {
-                        LOG.infof("FTS3 monitoring messages wait in the outbox: %s (trying again with growing pauses, at most %s)", error, config.maxBackoff());
-                    } else {
-                        LOG.debugf("%d monitoring message(s) not published (%d failures in a row): %s", seqs.size(), failures, error);
-                    }
-                    return false;
-                }
-                c.preparedQuery("DELETE FROM monitoring_outbox WHERE seq = ANY($1)").execute(Tuple.of(seqs.toArray(new Long[0])))
-                        .await().atMost(Db.WAIT);
-                published.increment(seqs.size());
-                int failures = pause.succeeded();
-                if (failures > 0) {
-                    LOG.infof("the STOMP broker takes FTS3 monitoring messages again (after %d failed tries)", failures);
-                }
-                return seqs.size() == config.batch();
-            });
+        if (pause.deliverAll(() -> Tx.run(pool, this::publishBatch), config.batch())) {
+            backlog.emptied();
+        } else {
+            backlog.countWhenDue();
         }
-        pending.set(pool.query("SELECT count(*) FROM monitoring_outbox").execute().await().atMost(Db.WAIT).iterator().next().getLong(0));
+    }
+
+    /** Publishes the oldest batch and deletes it once the broker took it: the messages sent, or {@link DeliveryPause#NOT_TAKEN}. */
+    private int publishBatch(SqlConnection c) {
+        List<Long> seqs = new ArrayList<>();
+        List<StompPublisher.Message> messages = new ArrayList<>();
+        Instant now = Instant.now();
+        for (Row r : c.preparedQuery(WAITING).execute(Tuple.of(config.batch())).await().atMost(Db.WAIT)) {
+            seqs.add(r.getLong("seq"));
+            messages.add(message(r, now));
+        }
+        if (seqs.isEmpty()) {
+            return 0;
+        }
+        String error = publisher.publish(messages);
+        if (error != null) {
+            int failures = pause.failed(config.interval(), config.maxBackoff());
+            if (failures == 1) {
+                LOG.infof("FTS3 monitoring messages wait in the outbox: %s (trying again with growing pauses, at most %s)", error, config.maxBackoff());
+            } else {
+                LOG.debugf("%d monitoring message(s) not published (%d failures in a row): %s", seqs.size(), failures, error);
+            }
+            return DeliveryPause.NOT_TAKEN;
+        }
+        c.preparedQuery("DELETE FROM monitoring_outbox WHERE seq = ANY($1)").execute(Tuple.of(seqs.toArray(new Long[0])))
+                .await().atMost(Db.WAIT);
+        published.increment(seqs.size());
+        int failures = pause.succeeded();
+        if (failures > 0) {
+            LOG.infof("the STOMP broker takes FTS3 monitoring messages again (after %d failed tries)", failures);
+        }
+        return seqs.size();
     }
 
     /** The waiting messages, oldest first, with what of their job and file the record does not carry (gone: nulls). */

@@ -7,7 +7,6 @@ import io.ferry.scheduler.config.SchedulerConfig;
 import io.ferry.scheduler.db.Db;
 import io.ferry.scheduler.db.Tx;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -22,7 +21,6 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Delivers the outbox to rate-aggregator's {@code POST /records} in batches, oldest first. A delivered batch is
@@ -43,20 +41,7 @@ public class OutboxDelivery extends EngineLoop {
     private final ObjectMapper json;
     private final MeterRegistry metrics;
 
-    /** Above this many waiting records the gauge shows the planner's estimate: counting millions every second would cost more. */
-    static final int EXACT_COUNT_UP_TO = 100_000;
-    /**
-     * While records wait (delivery paused, or more than a batch left), they are counted at most this often (or once per
-     * delivery pause, if shorter): during an outage the outbox grows to many thousands, and counting them on every pass
-     * read every one of them each second.
-     */
-    static final Duration COUNT_EVERY = Duration.ofSeconds(10);
-
-    private long nextCountNanos = System.nanoTime();
-    /** What {@link #deliverBatch} answers when the aggregator did not take the batch. */
-    private static final int PAUSED = -1;
-
-    private final AtomicLong pending = new AtomicLong();
+    private final OutboxBacklog backlog;
     private final DeliveryPause pause = new DeliveryPause();
     private final Counter delivered;
     private final Counter rejected;
@@ -69,8 +54,8 @@ public class OutboxDelivery extends EngineLoop {
         this.aggregator = aggregator;
         this.json = json;
         this.metrics = metrics;
-        Gauge.builder("ferry_outbox_pending_records", pending, AtomicLong::get)
-                .description("transfer records not yet delivered to rate-aggregator").register(metrics);
+        backlog = new OutboxBacklog(pool, "record_outbox", config.outbox().maxBackoff());
+        backlog.register(metrics, "ferry_outbox_pending_records", "transfer records not yet delivered to rate-aggregator");
         delivered = Counter.builder("ferry_outbox_delivered_records_total").register(metrics);
         rejected = Counter.builder("ferry_outbox_rejected_records_total").description("records rate-aggregator refused as invalid").register(metrics);
     }
@@ -87,23 +72,14 @@ public class OutboxDelivery extends EngineLoop {
 
     @Override
     protected void pass() {
-        // PAUSED when a batch failed; a full batch means more may wait
-        int sent = PAUSED;
-        if (pause.due()) {
-            do {
-                sent = Tx.run(pool, this::deliverBatch);
-            } while (sent == config.outbox().batch());
-        }
-        if (sent != PAUSED) {
-            // the last batch took every due record: nothing waits but what committed since
-            pending.set(0);
-            nextCountNanos = System.nanoTime();
-        } else if (System.nanoTime() - nextCountNanos >= 0) {
-            countPending();
+        if (pause.deliverAll(() -> Tx.run(pool, this::deliverBatch), config.outbox().batch())) {
+            backlog.emptied();
+        } else {
+            backlog.countWhenDue();
         }
     }
 
-    /** Sends the oldest batch and deletes it once the aggregator took it: the records sent, or {@link #PAUSED}. */
+    /** Sends the oldest batch and deletes it once the aggregator took it: the records sent, or {@link DeliveryPause#NOT_TAKEN}. */
     private int deliverBatch(SqlConnection c) {
         List<String> ids = new ArrayList<>();
         List<String> payloads = new ArrayList<>();
@@ -118,7 +94,7 @@ public class OutboxDelivery extends EngineLoop {
         String error = send("[" + String.join(",", payloads) + "]", ids);
         if (error != null) {
             paused(error, ids.size());
-            return PAUSED;
+            return DeliveryPause.NOT_TAKEN;
         }
         c.preparedQuery("DELETE FROM record_outbox WHERE record_id = ANY($1)").execute(Tuple.of(ids.toArray(new String[0])))
                 .await().atMost(Db.WAIT);
@@ -128,17 +104,6 @@ public class OutboxDelivery extends EngineLoop {
             LOG.infof("rate-aggregator takes transfer records again (after %d failed tries)", failures);
         }
         return ids.size();
-    }
-
-    /** Counts the waiting records, exactly up to {@link #EXACT_COUNT_UP_TO}; the gauge is how operators watch an outage. */
-    private void countPending() {
-        nextCountNanos = System.nanoTime() + Math.min(COUNT_EVERY.toNanos(), config.outbox().maxBackoff().toNanos());
-        pending.set(pool.query("SELECT count(*) FROM (SELECT 1 FROM record_outbox LIMIT " + (EXACT_COUNT_UP_TO + 1) + ") r")
-                .execute().await().atMost(Db.WAIT).iterator().next().getLong(0));
-        if (pending.get() > EXACT_COUNT_UP_TO) {
-            pending.set(pool.query("SELECT greatest(reltuples::bigint, " + EXACT_COUNT_UP_TO + ") FROM pg_class WHERE oid = 'record_outbox'::regclass")
-                    .execute().await().atMost(Db.WAIT).iterator().next().getLong(0));
-        }
     }
 
     /** Delivery failed: the next try waits (DeliveryPause). */

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * FTS3's completion messages wait for the STOMP broker and reach it, once it is up, as Rucio parses them; its state
- * and start messages go the same way to their own destinations.
+ * and start messages go the same way to their own destinations. The backlog gauge shows them waiting, and 0 once taken.
  */
 @QuarkusTest
 @TestProfile(EngineFixture.WithEngine.class)
@@ -57,6 +57,9 @@ class MonitoringDeliveryTest extends EngineFixture {
         await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT count(*) FROM monitoring_outbox WHERE kind = 'complete' AND payload LIKE '%" + id + "%'") == 2);
         Thread.sleep(1000); // tries against the absent broker: they must keep the messages
         assertEquals(2, count("SELECT count(*) FROM monitoring_outbox WHERE kind = 'complete' AND payload LIKE '%" + id + "%'"));
+        // the backlog gauge shows every waiting message (earlier tests' too), counted once per pause while the broker is away
+        await().atMost(Duration.ofSeconds(5)).until(() -> pendingMessages() == count("SELECT count(*) FROM monitoring_outbox"));
+        assertTrue(pendingMessages() >= 2, "both files' messages wait: " + pendingMessages());
 
         try (StompBroker broker = new StompBroker(WithEngine.STOMP_PORT,
                 "transfer.fts_monitoring_complete", "transfer.fts_monitoring_state", "transfer.fts_monitoring_start")) {
@@ -122,6 +125,12 @@ class MonitoringDeliveryTest extends EngineFixture {
             assertTrue(start.path("transfer_id").asText().endsWith("__" + id), start.toString());
             assertTrue(start.path("t_channel").asText().contains("__"), start.toString());
             assertEquals("req-ok", start.path("file_metadata").path("request_id").asText(), start.toString());
+            // the broker took every message: the gauge is 0 from the first pass that finds none left
+            await().atMost(Duration.ofSeconds(5)).until(() -> pendingMessages() == 0);
         }
+    }
+
+    private static double pendingMessages() {
+        return metric("ferry_monitoring_pending_messages");
     }
 }
