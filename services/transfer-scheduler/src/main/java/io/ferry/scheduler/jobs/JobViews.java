@@ -1,6 +1,8 @@
 package io.ferry.scheduler.jobs;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.scheduler.fts3.Fts3Time;
 import io.ferry.scheduler.queue.Job;
 import io.ferry.scheduler.queue.TransferFile;
@@ -8,6 +10,8 @@ import io.ferry.scheduler.submission.MaxRate;
 import io.ferry.scheduler.submission.SyncLevel;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.UUID;
 
 /**
@@ -17,6 +21,8 @@ import java.util.UUID;
  */
 @RegisterForReflection(targets = {JobViews.JobView.class, JobViews.FileView.class})
 public final class JobViews {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private JobViews() {
     }
@@ -31,11 +37,24 @@ public final class JobViews {
                           Integer nostreams, @JsonRawValue String job_metadata, String cred_id, String job_type, String deadline,
                           String sync_level, Long max_rate) {
         public static JobView of(Job j) {
-            SyncLevel sync = SyncLevel.ofStored(j.params);
+            JsonNode params = params(j.params);
+            SyncLevel sync = SyncLevel.ofParams(params);
             return new JobView(j.jobId, j.state.name(), j.vo, j.userDn, Fts3Time.format(j.submittedAt), Fts3Time.format(j.finishedAt),
                     j.priority, j.reason, j.sourceSe, j.destSe, j.verifyChecksum, j.overwrite, j.retry, j.retryDelay, j.maxTimeInQueue,
                     j.nostreams, j.jobMetadata, j.credId, j.jobType, j.deadline == null ? null : j.deadline.toInstant().toString(),
-                    sync == null ? null : sync.wire(), MaxRate.ofStored(j.params));
+                    sync == null ? null : sync.wire(), MaxRate.ofParams(params));
+        }
+    }
+
+    /** The job's stored params, read once for the fields Ferry derives from them ({} when the job has none). */
+    private static JsonNode params(String stored) {
+        if (stored == null || stored.isBlank()) {
+            return JSON.createObjectNode();
+        }
+        try {
+            return JSON.readTree(stored);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

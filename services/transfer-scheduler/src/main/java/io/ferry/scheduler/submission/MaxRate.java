@@ -1,11 +1,8 @@
 package io.ferry.scheduler.submission;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ferry.problem.Problem;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,8 +45,6 @@ public final class MaxRate {
     private static final String EXPECTED = "bytes per second, " + MIN + " (100KB/s) to " + MAX
             + " (100GB/s): a whole number or a number with a unit such as 50MB/s, 1Gbit/s, 512KiB/s";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private MaxRate() {
     }
 
@@ -91,16 +86,9 @@ public final class MaxRate {
         return bytes == Math.rint(bytes) && bytes >= MIN && bytes <= MAX ? OptionalLong.of((long) bytes) : OptionalLong.empty();
     }
 
-    /** From a job's stored params (accepted at submission, so right): bytes/s, null when the job has no cap. */
-    public static Long ofStored(String params) {
-        if (params == null || params.isBlank()) {
-            return null;
-        }
-        try {
-            return read(JSON.readTree(params).get("max_rate"), "params.max_rate", new ArrayList<>());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** From a job's params as stored (accepted at submission, so right): bytes/s, null when the job has no cap. */
+    public static Long ofParams(JsonNode params) {
+        return read(params.get("max_rate"), "params.max_rate", new ArrayList<>());
     }
 
     /** What a bad value is told. */

@@ -55,9 +55,14 @@ public enum SyncLevel {
             return null;
         }
         try {
-            return read(JSON.readTree(params), new ArrayList<>());
+            return ofParams(JSON.readTree(params));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** From a job's params already read (accepted at submission, so right): null when the job does not sync. */
+    public static SyncLevel ofParams(JsonNode params) {
+        return read(params, new ArrayList<>());
     }
 }
