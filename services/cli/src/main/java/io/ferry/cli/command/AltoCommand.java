@@ -27,7 +27,7 @@ import java.util.Locale;
                 + "the directory, the network map of SEs, and costs between SEs from the filtered cost map.",
         footer = {"", "Examples:", "  ferry alto costs --from RAL-ECHO,BNL-DCACHE --to CERN-EOS",
                 "  ferry alto costs --metric throughput --where 'gt 100000000'", "  ferry alto map -o json", "  ferry alto directory"})
-public final class AltoCommand extends FerryCommand {
+public final class AltoCommand extends CommandGroup {
 
     static final String DIRECTORY = "application/alto-directory+json";
     static final String NETWORK_MAP = "application/alto-networkmap+json";
@@ -54,12 +54,6 @@ public final class AltoCommand extends FerryCommand {
             }
             return value < 60 ? String.format(Locale.ROOT, "%.1fs", value) : Units.duration(Duration.ofMillis(Math.round(value * 1000)));
         }
-    }
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(out);
-        return 0;
     }
 
     @Command(name = "directory", mixinStandardHelpOptions = true, description = "The resources the ALTO server offers (its information resource directory).")

@@ -21,17 +21,11 @@ import java.util.Map;
         footer = {"", "Examples:", "  ferry handle get 21.T12345/run-42", "  ferry handle put 21.T12345/run-42 --url https://data.example/run-42",
                 "  ferry handle put 21.T12345/run-42 -f record.json   # {\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"…\"}}]}",
                 "  ferry handle ls 21.T12345", "  ferry handle rm 21.T12345/run-42"})
-public final class HandleCommand extends FerryCommand {
+public final class HandleCommand extends CommandGroup {
 
     static final List<Column> VALUES = List.of(Column.field("INDEX", "index"), Column.field("TYPE", "type"),
             new Column("VALUE", r -> Column.text(r.path("data").path("value")), r -> Column.text(r.path("data").path("value"))),
             Column.field("TTL", "ttl"), Column.field("TIMESTAMP", "timestamp"));
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(out);
-        return 0;
-    }
 
     @Command(name = "get", mixinStandardHelpOptions = true, description = "Show a handle's values.")
     int get(@Parameters(paramLabel = "PREFIX/SUFFIX") String handle,

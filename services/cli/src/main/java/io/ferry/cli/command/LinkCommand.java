@@ -17,18 +17,12 @@ import java.util.List;
         footer = {"", "Examples:", "  ferry link ls", "  ferry link get RAL-ECHO CERN-EOS",
                 "  ferry link put RAL-ECHO CERN-EOS --json '{\"min_active\":2,\"max_active\":40}'",
                 "  ferry link put RAL-ECHO CERN-EOS --json '{\"max_active\":40}' --max-rate 1Gbit/s", "  ferry link rm RAL-ECHO CERN-EOS"})
-public final class LinkCommand extends FerryCommand {
+public final class LinkCommand extends CommandGroup {
 
     static final List<Column> COLUMNS = List.of(Column.field("SOURCE", "source_se"), Column.field("DESTINATION", "dest_se"),
             Column.field("MIN", "min_active"), Column.field("MAX", "max_active"), Column.field("STREAMS", "nostreams"),
             Column.field("OPTIMIZER", "optimizer_mode"),
             Column.field("MAX RATE", "max_rate"), Column.field("UPDATED", "updated_at"), Column.field("BY", "updated_by"));
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(out);
-        return 0;
-    }
 
     @Command(name = "ls", mixinStandardHelpOptions = true, description = "List the configured links.")
     int ls() {

@@ -20,7 +20,7 @@ import java.util.List;
         footer = {"", "Examples:", "  ferry probe ls", "  ferry probe add RAL-ECHO CERN-EOS --size 1GB --every 30m",
                 "  ferry probe add RAL-ECHO CERN-EOS --size 100MB --every 1h --vo atlas --disabled", "  ferry probe runs 3 --window 7d",
                 "  ferry probe rm 3"})
-public final class ProbeCommand extends FerryCommand {
+public final class ProbeCommand extends CommandGroup {
 
     static final List<Column> COLUMNS = List.of(Column.field("ID", "probe_id"), Column.field("SOURCE", "source_se"),
             Column.field("DESTINATION", "dest_se"), Column.bytes("SIZE", "file_size"), seconds("EVERY", "interval_seconds"),
@@ -31,12 +31,6 @@ public final class ProbeCommand extends FerryCommand {
     static final List<Column> RUN_COLUMNS = List.of(Column.field("STARTED", "started_at"), Column.field("OUTCOME", "outcome"),
             Column.field("JOB", "job_id"), Column.rate("RATE", "throughput_bytes_per_s"), Column.field("SECONDS", "duration_seconds"),
             Column.rate("AVERAGE_12H", "average_12h_bytes_per_s"), Column.field("ERROR", "error_code"), Column.field("REASON", "error"));
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(out);
-        return 0;
-    }
 
     @Command(name = "ls", mixinStandardHelpOptions = true, description = "List the probes, each with its last 12 hours and its latest run.")
     int ls() {

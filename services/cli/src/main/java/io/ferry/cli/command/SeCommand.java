@@ -15,16 +15,10 @@ import java.util.List;
                 "  ferry se put RAL-ECHO --json '{\"site\":\"RAL-LCG2\",\"baseUrls\":{\"https\":\"https://echo.example:1094/atlas\"},"
                         + "\"access\":{\"rules\":[{\"vo\":\"atlas\",\"read\":true,\"write\":true}]}}'",
                 "  ferry se get RAL-ECHO -o yaml", "  ferry se rm RAL-ECHO"})
-public final class SeCommand extends FerryCommand {
+public final class SeCommand extends CommandGroup {
 
     static final List<Column> COLUMNS = List.of(Column.field("NAME", "name"), Column.field("SITE", "site"),
             Column.field("URLS", "baseUrls"), Column.field("ACCESS", "access"));
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(out);
-        return 0;
-    }
 
     @Command(name = "ls", mixinStandardHelpOptions = true, description = "List the SEs.")
     int ls() {

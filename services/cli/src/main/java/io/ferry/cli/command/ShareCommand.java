@@ -16,13 +16,7 @@ import java.util.List;
         description = "Fair shares: the weight of each VO, and of each activity within a VO (put needs transfer:admin).",
         footer = {"", "Examples:", "  ferry share ls", "  ferry share put --json '{\"atlas\":3,\"cms\":2,\"ops\":0.1}'",
                 "  ferry share activities atlas", "  ferry share put-activities atlas --json '{\"Data Consolidation\":1,\"Express\":4}'"})
-public final class ShareCommand extends FerryCommand {
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(out);
-        return 0;
-    }
+public final class ShareCommand extends CommandGroup {
 
     @Command(name = "ls", mixinStandardHelpOptions = true, description = "The VOs' weights.")
     int ls() {

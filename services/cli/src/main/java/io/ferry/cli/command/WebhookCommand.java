@@ -23,7 +23,7 @@ import java.util.List;
         footer = {"", "Examples:", "  ferry webhook put-hosts atlas hooks.atlas.example.org '*.cern.ch'", "  ferry webhook new-secret atlas",
                 "  ferry webhook show atlas", "  ferry webhook events 5a3e61f2-8c39-4f7e-9d0b-2f6c1b7e4a10",
                 "  ferry submit SRC DST --webhook https://hooks.atlas.example.org/ferry"})
-public final class WebhookCommand extends FerryCommand {
+public final class WebhookCommand extends CommandGroup {
 
     static final List<Column> VO_FIELDS = List.of(Column.field("VO", "vo"),
             new Column("ALLOWED HOSTS", r -> Column.text(r.path("allowed_hosts")), r -> hosts(r)),
@@ -34,12 +34,6 @@ public final class WebhookCommand extends FerryCommand {
             Column.field("STATUS", "status"), Column.field("ATTEMPTS", "attempts"), Column.field("CREATED", "created_at"),
             new Column("DELIVERED/NEXT", r -> Column.text(r.path(when(r))), r -> Column.text(r.path(when(r)))),
             Column.field("LAST ERROR", "last_error"));
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(out);
-        return 0;
-    }
 
     @Command(name = "show", mixinStandardHelpOptions = true, description = "A VO's allowed hosts and whether it has a signing secret.")
     int show(@Parameters(paramLabel = "VO") String vo) {
